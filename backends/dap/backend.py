@@ -1,0 +1,385 @@
+"""A protocol backend on any Debug Adapter: requests, events and process clean-up; profiles add launch details."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+import signal
+from collections import deque
+from typing import Any
+
+from ..base import (
+    Backend,
+    BreakpointState,
+    ExceptionDetails,
+    ExceptionMode,
+    FunctionBreakpointSpec,
+    LineBreakpointSpec,
+    RawFrame,
+    RawScope,
+    RawValue,
+    StepKind,
+    StopInfo,
+)
+from ..errors import DebugError, ErrorCode
+from .client import DapClient
+
+log = logging.getLogger(__name__)
+
+STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
+
+
+class DapBackend(Backend):
+    """Drives one adapter connection. Subclasses provide `_connect()` and `_start_request()`."""
+
+    kind = "dap"
+    adapter_id = "dap"
+    #: DAP exception filter ids for each of our modes; profiles override with their adapter's filter names.
+    exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.client: DapClient | None = None
+        self.capabilities: dict[str, Any] = {}
+        self.proc: asyncio.subprocess.Process | None = None
+        self.stderr_tail: deque[str] = deque(maxlen=40)
+        self._initialized = asyncio.Event()
+        self._terminated = False
+        self._closing = False
+        self._stderr_task: asyncio.Task[None] | None = None
+        self.request_timeout = 10.0
+
+    # ----- connection ---------------------------------------------------------------------------------------
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        raise NotImplementedError
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        """The `launch` or `attach` request and its arguments."""
+        raise NotImplementedError
+
+    def _open_client(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        self.client = DapClient(reader, writer, self._on_event, self._on_reverse, self._on_close, name=self.adapter_id)
+
+    async def start(
+        self, line_breakpoints: dict[str, list[LineBreakpointSpec]], exception_mode: ExceptionMode
+    ) -> dict[str, list[BreakpointState]]:
+        reader, writer = await self._connect()
+        self._open_client(reader, writer)
+        client = self._require()
+        self.capabilities = await client.request(
+            "initialize",
+            {
+                "clientID": "pairdbg",
+                "clientName": "pairdbg",
+                "adapterID": self.adapter_id,
+                "linesStartAt1": True,
+                "columnsStartAt1": True,
+                "pathFormat": "path",
+                "supportsVariableType": True,
+                "supportsRunInTerminalRequest": False,
+                "locale": "en",
+            },
+            timeout=15,
+        )
+        command, args = self._start_request()
+        start_fut = client.send_request(command, args)
+        # The adapter answers launch/attach only after configurationDone, but a bad launch fails at once:
+        # wait for whichever comes first.
+        init_wait = asyncio.ensure_future(self._initialized.wait())
+        try:
+            done, _ = await asyncio.wait({start_fut, init_wait}, timeout=20, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            if not init_wait.done():
+                init_wait.cancel()
+        if start_fut.done() and start_fut.exception() is not None:
+            raise self._start_failed(start_fut.exception())
+        if not done:
+            raise DebugError(ErrorCode.TIMEOUT, f"the debug adapter did not get ready within 20s ({command})")
+        results: dict[str, list[BreakpointState]] = {}
+        for file, specs in line_breakpoints.items():
+            results[file] = await self.set_line_breakpoints(file, specs)
+        await self.set_exception_mode(exception_mode)
+        await client.request("configurationDone", {}, timeout=self.request_timeout)
+        try:
+            await client.wait(start_fut, command, 20)
+        except DebugError as exc:
+            raise self._start_failed(exc) from None
+        return results
+
+    def _start_failed(self, exc: BaseException | None) -> DebugError:
+        detail = str(exc) if exc else "unknown error"
+        tail = "\n".join(self.stderr_tail).strip()
+        message = f"the debug adapter could not start the program: {detail}"
+        if tail:
+            message += f"\nadapter stderr:\n{tail[-1500:]}"
+        return DebugError(ErrorCode.CONNECTION_FAILED, message)
+
+    def _require(self) -> DapClient:
+        if self.client is None or self.client.closed:
+            raise DebugError(ErrorCode.NOT_CONNECTED, "the debug adapter is not connected")
+        return self.client
+
+    async def _req(self, command: str, args: dict[str, Any] | None = None) -> dict[str, Any]:
+        return await self._require().request(command, args, timeout=self.request_timeout)
+
+    # ----- events -------------------------------------------------------------------------------------------
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        listener = self.listener
+        if event == "initialized":
+            self._initialized.set()
+        elif event == "process":
+            self.pid = body.get("systemProcessId") or self.pid
+        elif listener is None:
+            return
+        elif event == "stopped":
+            listener.on_stopped(
+                StopInfo(
+                    reason=body.get("reason", "unknown"),
+                    thread_id=body.get("threadId"),
+                    description=body.get("description"),
+                    text=body.get("text"),
+                    hit_breakpoint_ids=list(body.get("hitBreakpointIds") or []),
+                    all_threads_stopped=bool(body.get("allThreadsStopped", True)),
+                )
+            )
+        elif event == "continued":
+            listener.on_continued(body.get("threadId"), bool(body.get("allThreadsContinued", True)))
+        elif event == "output":
+            category = body.get("category") or "console"
+            if category != "telemetry" and body.get("output"):
+                listener.on_output(category, body["output"])
+        elif event == "exited":
+            listener.on_exited(body.get("exitCode"))
+        elif event == "terminated":
+            self._terminated = True
+            listener.on_terminated()
+        elif event == "breakpoint":
+            bp = body.get("breakpoint") or {}
+            if bp.get("id") is not None:
+                listener.on_breakpoint_changed(
+                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), bp.get("message"), bp["id"])
+                )
+
+    async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"pairdbg does not support the reverse request '{command}'")
+
+    def _on_close(self, reason: str) -> None:
+        if self.listener is not None and not self._terminated and not self._closing:
+            tail = "\n".join(list(self.stderr_tail)[-5:]).strip()
+            self.listener.on_lost(f"debug adapter connection lost ({reason})" + (f": {tail}" if tail else ""))
+
+    # ----- breakpoints ---------------------------------------------------------------------------------------
+
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        bps = []
+        for spec in specs:
+            bp: dict[str, Any] = {"line": spec.line}
+            if spec.condition:
+                bp["condition"] = spec.condition
+            if spec.hit_condition:
+                bp["hitCondition"] = spec.hit_condition
+            if spec.log_message:
+                bp["logMessage"] = spec.log_message
+            bps.append(bp)
+        body = await self._req(
+            "setBreakpoints",
+            {"source": {"path": file}, "breakpoints": bps, "lines": [s.line for s in specs], "sourceModified": False},
+        )
+        return [
+            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            for b in body.get("breakpoints", [])
+        ]
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        if not self.capabilities.get("supportsFunctionBreakpoints"):
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.adapter_id} has no function breakpoints")
+        body = await self._req(
+            "setFunctionBreakpoints",
+            {
+                "breakpoints": [
+                    {
+                        k: v
+                        for k, v in (("name", s.name), ("condition", s.condition), ("hitCondition", s.hit_condition))
+                        if v
+                    }
+                    for s in specs
+                ]
+            },
+        )
+        return [
+            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            for b in body.get("breakpoints", [])
+        ]
+
+    async def set_exception_mode(self, mode: ExceptionMode) -> None:
+        await self._req("setExceptionBreakpoints", {"filters": list(self.exception_filters[mode])})
+
+    # ----- execution ------------------------------------------------------------------------------------------
+
+    async def resume(self, thread_id: int | None) -> None:
+        await self._req("continue", {"threadId": thread_id or 0})
+
+    async def step(self, kind: StepKind, thread_id: int | None) -> None:
+        await self._req(STEP_COMMANDS[kind], {"threadId": thread_id or 0})
+
+    async def pause(self, thread_id: int | None) -> None:
+        await self._req("pause", {"threadId": thread_id or 0})
+
+    # ----- inspection -----------------------------------------------------------------------------------------
+
+    async def threads(self) -> list[tuple[int, str]]:
+        body = await self._req("threads")
+        return [(t["id"], t.get("name", "")) for t in body.get("threads", [])]
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        return True
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": start, "levels": levels})
+        raw = body.get("stackFrames", [])
+        frames = [
+            RawFrame(
+                id=f["id"],
+                name=f.get("name", "?"),
+                file=(f.get("source") or {}).get("path"),
+                line=f.get("line") or None,
+                column=f.get("column") or None,
+                hint=f.get("presentationHint") or (f.get("source") or {}).get("presentationHint"),
+            )
+            for f in raw
+            if self._keep_frame(f)
+        ]
+        # Frames a profile hides (its own bootstrap) sit at the bottom of every stack: keep them out of the total.
+        total = (body.get("totalFrames") or start + len(raw)) - (len(raw) - len(frames))
+        return frames, total
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        body = await self._req("scopes", {"frameId": frame_id})
+        return [
+            RawScope(s.get("name", "?"), s.get("variablesReference", 0), bool(s.get("expensive")), s.get("namedVariables"))
+            for s in body.get("scopes", [])
+        ]
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        args: dict[str, Any] = {"variablesReference": ref}
+        if start or count:
+            args.update(start=start, count=count)
+        body = await self._req("variables", args)
+        return [_raw_value(v) for v in body.get("variables", [])]
+
+    async def evaluate(self, expression: str, frame_id: int | None, context: str = "repl") -> RawValue:
+        args: dict[str, Any] = {"expression": expression, "context": context}
+        if frame_id is not None:
+            args["frameId"] = frame_id
+        body = await self._req("evaluate", args)
+        return RawValue(
+            name=expression,
+            value=body.get("result", ""),
+            type=body.get("type"),
+            ref=body.get("variablesReference", 0),
+            named=body.get("namedVariables"),
+            indexed=body.get("indexedVariables"),
+            evaluate_name=expression,
+        )
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        if not self.capabilities.get("supportsSetVariable"):
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.adapter_id} cannot set variables")
+        body = await self._req("setVariable", {"variablesReference": ref, "name": name, "value": value})
+        return RawValue(name=name, value=body.get("value", ""), type=body.get("type"), ref=body.get("variablesReference", 0))
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        if not self.capabilities.get("supportsExceptionInfoRequest"):
+            return None
+        try:
+            body = await self._req("exceptionInfo", {"threadId": thread_id})
+        except DebugError:
+            return None
+        details = body.get("details") or {}
+        return ExceptionDetails(
+            type=details.get("typeName") or body.get("exceptionId") or "Exception",
+            message=body.get("description") or details.get("message"),
+            break_mode=body.get("breakMode"),
+        )
+
+    # ----- shutdown -------------------------------------------------------------------------------------------
+
+    async def close(self, terminate: bool = True) -> None:
+        self._closing = True
+        client = self.client
+        if client is not None and not client.closed:
+            with contextlib.suppress(Exception):
+                await client.request("disconnect", {"terminateDebuggee": terminate, "restart": False}, timeout=3)
+        if client is not None:
+            await client.close()
+        if terminate:
+            self._kill_debuggee()
+        await self._reap_adapter()
+
+    def _kill_debuggee(self) -> None:
+        """Belt and braces: if the adapter left the program running, end its process group ourselves."""
+        if not self.pid or self.pid == os.getpid():
+            return
+        for sig in (signal.SIGTERM,):
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(os.getpgid(self.pid), sig)
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(self.pid, sig)
+
+    async def _reap_adapter(self) -> None:
+        proc = self.proc
+        if proc is None:
+            return
+        if proc.returncode is None:
+            try:
+                await asyncio.wait_for(proc.wait(), 2.0)
+            except TimeoutError:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGKILL)
+                with contextlib.suppress(ProcessLookupError):
+                    proc.kill()
+                await proc.wait()
+        if self._stderr_task is not None:
+            self._stderr_task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._stderr_task
+
+    async def _spawn_adapter(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+        """Start a stdio adapter in its own process group so nothing it starts can outlive a kill."""
+        try:
+            self.proc = await asyncio.create_subprocess_exec(
+                *argv,
+                stdin=asyncio.subprocess.PIPE,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+                env=env,
+                limit=MAX_LINE,
+            )
+        except (FileNotFoundError, PermissionError) as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}") from None
+        self._stderr_task = asyncio.create_task(self._drain_stderr())
+
+    async def _drain_stderr(self) -> None:
+        assert self.proc is not None and self.proc.stderr is not None
+        while line := await self.proc.stderr.readline():
+            self.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+
+MAX_LINE = 1024 * 1024
+
+
+def _raw_value(v: dict[str, Any]) -> RawValue:
+    return RawValue(
+        name=v.get("name", "?"),
+        value=v.get("value", ""),
+        type=v.get("type"),
+        ref=v.get("variablesReference", 0),
+        evaluate_name=v.get("evaluateName"),
+        named=v.get("namedVariables"),
+        indexed=v.get("indexedVariables"),
+    )

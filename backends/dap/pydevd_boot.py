@@ -1,0 +1,42 @@
+"""Runs debugpy's debuggee side with TCP_NODELAY on its connection to the adapter (a script, not imported).
+
+pydevd writes each message's header and body with two separate sendall() calls. With Nagle's algorithm on, the
+body waits for the peer's delayed ACK of the header, which costs ~40 ms per message on Linux: every request
+pairdbg makes while the program is paused paid it. The debugpy launcher starts the program as
+`<python> <pythonArgs...> -X frozen_modules=off <debugpy dir> --connect ...`; pairdbg passes this file in
+pythonArgs, so this script runs first, turns Nagle off on pydevd's client socket and then hands over to debugpy.
+It must run on any Python the user's program needs, so it uses nothing but the standard library and debugpy.
+"""
+
+import os
+import runpy
+import socket
+import sys
+
+
+def main() -> None:
+    args = sys.argv[1:]
+    while args[:1] == ["-X"]:  # interpreter options the launcher placed after us; they were given to us already
+        args = args[2:]
+    debugpy_dir = args[0]
+    sys.argv = args
+    sys.path.insert(0, os.path.dirname(debugpy_dir))
+    import debugpy._vendored.force_pydevd  # noqa: F401  (sets pydevd up exactly as debugpy's CLI would)
+    import pydevd
+
+    original = pydevd.start_client
+
+    def start_client(host, port):
+        sock = original(host, port)
+        try:
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        except OSError:
+            pass
+        return sock
+
+    pydevd.start_client = start_client
+    del sys.path[0]
+    runpy.run_path(debugpy_dir, run_name="__main__")
+
+
+main()

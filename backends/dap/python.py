@@ -1,0 +1,146 @@
+"""The Python profile of the DAP backend, on debugpy: launch a program, or attach to `python -m debugpy --listen`."""
+
+from __future__ import annotations
+
+import asyncio
+import importlib.util
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+from .backend import DapBackend
+
+BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
+
+
+def debugpy_available() -> tuple[bool, str]:
+    """Whether pairdbg's own interpreter can run the debugpy adapter, and why not."""
+    if importlib.util.find_spec("debugpy") is None:
+        return False, f"debugpy is not installed for {sys.executable}: run `{sys.executable} -m pip install debugpy`"
+    return True, "debugpy adapter available"
+
+
+def resolve_python(executable: str | None) -> str:
+    """The interpreter the user's program runs on: given path or name, else the one running pairdbg."""
+    if not executable:
+        return sys.executable
+    found = shutil.which(executable) if os.sep not in executable else executable
+    if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"Python interpreter {executable!r} was not found or is not executable",
+            hint="pass executable_path as the full path of the python your program needs (e.g. .venv/bin/python)",
+        )
+    return found
+
+
+class PythonLaunch(DapBackend):
+    """debugpy's adapter on stdio, which starts the program through its launcher.
+
+    The adapter runs on pairdbg's interpreter; the program runs on `python` (any CPython debugpy supports,
+    with or without debugpy installed there), because the launcher brings debugpy's code along by path.
+    """
+
+    language = "python"
+    adapter_id = "debugpy"
+    features = frozenset(
+        {"conditional_breakpoints", "hit_conditions", "log_points", "function_breakpoints", "set_variable",
+         "exception_info", "pause", "threads"}
+    )
+    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
+
+    def __init__(
+        self,
+        program: str,
+        args: list[str] | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        python: str | None = None,
+        stop_on_entry: bool = False,
+        just_my_code: bool = True,
+        module: bool = False,
+    ) -> None:
+        super().__init__()
+        self.program = program
+        self.args = list(args or [])
+        self.cwd = cwd
+        self.env = dict(env or {})
+        self.python = python or sys.executable
+        self.stop_on_entry = stop_on_entry
+        self.just_my_code = just_my_code
+        self.module = module
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        ok, why = debugpy_available()
+        if not ok:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, why, hint="install debugpy, then start again")
+        await self._spawn_adapter([sys.executable, "-m", "debugpy.adapter"])
+        assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
+        return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        args: dict[str, Any] = {
+            "name": "pairdbg",
+            "type": "python",
+            "request": "launch",
+            "args": self.args,
+            "console": "internalConsole",
+            "cwd": self.cwd or os.path.dirname(os.path.abspath(self.program)),
+            "env": {"PYTHONUNBUFFERED": "1", **self.env},
+            "justMyCode": self.just_my_code,
+            "stopOnEntry": self.stop_on_entry,
+            "python": [self.python],
+            "pythonArgs": ["-X", "frozen_modules=off", BOOT],
+            "redirectOutput": True,
+            "showReturnValue": True,
+            "subProcess": False,
+        }
+        args["module" if self.module else "program"] = self.program
+        return "launch", args
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        return (frame.get("source") or {}).get("path") != BOOT
+
+
+class PythonAttach(DapBackend):
+    """Attach to a program started as `python -m debugpy --listen HOST:PORT [--wait-for-client] prog.py`."""
+
+    language = "python"
+    adapter_id = "debugpy"
+    features = PythonLaunch.features
+
+    def __init__(self, host: str, port: int, just_my_code: bool = True) -> None:
+        super().__init__()
+        self.host = host
+        self.port = port
+        self.just_my_code = just_my_code
+        self.program = f"{host}:{port}"
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 5)
+        except (OSError, TimeoutError) as exc:
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"nothing is listening for a debugger at {self.host}:{self.port} ({exc.__class__.__name__})",
+                hint=f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
+                "your_program.py`, then attach again",
+            ) from None
+        sock = writer.get_extra_info("socket")
+        if sock is not None:
+            import socket
+
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        return reader, writer
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        return "attach", {
+            "name": "pairdbg",
+            "type": "python",
+            "request": "attach",
+            "connect": {"host": self.host, "port": self.port},
+            "justMyCode": self.just_my_code,
+        }

@@ -1,0 +1,127 @@
+"""Wire-neutral data the core hands to both front ends: stop reports, frames, variables, breakpoints, output."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Literal
+
+from pydantic import BaseModel, Field
+
+
+class Phase(StrEnum):
+    """A session's one state; only the session core changes it, from backend events."""
+
+    STARTING = "starting"
+    RUNNING = "running"
+    PAUSED = "paused"
+    TERMINATED = "terminated"
+    DISCONNECTED = "disconnected"
+    ERROR = "error"
+
+    @property
+    def ended(self) -> bool:
+        return self in (Phase.TERMINATED, Phase.DISCONNECTED, Phase.ERROR)
+
+
+class Location(BaseModel):
+    file: str | None = Field(None, description="absolute path of the source file, if there is one")
+    line: int | None = Field(None, description="1-based line")
+    column: int | None = None
+    function: str | None = None
+
+
+class SourceLine(BaseModel):
+    line: int
+    text: str
+    current: bool = False
+
+
+class VariableView(BaseModel):
+    handle: str | None = Field(None, description="@vN handle to expand it, when it has children")
+    name: str
+    type: str | None = None
+    value: str
+    truncated: bool = False
+
+
+class FrameView(BaseModel):
+    handle: str
+    function: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+
+
+class WatchView(BaseModel):
+    id: str
+    expression: str
+    value: str
+    changed: bool = False
+    error: bool = False
+
+
+class OutputEntry(BaseModel):
+    seq: int
+    category: str
+    text: str
+
+
+class ExceptionInfo(BaseModel):
+    type: str
+    message: str | None = None
+    break_mode: str | None = None
+
+
+class StopReport(BaseModel):
+    """Where and why the program stopped, small enough to read every time (top frame only)."""
+
+    session_id: str
+    state: Literal["paused"] = "paused"
+    stop_number: int
+    reason: str = Field(description="breakpoint, step, exception, pause, entry, function breakpoint, goto, data breakpoint")
+    description: str | None = None
+    exception: ExceptionInfo | None = None
+    thread_id: int | None = None
+    thread_name: str | None = None
+    hit_breakpoints: list[str] = Field(default_factory=list)
+    location: Location
+    source: list[SourceLine] = Field(default_factory=list)
+    locals: list[VariableView] = Field(default_factory=list)
+    locals_total: int = 0
+    stack: list[FrameView] = Field(default_factory=list)
+    stack_total: int = 0
+    watches: list[WatchView] = Field(default_factory=list)
+    output_tail: list[str] = Field(default_factory=list)
+    output_cursor: int = 0
+
+
+class BreakpointView(BaseModel):
+    id: str
+    kind: Literal["line", "function"] = "line"
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    verified: bool = False
+    actual_line: int | None = None
+    message: str | None = None
+    source: str | None = Field(None, description="the text of the line it is bound to")
+    set_by: str = "human"
+
+
+class SessionSummary(BaseModel):
+    session_id: str
+    name: str
+    language: str
+    backend: str
+    phase: Phase
+    program: str | None = None
+    pid: int | None = None
+    stop_number: int = 0
+    location: Location | None = None
+    reason: str | None = None
+    exit_code: int | None = None
+    error: str | None = None
+    capabilities: dict[str, bool] = Field(default_factory=dict)

@@ -1,0 +1,47 @@
+"""A bounded ring of program output with cursors, so readers page with `since` and learn what was dropped."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from .models import OutputEntry
+
+
+class OutputRing:
+    def __init__(self, capacity: int = 5000) -> None:
+        self._entries: deque[OutputEntry] = deque(maxlen=capacity)
+        self._next_seq = 1
+
+    @property
+    def cursor(self) -> int:
+        """The seq the next entry will get; `since=cursor` returns only what comes after now."""
+        return self._next_seq
+
+    def append(self, category: str, text: str) -> OutputEntry:
+        entry = OutputEntry(seq=self._next_seq, category=category, text=text)
+        self._next_seq += 1
+        self._entries.append(entry)
+        return entry
+
+    def read(
+        self, since: int = 0, limit: int = 100, category: str | None = None
+    ) -> tuple[list[OutputEntry], int, bool, int]:
+        """Entries with seq >= since: (entries, next_since, has_more, how many before them were dropped)."""
+        oldest = self._entries[0].seq if self._entries else self._next_seq
+        dropped = oldest - max(since, 1) if max(since, 1) < oldest else 0
+        out: list[OutputEntry] = []
+        for entry in self._entries:
+            if entry.seq < since or (category and entry.category != category):
+                continue
+            if len(out) == limit:
+                return out, out[-1].seq + 1, True, dropped
+            out.append(entry)
+        return out, self._next_seq, False, dropped
+
+    def tail_text(self, since: int, max_lines: int = 10) -> list[str]:
+        """The last lines of output since a cursor, split into lines, for stop reports."""
+        lines: list[str] = []
+        for entry in self._entries:
+            if entry.seq >= since and entry.category != "telemetry":
+                lines.extend(entry.text.rstrip("\n").split("\n"))
+        return lines[-max_lines:]
