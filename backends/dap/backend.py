@@ -300,8 +300,10 @@ class DapBackend(Backend):
         except DebugError:
             return None
         details = body.get("details") or {}
+        # debugpy appends a note after the type name ("ValueError    (note: full exception trace ...)").
+        type_name = (details.get("typeName") or body.get("exceptionId") or "Exception").split()[0]
         return ExceptionDetails(
-            type=details.get("typeName") or body.get("exceptionId") or "Exception",
+            type=type_name,
             message=body.get("description") or details.get("message"),
             break_mode=body.get("breakMode"),
         )

@@ -1,0 +1,118 @@
+"""Declares actions (pydantic params, a handler, a text+data reply) and runs them with their actor recorded."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ValidationError
+
+from ..errors import DebugError, ErrorCode
+from ..events import ActionPerformed
+from ..hub import Hub
+
+
+@dataclass
+class Reply:
+    """A compact text block for people and models, and structured data for programs."""
+
+    text: str
+    data: dict[str, Any] = field(default_factory=dict)
+
+
+Handler = Callable[[Hub, Any, str], Awaitable[Reply]]
+
+
+@dataclass
+class Action:
+    name: str
+    description: str
+    params: type[BaseModel]
+    handler: Handler
+    title: str = ""
+    read_only: bool = False
+    #: Quiet actions are not echoed to the activity feed (pure reads of lists and output).
+    quiet: bool = False
+
+
+class Registry:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.actions: dict[str, Action] = {}
+
+    def add(self, action: Action) -> None:
+        self.actions[action.name] = action
+
+    def get(self, name: str) -> Action:
+        action = self.actions.get(name)
+        if action is None:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"unknown action {name!r}",
+                             hint="known: " + ", ".join(sorted(self.actions)))
+        return action
+
+    def validate(self, action: Action, args: dict[str, Any] | BaseModel | None) -> BaseModel:
+        if isinstance(args, action.params):
+            return args
+        try:
+            return action.params.model_validate(args or {})
+        except ValidationError as exc:
+            problems = "; ".join(
+                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
+            )
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{action.name}: {problems}",
+                             hint="check the tool's input schema") from None
+
+    async def run(self, name: str, args: dict[str, Any] | BaseModel | None, actor: str) -> Reply:
+        """Validate, run and announce one action. Raises DebugError; every failure is announced too."""
+        action = self.get(name)
+        params = self.validate(action, args)
+        session_id = getattr(params, "session_id", None)
+        summary = _summarise(params)
+        try:
+            reply = await action.handler(self.hub, params, actor)
+        except DebugError as exc:
+            self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
+            raise
+        except NotImplementedError as exc:
+            err = DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{name} is not supported here: {exc}")
+            self._announce(action, session_id, actor, summary, False, err.text())
+            raise err from None
+        except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
+            err = DebugError(ErrorCode.INTERNAL, f"{name} failed unexpectedly: {exc.__class__.__name__}: {exc}")
+            self._announce(action, session_id, actor, summary, False, err.text())
+            raise err from exc
+        session_id = reply.data.get("session_id", session_id)
+        self._announce(action, session_id, actor, summary, True, reply.text.splitlines()[0] if reply.text else "")
+        return reply
+
+    def _announce(
+        self, action: Action, session_id: str | None, actor: str, summary: str, ok: bool, outcome: str
+    ) -> None:
+        if action.quiet and ok:
+            return
+        self.hub.bus.publish(
+            ActionPerformed(session_id, actor=actor, action=action.name, summary=summary, ok=ok,
+                            outcome=outcome[:200], at=time.time())
+        )
+
+
+def _summarise(params: BaseModel) -> str:
+    """A short, value-free-ish description of the call for the activity feed."""
+    parts = []
+    for key, value in params.model_dump(exclude_none=True, exclude_defaults=True).items():
+        if key == "session_id" or key == "env":
+            continue
+        text = repr(value) if not isinstance(value, str) else value
+        parts.append(f"{key}={text[:60]}")
+    return " ".join(parts)
+
+
+def build_registry(hub: Hub) -> Registry:
+    from . import debugging
+
+    registry = Registry(hub)
+    for action in debugging.ACTIONS:
+        registry.add(action)
+    return registry

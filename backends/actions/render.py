@@ -1,0 +1,113 @@
+"""Compact text for every reply an agent or person reads; golden tests pin these formats."""
+
+from __future__ import annotations
+
+import os
+
+from ..models import BreakpointView, FrameView, SessionSummary, StopReport, VariableView
+from ..session import ExecOutcome
+
+
+def short(path: str | None) -> str:
+    return os.path.basename(path) if path else "?"
+
+
+def where(file: str | None, line: int | None) -> str:
+    return f"{short(file)}:{line}" if line else short(file)
+
+
+def variables_block(views: list[VariableView], total: int, start: int = 0) -> list[str]:
+    if not views:
+        return ["  (none)"]
+    width = min(max(len(v.name) for v in views), 24)
+    twidth = min(max(len(v.type or "") for v in views), 14)
+    out = []
+    for v in views:
+        handle = f"{v.handle:<5}" if v.handle else "     "
+        out.append(f"  {handle} {v.name:<{width}}  {v.type or '':<{twidth}}  {v.value}")
+    shown_to = start + len(views)
+    if shown_to < total or start:
+        out.append(f"  … showing {start + 1}-{shown_to} of {total}; pass start/count for more")
+    return out
+
+
+def stack_line(frames: list[FrameView], total: int) -> str:
+    parts = [f"{f.handle} {f.function} {where(f.file, f.line)}" for f in frames]
+    more = f" (+{total - len(frames)} more: get_call_stack)" if total > len(frames) else ""
+    return " · ".join(parts) + more
+
+
+def stop_report(r: StopReport) -> str:
+    cause = r.reason
+    if r.hit_breakpoints:
+        cause += " " + ",".join(r.hit_breakpoints)
+    thread = f", thread {r.thread_id}{' ' + r.thread_name if r.thread_name else ''}" if r.thread_id is not None else ""
+    lines = [f"{r.session_id} paused: {cause}  (stop #{r.stop_number}{thread})"]
+    if r.exception:
+        mode = f" ({r.exception.break_mode})" if r.exception.break_mode else ""
+        lines.append(f"Exception: {r.exception.type}: {r.exception.message or ''}{mode}".rstrip())
+    elif r.description and r.description not in (r.reason, "Paused on breakpoint"):
+        lines.append(r.description)
+    loc = r.location
+    lines.append(f"{where(loc.file, loc.line)} in {loc.function or '?'}  ({loc.file or 'no source'})")
+    for s in r.source:
+        lines.append(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}")
+    lines.append(f"Locals ({len(r.locals)} of {r.locals_total}):")
+    lines.extend(variables_block(r.locals, r.locals_total))
+    if r.watches:
+        lines.append("Watches: " + " · ".join(
+            f"{w.id} {w.expression} = {w.value}{' *changed' if w.changed else ''}" for w in r.watches))
+    lines.append(f"Stack ({r.stack_total}): " + stack_line(r.stack, r.stack_total))
+    if r.output_tail:
+        lines.append(f"Output since last stop (cursor {r.output_cursor}):")
+        lines.extend(f"  | {t}" for t in r.output_tail)
+    return "\n".join(lines)
+
+
+def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str:
+    if o.state == "paused" and o.report is not None:
+        return stop_report(o.report)
+    if o.state == "running":
+        waited_text = f" within {waited:g}s" if waited is not None else ""
+        return (f"{session_id} running (pending): no stop{waited_text}.\n"
+                f"Next: wait_for_stop(session_id='{session_id}') to keep waiting, or pause_execution.")
+    code = f", exit code {o.exit_code}" if o.exit_code is not None else ""
+    lines = [f"{session_id} {o.state}{code}" + (f": {o.detail}" if o.detail else "")]
+    if o.output_tail:
+        lines.append("Output tail:")
+        lines.extend(f"  | {t}" for t in o.output_tail)
+    return "\n".join(lines)
+
+
+def breakpoint_line(bp: BreakpointView) -> str:
+    if bp.kind == "function":
+        target = f"function {bp.function}"
+    else:
+        target = where(bp.file, bp.line)
+        if bp.actual_line and bp.line and bp.actual_line != bp.line:
+            target += f" (bound to line {bp.actual_line})"
+    extras = []
+    if bp.condition:
+        extras.append(f"if {bp.condition}")
+    if bp.hit_condition:
+        extras.append(f"hit {bp.hit_condition}")
+    if bp.log_message:
+        extras.append(f"log {bp.log_message!r}")
+    status = "verified" if bp.verified else "unverified" + (f": {bp.message}" if bp.message else "")
+    text = f"{bp.id} {target} {status}"
+    if extras:
+        text += " [" + ", ".join(extras) + "]"
+    if bp.source:
+        text += f"  | {bp.source}"
+    return text
+
+
+def session_line(s: SessionSummary) -> str:
+    text = f"{s.session_id} {s.name} [{s.language}/{s.backend}] {s.phase.value}"
+    if s.location and s.location.line:
+        text += f" at {where(s.location.file, s.location.line)} in {s.location.function} ({s.reason}, stop #{s.stop_number})"
+    if s.exit_code is not None:
+        text += f" exit code {s.exit_code}"
+    if s.error:
+        text += f": {s.error}"
+    return text

@@ -1,0 +1,99 @@
+"""The Hub: owns every session, the event bus and the limits; both front ends go through it (via actions)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import os
+
+from .base import Backend
+from .errors import DebugError, ErrorCode
+from .events import EventBus, SessionAdded, SessionRemoved
+from .limits import Limits
+from .session import Session
+
+log = logging.getLogger(__name__)
+
+
+class Hub:
+    def __init__(self, limits: Limits | None = None) -> None:
+        self.limits = limits or Limits()
+        self.bus = EventBus()
+        self.sessions: dict[str, Session] = {}
+        self.agents: dict[str, str] = {}  # connection key -> client name, for "N agents connected"
+        self._next = 1
+
+    def get(self, session_id: str | None) -> Session:
+        if not session_id:
+            if len(self.sessions) == 1:
+                return next(iter(self.sessions.values()))
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "session_id is required" + (f" (live: {', '.join(self.sessions)})" if self.sessions else ""),
+                hint="call list_debug_sessions" if self.sessions else "call start_debugging first",
+            )
+        session = self.sessions.get(session_id.strip())
+        if session is None:
+            known = ", ".join(self.sessions) or "none"
+            raise DebugError(
+                ErrorCode.SESSION_NOT_FOUND,
+                f"no session {session_id!r} (live sessions: {known})",
+                hint="call list_debug_sessions, or start_debugging to begin one",
+            )
+        return session
+
+    def live_count(self) -> int:
+        return sum(1 for s in self.sessions.values() if not s.phase.ended)
+
+    def _check_capacity(self) -> None:
+        if self.live_count() >= self.limits.max_sessions:
+            raise DebugError(
+                ErrorCode.LIMIT_EXCEEDED,
+                f"{self.limits.max_sessions} sessions are already live (the limit)",
+                hint="close_debug_session one you no longer need",
+            )
+
+    async def open(self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human") -> Session:
+        """Register a session for `backend`, validate its first breakpoints and start it.
+
+        If the start fails, the session is removed again and nothing is left running.
+        """
+        self._check_capacity()
+        session_id = f"S{self._next}"
+        self._next += 1
+        session = Session(session_id, name, backend, self.bus, self.limits, backend.language)
+        try:
+            initial = [session.new_breakpoint(actor=actor, **bp) for bp in breakpoints or []]
+        except DebugError:
+            self._next -= 1
+            raise
+        self.sessions[session_id] = session
+        self.bus.publish(SessionAdded(session_id, name=name))
+        try:
+            await session.start(initial)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await backend.close(terminate=True)
+            self.sessions.pop(session_id, None)
+            self.bus.publish(SessionRemoved(session_id))
+            raise
+        return session
+
+    async def close(self, session_id: str, terminate: bool = True) -> Session:
+        session = self.get(session_id)
+        await session.close(terminate)
+        del self.sessions[session.id]
+        self.bus.publish(SessionRemoved(session.id))
+        return session
+
+    async def shutdown(self) -> None:
+        """Close every session; used when pairdbg exits, so no adapter or program outlives it."""
+        await asyncio.gather(*(s.close(True) for s in list(self.sessions.values())), return_exceptions=True)
+        for sid in list(self.sessions):
+            self.sessions.pop(sid)
+            self.bus.publish(SessionRemoved(sid))
+
+
+def display_name(program: str) -> str:
+    return os.path.basename(program.rstrip("/")) or program

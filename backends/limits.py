@@ -1,0 +1,19 @@
+"""Limits and report caps, as one typed settings model."""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+
+class Limits(BaseModel):
+    max_sessions: int = Field(10, description="live sessions at once; the next start fails with LIMIT_EXCEEDED")
+    max_breakpoints: int = Field(100, description="breakpoints per session")
+    max_expression: int = Field(10_000, description="characters in an expression, condition or log message")
+    max_watches: int = Field(20, description="watch expressions per session")
+    output_capacity: int = Field(5000, description="output entries kept per session (oldest dropped first)")
+    value_chars: int = Field(120, description="characters of a value shown before it is cut")
+    report_locals: int = Field(25, description="locals shown in a stop report")
+    report_frames: int = Field(8, description="frames shown in a stop report")
+    report_context: int = Field(3, description="source lines either side of the current line in a stop report")
+    report_output_lines: int = Field(10, description="output lines since the last stop shown in a stop report")
+    default_wait_s: float = Field(10.0, description="how long step/continue wait for the next stop by default")

@@ -1,0 +1,41 @@
+"""Reads source files for reports and the TUI, cached by path and modification time."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+
+from .errors import DebugError, ErrorCode
+from .models import SourceLine
+
+
+@lru_cache(maxsize=64)
+def _read(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
+    with open(path, encoding="utf-8", errors="replace") as fh:
+        return tuple(fh.read().splitlines())
+
+
+def lines_of(path: str) -> tuple[str, ...]:
+    """All lines of a file (0-based tuple), or PATH_NOT_FOUND."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        raise DebugError(
+            ErrorCode.PATH_NOT_FOUND, f"file not found: {path}", hint="pass an absolute path to an existing file"
+        ) from None
+    if not os.path.isfile(path):
+        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"not a regular file: {path}")
+    return _read(path, st.st_mtime_ns, st.st_size)
+
+
+def window(path: str | None, line: int | None, context: int = 3) -> list[SourceLine]:
+    """Lines around `line` (1-based) with the current one marked; empty when the file cannot be read."""
+    if not path or not line:
+        return []
+    try:
+        lines = lines_of(path)
+    except DebugError:
+        return []
+    lo = max(1, line - context)
+    hi = min(len(lines), line + context)
+    return [SourceLine(line=n, text=lines[n - 1], current=(n == line)) for n in range(lo, hi + 1)]
