@@ -22,6 +22,7 @@ class Hub:
         self.bus = EventBus()
         self.sessions: dict[str, Session] = {}
         self.agents: dict[str, str] = {}  # connection key -> client name, for "N agents connected"
+        self.agent_seen: dict[str, float] = {}  # connection key -> time of its last request
         self._next = 1
 
     def get(self, session_id: str | None) -> Session:

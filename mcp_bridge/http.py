@@ -1,0 +1,137 @@
+"""Streamable HTTP MCP on loopback with a bearer token, embedded in the running asyncio loop (TUI or headless)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import os
+import secrets
+import socket
+from pathlib import Path
+from typing import Any
+
+import uvicorn
+
+from backends.actions import Registry
+from backends.hub import Hub
+
+from .server import build_server
+
+DEFAULT_PORT = 7391
+MCP_PATH = "/mcp"
+
+
+def state_dir() -> Path:
+    """Where the running instance leaves its endpoint for `mcp-config` and `--join` (user-only permissions)."""
+    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "pairdbg"
+
+
+def endpoint_file() -> Path:
+    return state_dir() / "endpoint.json"
+
+
+def read_endpoint() -> dict[str, Any] | None:
+    """The live endpoint of a running pairdbg, or None if there is none (stale files are ignored)."""
+    try:
+        info = json.loads(endpoint_file().read_text())
+        os.kill(int(info["pid"]), 0)
+        return info
+    except (OSError, ValueError, KeyError):
+        return None
+
+
+class BearerAuth:
+    """ASGI wrapper: every HTTP request must carry `Authorization: Bearer <token>`; lifespan passes through."""
+
+    def __init__(self, app: Any, token: str) -> None:
+        self.app = app
+        self.expected = f"Bearer {token}".encode()
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] == "http":
+            given = dict(scope.get("headers") or []).get(b"authorization", b"")
+            if not hmac.compare_digest(given, self.expected):
+                body = json.dumps({"error": "unauthorized", "message": "missing or wrong bearer token",
+                                   "hint": "run `pairdbg mcp-config` for the Authorization header"}).encode()
+                await send({"type": "http.response.start", "status": 401, "headers": [
+                    (b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+                await send({"type": "http.response.body", "body": body})
+                return
+        await self.app(scope, receive, send)
+
+
+class _EmbeddedUvicorn(uvicorn.Server):
+    """uvicorn normally takes over SIGINT/SIGTERM; inside pairdbg the app owns signals."""
+
+    @contextlib.contextmanager
+    def capture_signals(self):  # type: ignore[override]
+        yield
+
+
+class HttpMcpService:
+    def __init__(
+        self, hub: Hub, registry: Registry, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
+        token: str | None = None, publish_endpoint: bool = True,
+    ) -> None:
+        self.hub = hub
+        self.server, self.notifier = build_server(hub, registry)
+        self.token = token or secrets.token_urlsafe(32)
+        self.host = host
+        self.sock = self._bind(host, port)
+        self.port = self.sock.getsockname()[1]
+        self.url = f"http://{host}:{self.port}{MCP_PATH}"
+        self.publish_endpoint = publish_endpoint
+        app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
+        config = uvicorn.Config(BearerAuth(app, self.token), log_config=None, access_log=False, lifespan="on",
+                                timeout_graceful_shutdown=1)
+        self.uvicorn = _EmbeddedUvicorn(config)
+        self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _bind(host: str, port: int) -> socket.socket:
+        """Bind now so the real port is known; if the default port is taken, fall back to a free one."""
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        for candidate in (port, 0) if port else (0,):
+            sock = socket.socket(family, socket.SOCK_STREAM)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind((host, candidate))
+                return sock
+            except OSError:
+                sock.close()
+                if candidate == 0:
+                    raise
+        raise OSError("unreachable")
+
+    async def start(self) -> None:
+        self._task = asyncio.create_task(self.uvicorn.serve(sockets=[self.sock]), name="pairdbg-mcp-http")
+        while not self.uvicorn.started:
+            if self._task.done():
+                self._task.result()
+            await asyncio.sleep(0.01)
+        if self.publish_endpoint:
+            self._write_endpoint()
+
+    def _write_endpoint(self) -> None:
+        path = endpoint_file()
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w") as fh:
+            json.dump({"url": self.url, "token": self.token, "pid": os.getpid()}, fh)
+
+    async def stop(self) -> None:
+        if self._task is None:
+            return
+        self.uvicorn.should_exit = True
+        with contextlib.suppress(asyncio.CancelledError, Exception):
+            await self._task
+        self._task = None
+        self.sock.close()
+        self.notifier.close()
+        if self.publish_endpoint:
+            with contextlib.suppress(OSError, ValueError, KeyError):
+                if json.loads(endpoint_file().read_text())["pid"] == os.getpid():
+                    endpoint_file().unlink()

@@ -1,0 +1,147 @@
+"""Turns Hub events into MCP change notifications for both protocol generations, coalesced.
+
+2026-07-28 clients only hear changes on `subscriptions/listen` streams (our own InMemorySubscriptionBus);
+2025-era clients only on their connection's standalone channel, for URIs they `resources/subscribe`d. We keep one
+ServerSession per legacy connection (from any request it made) so a person's action in the TUI reaches them too.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from typing import Any
+
+from mcp.server import ServerRequestContext
+from mcp.server.session import ServerSession
+from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged, ResourceUpdated
+from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
+
+from backends.events import (
+    ActionPerformed,
+    BreakpointsChanged,
+    Event,
+    OutputAppended,
+    PhaseChanged,
+    SessionAdded,
+    SessionRemoved,
+    Stopped,
+)
+from backends.hub import Hub
+
+log = logging.getLogger(__name__)
+
+SESSIONS_URI = "debug://sessions"
+COALESCE_S = 0.1
+
+
+def session_uri(session_id: str) -> str:
+    return f"{SESSIONS_URI}/{session_id}"
+
+
+def output_uri(session_id: str) -> str:
+    return f"{SESSIONS_URI}/{session_id}/output"
+
+
+def connection_key(ctx: ServerRequestContext[Any, Any]) -> str:
+    headers = getattr(ctx.request, "headers", None)
+    return (headers.get("mcp-session-id") if headers is not None else None) or "stdio"
+
+
+def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
+    params = ctx.session.client_params
+    info = getattr(params, "client_info", None) if params is not None else None
+    return getattr(info, "name", None) or "agent"
+
+
+class Notifier:
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self.bus = InMemorySubscriptionBus()
+        self.legacy: dict[str, tuple[ServerSession, set[str]]] = {}
+        self._dirty: set[str] = set()
+        self._list_changed = False
+        self._flush: asyncio.TimerHandle | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
+        hub.bus.add_listener(self.on_event)
+
+    def close(self) -> None:
+        self.hub.bus.remove_listener(self.on_event)
+        if self._flush is not None:
+            self._flush.cancel()
+
+    # ----- request-side hooks ----------------------------------------------------------------------------------
+
+    async def track(self, ctx: ServerRequestContext[Any, Any], call_next: Any) -> Any:
+        """Server middleware: remember who is connected, and each legacy connection's session for pushes."""
+        key = connection_key(ctx)
+        if ctx.method != "initialize":
+            name = client_name(ctx)
+            agent_key = key if key != "stdio" else f"stdio:{name}"
+            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and key == "stdio":
+                agent_key = f"modern:{name}"
+            self.hub.agents[agent_key] = name
+            self.hub.agent_seen[agent_key] = time.time()
+            if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+                _, uris = self.legacy.get(key, (None, set()))
+                self.legacy[key] = (ctx.session, uris)
+        return await call_next(ctx)
+
+    async def on_subscribe(self, ctx: ServerRequestContext[Any, Any], params: SubscribeRequestParams) -> EmptyResult:
+        key = connection_key(ctx)
+        _, uris = self.legacy.get(key, (None, set()))
+        uris.add(str(params.uri))
+        self.legacy[key] = (ctx.session, uris)
+        return EmptyResult()
+
+    async def on_unsubscribe(
+        self, ctx: ServerRequestContext[Any, Any], params: UnsubscribeRequestParams
+    ) -> EmptyResult:
+        entry = self.legacy.get(connection_key(ctx))
+        if entry:
+            entry[1].discard(str(params.uri))
+        return EmptyResult()
+
+    # ----- hub side ------------------------------------------------------------------------------------------
+
+    def on_event(self, event: Event) -> None:
+        sid = event.session_id
+        if isinstance(event, (SessionAdded, SessionRemoved)):
+            self._list_changed = True
+            self._dirty.add(SESSIONS_URI)
+        elif isinstance(event, OutputAppended) and sid:
+            self._dirty.add(output_uri(sid))
+        elif isinstance(event, (PhaseChanged, Stopped, BreakpointsChanged)) and sid:
+            self._dirty.update((SESSIONS_URI, session_uri(sid)))
+        elif isinstance(event, ActionPerformed) and sid:
+            self._dirty.add(session_uri(sid))
+        else:
+            return
+        if self._flush is None:
+            with contextlib.suppress(RuntimeError):
+                self._flush = asyncio.get_running_loop().call_later(COALESCE_S, self._start_flush)
+
+    def _start_flush(self) -> None:
+        self._flush = None
+        dirty, self._dirty = self._dirty, set()
+        list_changed, self._list_changed = self._list_changed, False
+        task = asyncio.create_task(self._send(dirty, list_changed))
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send(self, uris: set[str], list_changed: bool) -> None:
+        """Best effort: a gone client is not an error, and nothing here may raise into the loop."""
+        try:
+            if list_changed:
+                await self.bus.publish(ResourcesListChanged())
+                for session, _ in list(self.legacy.values()):
+                    await session.send_resource_list_changed()
+            for uri in sorted(uris):
+                await self.bus.publish(ResourceUpdated(uri=uri))
+                for session, subscribed in list(self.legacy.values()):
+                    if uri in subscribed:
+                        await session.send_resource_updated(uri)
+        except Exception:
+            log.debug("notification delivery failed", exc_info=True)

@@ -1,0 +1,201 @@
+"""Builds the MCP server from the action registry: tools, resources, prompts, instructions, notifications."""
+
+from __future__ import annotations
+
+import json
+import logging
+from typing import Any
+
+from mcp import MCPError
+from mcp.server import NotificationOptions, Server, ServerRequestContext
+from mcp.server.subscriptions import ListenHandler
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    Prompt,
+    PromptArgument,
+    PromptMessage,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    Resource,
+    ResourceTemplate,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+from backends.actions import Registry
+from backends.actions.render import session_line, stop_report
+from backends.errors import DebugError
+from backends.hub import Hub
+
+from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+
+log = logging.getLogger(__name__)
+
+INSTRUCTIONS = """\
+pairdbg is a live debugger you may share with a person watching in a terminal UI; their actions (steps,
+breakpoints) change the same session, so re-read state instead of assuming it.
+Workflow: start_debugging(program, breakpoints=[{file,line}]) -> a stop report (or state running).
+Step with step_over/step_into/step_out, run with continue_execution; each returns the next stop report, or
+state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
+get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
+Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+"""
+
+
+def _tool_result(text: str, data: dict[str, Any], is_error: bool = False) -> CallToolResult:
+    return CallToolResult(content=[TextContent(text=text)], structured_content=data, is_error=is_error)
+
+
+def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[Server[Any], Notifier]:
+    notifier = Notifier(hub)
+    tools = [
+        Tool(
+            name=a.name,
+            title=a.title or None,
+            description=a.description,
+            input_schema=a.params.model_json_schema(),
+            annotations=ToolAnnotations(title=a.title or None, read_only_hint=a.read_only),
+        )
+        for a in registry.actions.values()
+    ]
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=tools)
+
+    async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
+        actor = f"agent:{client_name(ctx)}"
+        try:
+            reply = await registry.run(params.name, params.arguments or {}, actor)
+        except DebugError as exc:
+            return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
+        return _tool_result(reply.text, reply.data)
+
+    async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListResourcesResult:
+        resources = [Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions",
+                              mime_type="application/json")]
+        for sid, session in hub.sessions.items():
+            resources.append(Resource(uri=session_uri(sid), name=f"session {sid}",
+                                      description=f"{session.name}: phase, stop report, breakpoints",
+                                      mime_type="application/json"))
+            resources.append(Resource(uri=output_uri(sid), name=f"session {sid} output",
+                                      description="recent program output", mime_type="text/plain"))
+        return ListResourcesResult(resources=resources)
+
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=[
+            ResourceTemplate(uri_template=SESSIONS_URI + "/{session_id}", name="session",
+                             description="one session: phase, last stop report, breakpoints, watches",
+                             mime_type="application/json"),
+            ResourceTemplate(uri_template=SESSIONS_URI + "/{session_id}/output", name="session output",
+                             description="the last 200 output entries of a session", mime_type="text/plain"),
+        ])
+
+    async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
+        uri = str(params.uri)
+        text, mime = _read(hub, uri)
+        return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+    prompts = [
+        Prompt(name="analyze_crash", description="Analyse why a session stopped: stack, locals, likely cause.",
+               arguments=[PromptArgument(name="session_id", required=True)]),
+        Prompt(name="investigate_condition", description="Evaluate an expression across the call stack to see "
+               "why a condition holds or not.",
+               arguments=[PromptArgument(name="session_id", required=True),
+                          PromptArgument(name="expression", required=True)]),
+    ]
+
+    async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
+        return ListPromptsResult(prompts=prompts)
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
+        args = params.arguments or {}
+        sid = args.get("session_id", "")
+        if params.name == "analyze_crash":
+            text = _analyze_crash(hub, sid)
+        elif params.name == "investigate_condition":
+            text = _investigate(hub, sid, args.get("expression", ""))
+        else:
+            raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+        return GetPromptResult(description=params.name,
+                               messages=[PromptMessage(role="user", content=TextContent(text=text))])
+
+    server: Server[Any] = Server(
+        name,
+        version="0.1.0",
+        instructions=INSTRUCTIONS,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_subscribe_resource=notifier.on_subscribe,
+        on_unsubscribe_resource=notifier.on_unsubscribe,
+        on_subscriptions_listen=ListenHandler(notifier.bus),
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+    )
+    server.middleware.append(notifier.track)
+    # Legacy clients learn `listChanged` only from NotificationOptions, which the HTTP session manager never
+    # passes; bind them once here so both transports advertise what we send.
+    original = server.create_initialization_options
+    server.create_initialization_options = lambda notification_options=None, *a, **kw: original(  # type: ignore[method-assign]
+        notification_options or NotificationOptions(resources_changed=True), *a, **kw
+    )
+    return server, notifier
+
+
+def _read(hub: Hub, uri: str) -> tuple[str, str]:
+    if uri == SESSIONS_URI:
+        return json.dumps([s.summary().model_dump(mode="json", exclude_none=True) for s in hub.sessions.values()]), \
+            "application/json"
+    prefix = SESSIONS_URI + "/"
+    if uri.startswith(prefix):
+        rest = uri[len(prefix):]
+        sid, _, tail = rest.partition("/")
+        session = hub.sessions.get(sid)
+        if session is not None and tail == "":
+            body = session.summary().model_dump(mode="json", exclude_none=True)
+            if session.last_stop is not None:
+                body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
+            body["breakpoints"] = [bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()]
+            body["watches"] = [{"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()]
+            return json.dumps(body), "application/json"
+        if session is not None and tail == "output":
+            entries, next_since, _, dropped = session.output.read(max(1, session.output.cursor - 200), 200)
+            head = f"# {len(entries)} entries, next_since={next_since}" + (f", {dropped} dropped" if dropped else "")
+            return head + "\n" + "".join(e.text if e.text.endswith("\n") else e.text + "\n" for e in entries), "text/plain"
+    raise MCPError(-32602, f"resource not found: {uri}", {"uri": uri})
+
+
+def _analyze_crash(hub: Hub, sid: str) -> str:
+    session = hub.sessions.get(sid)
+    state = session_line(session.summary()) if session else f"(no session {sid!r} yet)"
+    stop = stop_report(session.last_stop) if session and session.last_stop else "(no stop report yet)"
+    return (
+        f"Analyse why session {sid} stopped and what the root cause is.\n\nCurrent state: {state}\n\n{stop}\n\n"
+        "1. Read the stop reason and exception above. 2. get_call_stack, then get_local_variables for the frames "
+        "that belong to the program (not libraries). 3. evaluate_expression to test each hypothesis (null/None "
+        "values, wrong types, off-by-one bounds). 4. Name the faulty line and the fix; say what you verified."
+    )
+
+
+def _investigate(hub: Hub, sid: str, expression: str) -> str:
+    session = hub.sessions.get(sid)
+    frames = [f.handle for f in session.last_stop.stack] if session and session.last_stop else ["@f0"]
+    return (
+        f"Investigate why `{expression}` has the value it has in session {sid}.\n"
+        f"Evaluate it with evaluate_expression in each frame ({', '.join(frames)}) and globally, then evaluate "
+        "its sub-expressions where the value first becomes surprising. Report the frame, the values and the cause."
+    )

@@ -1,0 +1,156 @@
+"""The `pairdbg` command: the TUI (with MCP over HTTP beside it), headless MCP, the demo and mcp-config."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import os
+import shutil
+import sys
+
+USAGE = """\
+pairdbg                              open the TUI (agents join over MCP at the URL in its header)
+pairdbg PROGRAM.py [ARGS...] [-b FILE:LINE]...   debug a program in the TUI
+pairdbg demo                         debug a small buggy program shipped with pairdbg
+pairdbg --mcp                        headless MCP server on stdio (for agents)
+pairdbg --mcp --http [--port N]      headless MCP server on Streamable HTTP
+pairdbg --mcp --join                 stdio relay into a running pairdbg TUI's session
+pairdbg mcp-config                   print configuration to paste into an agent host
+"""
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="pairdbg", usage=USAGE, description="A debugger a person and an agent share.")
+    p.add_argument("--mcp", action="store_true", help="run headless as an MCP server (stdio unless --http)")
+    p.add_argument("--http", action="store_true", help="with --mcp: serve Streamable HTTP instead of stdio")
+    p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
+    p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
+    p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
+    p.add_argument("-b", "--break", dest="breaks", action="append", default=[], metavar="FILE:LINE",
+                   help="breakpoint to set before the program starts (repeatable)")
+    p.add_argument("--python", default=None, help="interpreter for the program (default: this one)")
+    p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
+    p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
+    return p.parse_args(argv)
+
+
+def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
+    out = []
+    for spec in specs:
+        file, sep, line = spec.rpartition(":")
+        if not sep:
+            file, line = program or "", spec
+        if not line.isdigit() or not file:
+            raise SystemExit(f"pairdbg: -b expects FILE:LINE (or LINE for the program), got {spec!r}")
+        out.append({"file": os.path.abspath(file), "line": int(line)})
+    return out
+
+
+def _demo_launch() -> dict:
+    from backends.samples import DEMO
+
+    with open(DEMO, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    first_body_line = lines.index("def main():") + 2  # 1-based line after `def main():`
+    return {"program": DEMO, "breakpoints": [{"file": DEMO, "line": first_body_line}]}
+
+
+def _setup_logging(headless: bool) -> None:
+    """Logs never go to the TUI's screen or the stdio protocol pipe; the file is private to the user."""
+    if headless:
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+        return
+    from mcp_bridge.http import state_dir
+
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / "pairdbg.log"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.close(fd)
+    logging.basicConfig(level=logging.WARNING, filename=str(path))
+
+
+def mcp_config() -> str:
+    from mcp_bridge.http import DEFAULT_PORT, read_endpoint
+
+    exe = shutil.which("pairdbg") or f"{sys.executable} -m pairdbg"
+    command, *rest = exe.split()
+    stdio = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp"]}}}
+    join = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp", "--join"]}}}
+    out = ["# Headless (the agent starts its own pairdbg over stdio):", json.dumps(stdio, indent=2), "",
+           "# Share the TUI's live session, stdio-only agent hosts (relays into the running TUI):",
+           json.dumps(join, indent=2), ""]
+    info = read_endpoint()
+    if info:
+        http = {"mcpServers": {"pairdbg": {"type": "http", "url": info["url"],
+                                           "headers": {"Authorization": f"Bearer {info['token']}"}}}}
+        out += ["# Share the TUI's live session over HTTP (this token is valid while that TUI runs):",
+                json.dumps(http, indent=2)]
+    else:
+        out += [f"# No pairdbg TUI is running. Start `pairdbg`: it serves MCP at http://127.0.0.1:{DEFAULT_PORT}/mcp",
+                "# with a fresh bearer token each run; run `pairdbg mcp-config` again then for the HTTP entry."]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    if args.program == "mcp-config":
+        print(mcp_config())
+        return 0
+    if args.mcp:
+        _setup_logging(headless=True)
+        if args.join:
+            from mcp_bridge.join import serve_join
+
+            return asyncio.run(serve_join())
+        if args.http:
+            from mcp_bridge.http import DEFAULT_PORT
+            from mcp_bridge.stdio import serve_http
+
+            try:
+                asyncio.run(serve_http(args.host, args.port or DEFAULT_PORT, None))
+            except KeyboardInterrupt:
+                pass
+            return 0
+        from mcp_bridge.stdio import serve_stdio
+
+        asyncio.run(serve_stdio())
+        return 0
+    launch = None
+    if args.program == "demo":
+        launch = _demo_launch()
+    elif args.program:
+        program = os.path.abspath(args.program)
+        if not os.path.isfile(program):
+            print(f"pairdbg: no such program: {args.program}", file=sys.stderr)
+            return 2
+        bps = _breakpoints(args.breaks, program)
+        launch = {"program": program, "args": args.args, "breakpoints": bps, "stop_on_entry": not bps}
+        if args.python:
+            launch["executable_path"] = args.python
+    _setup_logging(headless=False)
+    return _run_tui(args, launch)
+
+
+def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
+    from backends.actions import build_registry
+    from backends.hub import Hub
+    from tui import run_tui
+
+    hub = Hub()
+    registry = build_registry(hub)
+    http = None
+    if not args.no_http:
+        from mcp_bridge.http import DEFAULT_PORT, HttpMcpService
+
+        http = HttpMcpService(hub, registry, args.host, args.port or DEFAULT_PORT)
+    run_tui(hub, registry, http, launch=launch, theme=args.theme)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
