@@ -1,0 +1,197 @@
+"""Shared fixtures for the core tests: a Hub that always shuts down, tiny target programs, and a process-leak guard.
+
+Every process a test starts (debugpy adapter, launcher, the program, an attach target) inherits the environment
+variable PAIRDBG_TEST_RUN with a value unique to this pytest run. The leak guard scans /proc for processes carrying
+that value, so it also finds orphans that were re-parented away from the test process. It checks after every test
+that uses a hub (so a leak is blamed on the right test) and once more at the end of the session.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import re
+import signal
+import socket
+import sys
+import time
+import uuid
+from pathlib import Path
+
+import pytest
+import pytest_asyncio
+
+ROOT = Path(__file__).resolve().parents[1]
+if str(ROOT) not in sys.path:
+    sys.path.insert(0, str(ROOT))
+
+from backends.actions.registry import Registry, build_registry  # noqa: E402
+from backends.hub import Hub  # noqa: E402
+from backends.limits import Limits  # noqa: E402
+
+PROGRAMS = Path(__file__).resolve().parent / "programs"
+RUN_MARK = f"{os.getpid()}-{uuid.uuid4().hex[:12]}"
+os.environ["PAIRDBG_TEST_RUN"] = RUN_MARK
+IN_CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+# ----- process scanning -------------------------------------------------------------------------------------------
+
+
+def marked_processes() -> list[tuple[int, str]]:
+    """Live (non-zombie) processes started by this test run, as (pid, command line)."""
+    needle = f"PAIRDBG_TEST_RUN={RUN_MARK}".encode()
+    found = []
+    me = os.getpid()
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit() or int(entry) == me:
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                state = fh.read().rsplit(b")", 1)[1].split()[0]
+            if state in (b"Z", b"X"):
+                continue
+            with open(f"/proc/{entry}/environ", "rb") as fh:
+                if needle not in fh.read().split(b"\0"):
+                    continue
+            with open(f"/proc/{entry}/cmdline", "rb") as fh:
+                cmd = fh.read().replace(b"\0", b" ").decode(errors="replace").strip()
+        except (OSError, IndexError):
+            continue
+        found.append((int(entry), cmd))
+    return found
+
+
+def pid_alive(pid: int) -> bool:
+    """True while `pid` exists and is not a zombie."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            state = fh.read().rsplit(b")", 1)[1].split()[0]
+    except (OSError, IndexError):
+        return False
+    return state not in (b"Z", b"X")
+
+
+def wait_gone(check, timeout: float = 5.0) -> list:
+    """Poll `check()` (returns a list of leftovers) until it is empty or the time is up; return what is left."""
+    deadline = time.monotonic() + timeout
+    left = check()
+    while left and time.monotonic() < deadline:
+        time.sleep(0.05)
+        left = check()
+    return left
+
+
+def _kill_all(procs: list[tuple[int, str]]) -> None:
+    for pid, _ in procs:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+
+
+@pytest.fixture
+def proc_guard():
+    """Fails the test if a process it started (with the run's mark) outlives it; kills such leftovers."""
+    yield
+    left = wait_gone(marked_processes, 5.0)
+    if left:
+        _kill_all(left)
+        pytest.fail("processes left behind by this test:\n" + "\n".join(f"  {p} {c}" for p, c in left))
+
+
+def pytest_sessionfinish(session, exitstatus):
+    left = wait_gone(marked_processes, 5.0)
+    if left:
+        _kill_all(left)
+        sys.stderr.write("\nLEAK: debug processes outlived the test session:\n"
+                         + "\n".join(f"  {p} {c}" for p, c in left) + "\n")
+        session.exitstatus = 1
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item, call):
+    """Under CI=true a skipped test is a failure: a missing target must not pass silently."""
+    outcome = yield
+    report = outcome.get_result()
+    if IN_CI and report.skipped and not hasattr(report, "wasxfail"):
+        report.outcome = "failed"
+        report.longrepr = f"skipped under CI=true, which is not allowed: {report.longrepr}"
+
+
+# ----- requirements -----------------------------------------------------------------------------------------------
+
+
+def require_debugpy() -> None:
+    import importlib.util
+
+    if importlib.util.find_spec("debugpy") is None:
+        msg = f"debugpy is not installed for {sys.executable}"
+        if IN_CI:
+            pytest.fail(msg)
+        pytest.skip(msg)
+
+
+# ----- hub, registry and helpers ----------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def limits() -> Limits:
+    """Override in a test module (or parametrize indirectly) for tighter limits."""
+    return Limits()
+
+
+@pytest_asyncio.fixture
+async def hub(limits, proc_guard):
+    require_debugpy()
+    h = Hub(limits)
+    try:
+        yield h
+    finally:
+        await asyncio.wait_for(h.shutdown(), 20)
+
+
+@pytest.fixture
+def registry(hub) -> Registry:
+    return build_registry(hub)
+
+
+@pytest.fixture
+def programs() -> Path:
+    return PROGRAMS
+
+
+def prog(name: str) -> str:
+    path = PROGRAMS / name
+    assert path.is_file(), f"missing test program {path}"
+    return str(path)
+
+
+def line_of(name: str, marker: str, nth: int = 1) -> int:
+    """1-based line number of the nth line of a test program containing `marker` (keeps tests off magic numbers)."""
+    seen = 0
+    for n, text in enumerate((PROGRAMS / name).read_text().splitlines(), 1):
+        if marker in text:
+            seen += 1
+            if seen == nth:
+                return n
+    raise AssertionError(f"{marker!r} not found in {name}")
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+_ADDR = re.compile(r"0x[0-9a-fA-F]+")
+
+
+def normalise(text: str) -> str:
+    """Make reply text stable across machines and runs: paths, pids, addresses, thread ids."""
+    text = text.replace(str(PROGRAMS), "<programs>")
+    text = text.replace(str(ROOT), "<repo>")
+    text = re.sub(r"pid \d+", "pid <pid>", text)
+    text = re.sub(r"thread \d+", "thread <tid>", text)
+    text = _ADDR.sub("0xADDR", text)
+    return text

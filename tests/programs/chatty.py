@@ -1,0 +1,4 @@
+for n in range(400):
+    print(f"line {n}")
+marker = "finished"
+print(marker)

@@ -1,0 +1,15 @@
+def divide(a, b):
+    return a / b
+
+
+def main():
+    print("about to crash")
+    values = [3, 0]
+    return divide(*values)
+
+
+try:
+    raise KeyError("handled")
+except KeyError:
+    pass
+main()
