@@ -39,9 +39,19 @@ class OutputRing:
         return out, self._next_seq, False, dropped
 
     def tail_text(self, since: int, max_lines: int = 10) -> list[str]:
-        """The last lines of output since a cursor, split into lines, for stop reports."""
+        """The last lines of output since a cursor, for stop reports.
+
+        Adapters send output in arbitrary chunks (debugpy sends `print("a", 1)` as "a", " ", "1", "\n"), so chunks
+        are joined into whole lines per category; a line still being written comes last.
+        """
         lines: list[str] = []
+        partial: dict[str, str] = {}
         for entry in self._entries:
-            if entry.seq >= since and entry.category != "telemetry":
-                lines.extend(entry.text.rstrip("\n").split("\n"))
+            if entry.seq < since or entry.category == "telemetry":
+                continue
+            *done, rest = (partial.pop(entry.category, "") + entry.text).split("\n")
+            lines.extend(line.rstrip("\r") for line in done)
+            if rest:
+                partial[entry.category] = rest
+        lines.extend(rest.rstrip("\r") for rest in partial.values())
         return lines[-max_lines:]
