@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Installs everything the tests need into .venv (on a fresh machine too) and runs the whole suite.
+# Extra arguments go to pytest, e.g. `scripts/test.sh -k mcp -x`.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PY=${PYTHON:-python3}
+if [ ! -x .venv/bin/python ]; then
+  "$PY" -m venv .venv
+fi
+.venv/bin/python -m pip install -q --upgrade pip >/dev/null
+.venv/bin/python -m pip install -q -e '.[test]'
+# The debug targets the suite drives for real: debugpy (a Python dependency above). Fail loudly if missing.
+.venv/bin/python -c "import debugpy, textual, mcp; print('debugpy', debugpy.__version__, '| textual', textual.__version__, '| mcp ok')"
+set +e
+.venv/bin/python -m pytest -q -p no:cacheprovider "$@"
+rc=$?
+set -e
+if [ "$rc" -eq 5 ]; then
+  echo "pytest collected no tests: that is a failure here" >&2
+  exit 1
+fi
+exit "$rc"
