@@ -1,0 +1,132 @@
+"""Benchmarks pairdbg the way an agent uses it: through a real MCP stdio client against real debugpy.
+
+Prints medians of repeated runs (times in ms unless noted) and the RSS of the pairdbg server process.
+Run: .venv/bin/python scripts/bench.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+from mcp import Client, StdioServerParameters
+
+ROOT = Path(__file__).resolve().parent.parent
+DEMO = str(ROOT / "backends" / "samples" / "orders.py")
+BP_LINE = 13
+
+
+def server_params() -> StdioServerParameters:
+    return StdioServerParameters(command=sys.executable, args=["-m", "pairdbg", "--mcp"], cwd=str(ROOT))
+
+
+def child_server_pids() -> list[int]:
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+            cmd = (entry / "cmdline").read_bytes().split(b"\0")
+        except OSError:
+            continue
+        ppid = int(stat.rsplit(")", 1)[1].split()[1])
+        if ppid == os.getpid() and b"pairdbg" in cmd and b"--mcp" in cmd:
+            pids.append(int(entry.name))
+    return pids
+
+
+def rss_mib(pid: int) -> float:
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+async def timed(coro) -> tuple[float, object]:
+    t = time.perf_counter()
+    result = await coro
+    return (time.perf_counter() - t) * 1000, result
+
+
+def raw_initialize_ms() -> float:
+    """Spawn `pairdbg --mcp`, send initialize, time until the answer arrives."""
+    import subprocess
+
+    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
+        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
+    t = time.perf_counter()
+    proc = subprocess.Popen([sys.executable, "-m", "pairdbg", "--mcp"], cwd=ROOT, stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    assert proc.stdin and proc.stdout
+    proc.stdin.write(init + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    elapsed = (time.perf_counter() - t) * 1000
+    assert '"serverInfo"' in line, line
+    proc.stdin.close()
+    proc.wait(10)
+    return elapsed
+
+
+async def session_run(samples: dict[str, list[float]], steps: int) -> None:
+    async with Client(server_params(), mode="legacy", cache=None) as client:
+        ms, started = await timed(client.call_tool(
+            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": BP_LINE}]}))
+        assert not started.is_error and started.structured_content["state"] == "paused", started
+        samples["start_debugging -> first stop"].append(ms)
+        for _ in range(steps):
+            ms, r = await timed(client.call_tool("evaluate_expression", {"session_id": "S1", "expression": "price * qty"}))
+            assert not r.is_error, r
+            samples["evaluate_expression"].append(ms)
+            ms, r = await timed(client.call_tool("get_call_stack", {"session_id": "S1"}))
+            assert not r.is_error, r
+            samples["get_call_stack"].append(ms)
+            ms, r = await timed(client.call_tool("get_local_variables", {"session_id": "S1"}))
+            samples["get_local_variables"].append(ms)
+            ms, r = await timed(client.call_tool("continue_execution", {"session_id": "S1"}))
+            assert r.structured_content["state"] == "paused", r
+            stop = r.structured_content["stop"]
+            samples["continue -> next stop"].append(ms)
+            ms, r = await timed(client.call_tool("step_over", {"session_id": "S1"}))
+            assert r.structured_content["state"] == "paused", r
+            samples["step_over -> stop report"].append(ms)
+            del stop
+            scopes = await client.call_tool("get_scopes", {"session_id": "S1"})
+            ref = scopes.structured_content["scopes"][0]["handle"]
+            ms, r = await timed(client.call_tool("get_variables", {"session_id": "S1", "ref": ref}))
+            assert not r.is_error, r
+            samples["get_variables"].append(ms)
+        pids = child_server_pids()
+        if pids:
+            samples["RSS of pairdbg --mcp with one session (MiB)"].append(rss_mib(pids[0]))
+        await client.call_tool("close_debug_session", {"session_id": "S1"})
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    samples: dict[str, list[float]] = {k: [] for k in (
+        "pairdbg --mcp spawn -> initialize answered", "start_debugging -> first stop", "step_over -> stop report",
+        "continue -> next stop", "evaluate_expression", "get_call_stack", "get_variables", "get_local_variables",
+        "RSS of pairdbg --mcp with one session (MiB)")}
+    for _ in range(args.runs):
+        samples["pairdbg --mcp spawn -> initialize answered"].append(raw_initialize_ms())
+    for _ in range(args.runs):
+        await session_run(samples, steps=2)
+    print(f"pairdbg benchmark: {args.runs} runs, median (min-max); times in ms; python {sys.version.split()[0]}, "
+          f"{os.cpu_count()} cores")
+    for name, values in samples.items():
+        if values:
+            print(f"  {name:<46} {statistics.median(values):9.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
