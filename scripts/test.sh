@@ -3,12 +3,7 @@
 # Extra arguments go to pytest, e.g. `scripts/test.sh -k mcp -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-PY=${PYTHON:-python3}
-if [ ! -x .venv/bin/python ]; then
-  "$PY" -m venv .venv
-fi
-.venv/bin/python -m pip install -q --upgrade pip >/dev/null
-.venv/bin/python -m pip install -q -e '.[test]'
+bash scripts/setup.sh
 # The debug targets the suite drives for real: debugpy (a Python dependency above). Fail loudly if missing.
 .venv/bin/python -c "import debugpy, textual, mcp; print('debugpy', debugpy.__version__, '| textual', textual.__version__, '| mcp ok')"
 set +e
