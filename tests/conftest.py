@@ -195,3 +195,45 @@ def normalise(text: str) -> str:
     text = re.sub(r"thread \d+", "thread <tid>", text)
     text = _ADDR.sub("0xADDR", text)
     return text
+
+
+# ----- action helpers for the debugpy tests -------------------------------------------------------------------------
+
+
+async def start(registry: Registry, name: str, *bp_lines: int, wait_s: float = 10, actor: str = "human", **kw):
+    """start_debugging `name` with line breakpoints in the same file; returns (session_id, reply)."""
+    path = prog(name)
+    bps = kw.pop("breakpoints", None) or [{"file": path, "line": n} for n in bp_lines]
+    reply = await registry.run("start_debugging", {"program": path, "breakpoints": bps, "wait_s": wait_s, **kw}, actor)
+    return reply.data["session_id"], reply
+
+
+async def expect_error(registry: Registry, action: str, args: dict, *codes, actor: str = "agent:test"):
+    """Run an action that must fail with one of `codes`; return the DebugError."""
+    from backends.errors import DebugError
+
+    try:
+        reply = await registry.run(action, args, actor)
+    except DebugError as exc:
+        assert str(exc.code) in {str(c) for c in codes}, f"{action}: got {exc.code}: {exc.message}"
+        return exc
+    raise AssertionError(f"{action} should have failed with {codes}, but replied:\n{reply.text}")
+
+
+async def poll(predicate, timeout: float = 10.0, what: str = "condition") -> None:
+    """Wait for predicate() to become true, checking every 20 ms, for at most `timeout` seconds."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while not predicate():
+        if loop.time() > deadline:
+            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
+        await asyncio.sleep(0.02)
+
+
+def stop_of(reply) -> dict:
+    assert reply.data.get("state") == "paused", f"expected a stop, got:\n{reply.text}"
+    return reply.data["stop"]
+
+
+def local_values(stop: dict) -> dict[str, str]:
+    return {v["name"]: v["value"] for v in stop["locals"]}
