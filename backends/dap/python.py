@@ -37,6 +37,32 @@ def resolve_python(executable: str | None) -> str:
     return found
 
 
+async def check_python(python: str) -> None:
+    """Fail fast, with a clear message, when `python` is not a CPython that debugpy's launcher can run."""
+    if python == sys.executable:
+        return
+    probe = "import sys, platform; print(platform.python_implementation(), *sys.version_info[:2])"
+    try:
+        proc = await asyncio.create_subprocess_exec(
+            python, "-c", probe, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL)
+        out, _ = await asyncio.wait_for(proc.communicate(), 10)
+    except TimeoutError:
+        proc.kill()
+        await proc.wait()
+        out = b""
+    except OSError:
+        out = b""
+    parts = out.decode(errors="replace").split()
+    if len(parts) != 3 or parts[0] != "CPython" or (int(parts[1]), int(parts[2])) < (3, 8):
+        found = " ".join(parts) or "no answer to `-c`"
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"{python} is not a CPython 3.8+ interpreter ({found})",
+            hint="pass executable_path as the python your program needs; it does not need debugpy installed",
+        )
+
+
 class PythonLaunch(DapBackend):
     """debugpy's adapter on stdio, which starts the program through its launcher.
 
@@ -77,6 +103,7 @@ class PythonLaunch(DapBackend):
         ok, why = debugpy_available()
         if not ok:
             raise DebugError(ErrorCode.CONNECTION_FAILED, why, hint="install debugpy, then start again")
+        await check_python(self.python)
         await self._spawn_adapter([sys.executable, "-m", "debugpy.adapter"])
         assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]

@@ -1,0 +1,39 @@
+"""The program runs on the interpreter the user names, which needs no debugpy; a wrong one fails fast."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+import time
+
+import pytest
+
+from backends.errors import DebugError, ErrorCode
+from mcp_helpers import DEMO, DEMO_BP_LINE
+
+
+@pytest.mark.asyncio
+async def test_program_runs_on_a_bare_venv_without_debugpy(registry, tmp_path) -> None:
+    venv = tmp_path / "bare"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
+    python = str(venv / "bin" / "python")
+    probe = subprocess.run([python, "-c", "import debugpy"], capture_output=True)
+    assert probe.returncode != 0, "the bare venv unexpectedly has debugpy"
+    reply = await registry.run("start_debugging", {
+        "program": DEMO, "executable_path": python, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]},
+        "agent:test")
+    assert reply.data["state"] == "paused"
+    prefix = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "__import__('sys').prefix"},
+                                "agent:test")
+    assert str(venv) in prefix.data["value"]
+
+
+@pytest.mark.asyncio
+async def test_not_a_python_fails_fast_with_a_hint(registry) -> None:
+    started = time.monotonic()
+    with pytest.raises(DebugError) as err:
+        await registry.run("start_debugging", {"program": DEMO, "executable_path": "/bin/true"}, "agent:test")
+    assert err.value.code == ErrorCode.INVALID_PARAMETERS
+    assert "not a CPython 3.8+ interpreter" in err.value.message and "executable_path" in err.value.hint
+    assert time.monotonic() - started < 5
+    assert registry.hub.sessions == {}
