@@ -36,6 +36,9 @@ class DapBackend(Backend):
 
     kind = "dap"
     adapter_id = "dap"
+    #: Whether pairdbg started the program (launch) and may end it itself as a last resort. An attached program
+    #: is not ours: its pid comes off the wire (it may be on another machine) and it may share our process group.
+    owns_debuggee = True
     #: DAP exception filter ids for each of our modes; profiles override with their adapter's filter names.
     exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
@@ -324,13 +327,14 @@ class DapBackend(Backend):
 
     def _kill_debuggee(self) -> None:
         """Belt and braces: if the adapter left the program running, end its process group ourselves."""
-        if not self.pid or self.pid == os.getpid():
+        if not self.owns_debuggee or not self.pid or self.pid == os.getpid():
             return
-        for sig in (signal.SIGTERM,):
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(os.getpgid(self.pid), sig)
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.kill(self.pid, sig)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            group = os.getpgid(self.pid)
+            if group == self.pid and group != os.getpgid(0):  # its own group (debugpy's launcher makes one), not ours
+                os.killpg(group, signal.SIGTERM)
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(self.pid, signal.SIGTERM)
 
     async def _reap_adapter(self) -> None:
         proc = self.proc

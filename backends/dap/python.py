@@ -138,6 +138,7 @@ class PythonAttach(DapBackend):
     language = "python"
     adapter_id = "debugpy"
     features = PythonLaunch.features
+    owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
     def __init__(self, host: str, port: int, just_my_code: bool = True) -> None:
         super().__init__()
