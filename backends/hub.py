@@ -65,7 +65,11 @@ class Hub:
         self._next += 1
         session = Session(session_id, name, backend, self.bus, self.limits, backend.language)
         try:
-            initial = [session.new_breakpoint(actor=actor, **bp) for bp in breakpoints or []]
+            initial = []
+            for spec in breakpoints or []:
+                bp = session.new_breakpoint(actor=actor, **spec)
+                session.breakpoints[bp.id] = bp  # counted at once, so the per-session limit holds for these too
+                initial.append(bp)
         except DebugError:
             self._next -= 1
             raise

@@ -459,20 +459,20 @@ class Session:
             )
         for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
             self._check_text(what, text)
-        self._bp_seq += 1
         if function:
+            self._bp_seq += 1
             return Breakpoint(f"BP{self._bp_seq}", "function", function=function, condition=condition,
                               hit_condition=hit_condition, set_by=actor)
         assert file is not None and line is not None
         path = os.path.abspath(os.path.expanduser(file))
-        lines = lines_of(path)
+        lines = lines_of(path)  # a missing file fails here, before an id is used up
         if not 1 <= line <= max(len(lines), 1):
-            self._bp_seq -= 1
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
                 f"line {line} is outside {path}, which has {len(lines)} lines",
                 hint="lines are 1-based; call get_source_context to see the file",
             )
+        self._bp_seq += 1
         return Breakpoint(f"BP{self._bp_seq}", "line", file=path, line=line, condition=condition,
                           hit_condition=hit_condition, log_message=log_message, set_by=actor)
 
