@@ -385,11 +385,12 @@ class Session:
             self._require_paused()
             before, gen = self.stop_number, self._stop_gen
             thread = self.last_stop.thread_id if self.last_stop else None
+            # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
+            self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
             if what == "continue":
                 await self.backend.resume(thread)
             else:
                 await self.backend.step(what, thread)  # type: ignore[arg-type]
-            self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
         return await self.wait_for_stop(before, wait_s)
