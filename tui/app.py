@@ -1,0 +1,186 @@
+"""PairDbgApp: composes the panes, binds the keys people know, and starts/stops the embedded MCP endpoint."""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import Any
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.theme import Theme
+from textual.widgets import Footer, Input
+
+import themes
+from backends.actions import Registry
+from backends.actions.registry import Action
+from backends.hub import Hub
+from backends.samples import DEMO
+
+from .bridge import HubBridge
+from .commands import ActionCommands, ArgsPrompt, required_args
+from .controller import Controller
+from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar
+from .source_view import SourceView
+from .variables import VariablesTree
+
+log = logging.getLogger(__name__)
+
+
+class PairDbgApp(Controller):
+    TITLE = "pairdbg"
+    CSS_PATH = Path(__file__).with_name("app.tcss")
+    COMMANDS = Controller.COMMANDS | {ActionCommands}
+    BINDINGS = [
+        Binding("f5", "control('continue_execution')", "Continue", priority=True),
+        Binding("f6", "control('pause_execution')", "Pause", priority=True),
+        Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
+        Binding("f10", "control('step_over')", "Over", priority=True),
+        Binding("f11", "control('step_into')", "Into", priority=True),
+        Binding("shift+f11", "control('step_out')", "Out", priority=True),
+        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("ctrl+e", "focus_console", "Console", show=False),
+    ]
+
+    def __init__(
+        self, hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
+    ) -> None:
+        super().__init__()
+        self.hub = hub
+        self.registry = registry
+        self.http = http
+        self.launch = launch
+        self.bridge = HubBridge(hub, self)
+        for spec in themes.load_themes().values():
+            self.register_theme(spec.theme)
+        self.theme = themes.check_name(theme, list(self.available_themes)) if theme else themes.DEFAULT_DARK
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return dict(themes.VARIABLE_DEFAULTS)
+
+    def compose(self) -> ComposeResult:
+        yield StatusBar(id="status")
+        with Horizontal(id="main"):
+            with Vertical(id="left"):
+                yield self._titled(SessionsPane(id="sessions"), "Sessions")
+                yield self._titled(StackPane(id="stack"), "Call stack")
+                yield self._titled(BreakpointsPane(id="breakpoints"), "Breakpoints")
+            with Vertical(id="center"):
+                with Horizontal(id="top"):
+                    yield self._titled(SourceView(id="source"), "Source")
+                    yield self._titled(VariablesTree(id="variables"), "Variables")
+                with Horizontal(id="bottom"):
+                    yield self._titled(ConsolePane(id="console"), "Console")
+                    yield self._titled(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+        yield Footer()
+
+    @staticmethod
+    def _titled(widget, title: str):
+        widget.add_class("pane")
+        widget.border_title = title
+        return widget
+
+    # ----- lifecycle --------------------------------------------------------------------------------------------
+
+    async def on_mount(self) -> None:
+        self.bridge.attach()
+        self.theme_changed_signal.subscribe(self, self._on_theme_changed)
+        self._on_theme_changed(self.current_theme)
+        self.query_one(SourceView).focus()
+        self.refresh_sessions()
+        self.refresh_breakpoints()
+        self.show_session_state()
+        self.set_interval(1.0, self.refresh_status)  # the agent count has no event of its own
+        if self.http is not None:
+            # Started here and stopped in on_unmount, never as a worker: cancelling a worker skips uvicorn's
+            # shutdown and leaves the socket open (research pitfall P6).
+            try:
+                await self.http.start()
+                self.show_connection()
+            except Exception as exc:  # the debugger stays useful without the agent endpoint
+                log.exception("MCP endpoint failed to start")
+                self.notify(f"MCP endpoint did not start: {exc}", title="MCP", severity="error", timeout=10)
+                self.http = None
+        self.refresh_status()
+        if self.launch:
+            self.perform("start_debugging", dict(self.launch))
+
+    async def on_unmount(self) -> None:
+        self.bridge.detach()
+        if self.http is not None:
+            try:
+                await self.http.stop()
+            except Exception:
+                log.exception("MCP endpoint failed to stop cleanly")
+
+    # ----- key actions ------------------------------------------------------------------------------------------
+
+    def action_control(self, name: str) -> None:
+        self.perform(name, self.session_args())
+
+    def action_toggle_breakpoint(self) -> None:
+        self.toggle_breakpoint()
+
+    def action_focus_console(self) -> None:
+        self.query_one("#console-input", Input).focus()
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        if event.input.id != "console-input" or not event.value.strip():
+            return
+        expression = event.value.strip()
+        event.input.value = ""
+        self.query_one(ConsolePane).add(f">>> {expression}", "bold")
+        self.evaluate(expression)
+
+    # ----- themes -----------------------------------------------------------------------------------------------
+
+    def theme_names(self) -> list[str]:
+        return list(themes.load_themes())
+
+    def set_theme(self, name: str) -> bool:
+        """Switch theme by name; an unknown name is a notification listing the known ones, not an exception."""
+        try:
+            self.theme = themes.check_name(name, list(self.available_themes))
+        except themes.UnknownThemeError as exc:
+            self.notify(str(exc), title="Theme", severity="error", timeout=8)
+            return False
+        return True
+
+    def action_toggle_theme(self) -> None:
+        self.set_theme(themes.DEFAULT_LIGHT if self.theme == themes.DEFAULT_DARK else themes.DEFAULT_DARK)
+
+    def _on_theme_changed(self, theme: Theme) -> None:
+        self.query_one(SourceView).set_syntax_style(themes.syntax_style(theme.name, theme.dark))
+
+    # ----- palette ------------------------------------------------------------------------------------------------
+
+    def palette_run(self, action: Action) -> None:
+        """Run a registry action from the palette; ask for arguments first when it needs some."""
+        wants_session = "session_id" in action.params.model_fields
+        template = required_args(action.params)
+
+        def run(args: dict | None) -> None:
+            if args is None:
+                return
+            if wants_session:
+                args.setdefault("session_id", self.session_id or "")
+            self.perform(action.name, args)
+
+        if template:
+            self.push_screen(ArgsPrompt(action, template), run)
+        else:
+            run({})
+
+    def start_demo(self) -> None:
+        self.perform("start_debugging", {"program": DEMO, "stop_on_entry": True})
+
+    def show_connection(self) -> None:
+        console = self.query_one(ConsolePane)
+        if self.http is None:
+            console.add("MCP over HTTP is off in this run (pairdbg --mcp serves agents over stdio).", "dim")
+            return
+        console.add(f"MCP endpoint: {self.http.url}", "bold")
+        token = getattr(self.http, "token", None)
+        if token:
+            console.add(f"  header  Authorization: Bearer {token}")

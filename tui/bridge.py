@@ -1,0 +1,52 @@
+"""Hub bus → Textual messages. The listener runs inside `bus.publish`, so it only buffers and posts; it never
+touches a widget, and a flood of program output becomes one `OutputReady` per burst instead of one per line."""
+
+from __future__ import annotations
+
+from collections import deque
+
+from textual.app import App
+
+from backends.events import ActionPerformed, Event, OutputAppended
+from backends.hub import Hub
+from backends.models import OutputEntry
+
+from .messages import ActivityReady, HubChanged, OutputReady
+
+
+class HubBridge:
+    def __init__(self, hub: Hub, app: App, max_buffered: int = 2000) -> None:
+        self.hub = hub
+        self.app = app
+        self._output: deque[tuple[str, OutputEntry]] = deque(maxlen=max_buffered)
+        self._output_posted = False
+        self.dropped = 0  # output lines lost because the UI fell more than max_buffered behind
+
+    def attach(self) -> None:
+        self.hub.bus.add_listener(self.on_event)
+
+    def detach(self) -> None:
+        self.hub.bus.remove_listener(self.on_event)
+
+    def on_event(self, event: Event) -> None:
+        if isinstance(event, OutputAppended):
+            if event.entry is None:
+                return
+            if len(self._output) == self._output.maxlen:
+                self.dropped += 1
+            self._output.append((event.session_id or "", event.entry))
+            if not self._output_posted:
+                self._output_posted = True
+                self.app.post_message(OutputReady())
+        elif isinstance(event, ActionPerformed):
+            self.app.post_message(ActivityReady(event))
+        else:
+            self.app.post_message(HubChanged(event))
+
+    def drain_output(self) -> tuple[list[tuple[str, OutputEntry]], int]:
+        """Everything buffered since the last drain, and how many lines were dropped meanwhile."""
+        items = list(self._output)
+        self._output.clear()
+        self._output_posted = False
+        dropped, self.dropped = self.dropped, 0
+        return items, dropped

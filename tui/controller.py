@@ -1,0 +1,320 @@
+"""What the app does with hub events and with the person's requests: pane refreshes (in message handlers, on the
+UI's own turn) and background work (workers that only read or call actions, then post a message with the result)."""
+
+from __future__ import annotations
+
+import contextlib
+import logging
+from typing import TYPE_CHECKING, Any
+
+from rich.text import Text
+from textual import on, work
+from textual.app import App
+
+from backends.base import RawValue
+from backends.errors import DebugError, ErrorCode
+from backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
+from backends.models import FrameView, Phase
+from backends.session import Session
+
+from .messages import (
+    ActionDone,
+    ActionFailed,
+    ActivityReady,
+    ChildrenLoaded,
+    EvaluationDone,
+    FrameData,
+    FrameLoaded,
+    HubChanged,
+    OutputReady,
+)
+from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, activity_line
+from .source_view import SourceView
+from .variables import BUCKET, VariablesTree
+
+if TYPE_CHECKING:
+    from backends.actions import Registry
+    from backends.hub import Hub
+
+    from .bridge import HubBridge
+
+log = logging.getLogger(__name__)
+HUMAN = "human"
+MAX_FRAMES = 100
+
+
+class Controller(App[None]):
+    """The behaviour of PairDbgApp (which adds layout, keys and lifecycle). A Textual App subclass rather than a
+    mixin, because `@on` handlers are only collected from classes built by Textual's metaclass."""
+
+    hub: Hub
+    registry: Registry
+    http: Any
+    bridge: HubBridge
+    session_id: str | None = None
+    frame: str = "@f0"
+
+    # ----- selection --------------------------------------------------------------------------------------------
+
+    @property
+    def session(self) -> Session | None:
+        return self.hub.sessions.get(self.session_id) if self.session_id else None
+
+    def select_session(self, session_id: str | None) -> None:
+        self.session_id = session_id
+        self.frame = "@f0"
+        self.refresh_sessions()
+        self.refresh_breakpoints()
+        self.show_session_state()
+
+    def show_session_state(self) -> None:
+        """Bring stack, source and variables in line with the selected session's phase."""
+        session = self.session
+        source = self.query_one(SourceView)
+        stack = self.query_one(StackPane)
+        variables = self.query_one(VariablesTree)
+        if session is None:
+            stack.show_note("no session")
+            variables.reset([], "no session")
+            source.show(None, None)
+            return
+        if session.phase == Phase.PAUSED and session.last_stop is not None:
+            self.load_frame(session, self.frame)
+            return
+        note = {Phase.STARTING: "starting…", Phase.RUNNING: "running… (F6 pauses)"}.get(
+            session.phase, f"{session.phase.value}" + (f": exit code {session.exit_code}" if session.exit_code is not None else ""))
+        stack.show_note(note)
+        variables.reset([], note)
+        source.show(source.path or session.backend.program, None, move_cursor=False)
+
+    # ----- hub events -------------------------------------------------------------------------------------------
+
+    @on(HubChanged)
+    def handle_hub_changed(self, message: HubChanged) -> None:
+        event = message.event
+        if isinstance(event, SessionAdded):
+            current = self.session
+            if current is None or current.phase.ended:
+                self.select_session(event.session_id)
+            else:
+                self.refresh_sessions()
+        elif isinstance(event, SessionRemoved):
+            if event.session_id == self.session_id:
+                live = [s.id for s in self.hub.sessions.values() if not s.phase.ended]
+                self.select_session(live[-1] if live else next(reversed(self.hub.sessions), None))
+            else:
+                self.refresh_sessions()
+        elif isinstance(event, PhaseChanged):
+            self.refresh_sessions()
+            if event.session_id == self.session_id and event.phase != Phase.PAUSED:
+                self.show_session_state()
+        elif isinstance(event, Stopped):
+            if self.session_id is None:
+                self.session_id = event.session_id
+            if event.session_id == self.session_id:
+                self.frame = "@f0"
+                self.show_session_state()
+            self.refresh_sessions()
+        elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
+            self.refresh_breakpoints()
+        self.refresh_status()
+
+    @on(OutputReady)
+    def handle_output_ready(self) -> None:
+        items, dropped = self.bridge.drain_output()
+        console = self.query_one(ConsolePane)
+        if dropped:
+            console.add(f"… {dropped} output lines dropped (the program printed faster than the screen)", "dim")
+        many = len(self.hub.sessions) > 1
+        for session_id, entry in items:
+            if entry.category != "telemetry":
+                console.output(session_id, entry.category, entry.text, many)
+
+    @on(ActivityReady)
+    def handle_activity(self, message: ActivityReady) -> None:
+        variables = self.theme_variables
+        line = activity_line(message.event, variables.get("agent-color", "yellow"), variables.get("human-color", "cyan"))
+        self.query_one(ActivityLog).add(line)
+
+    # ----- pane refreshes ---------------------------------------------------------------------------------------
+
+    def refresh_status(self) -> None:
+        url = getattr(self.http, "url", None) if self.http is not None else None
+        self.query_one(StatusBar).show(self.session, url, len(self.hub.agents))
+
+    def refresh_sessions(self) -> None:
+        self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)
+
+    def refresh_breakpoints(self) -> None:
+        session = self.session
+        views = [bp.view() for bp in session.breakpoints.values()] if session else []
+        self.query_one(BreakpointsPane).show(views)
+        source = self.query_one(SourceView)
+        source.set_breakpoints({(v.actual_line or v.line): v.verified for v in views
+                                if v.kind == "line" and v.file == source.path and (v.actual_line or v.line)})
+
+    # ----- frames and variables ---------------------------------------------------------------------------------
+
+    @work(group="frame", exclusive=True)
+    async def load_frame(self, session: Session, frame: str) -> None:
+        """Read the stack, scopes and first scope's values for one frame, straight from the session (read-only,
+        so it is not announced as an action), and post them; a newer stop or frame cancels this one."""
+        stop = session.last_stop
+        if stop is None:
+            return
+        number = session.stop_number
+        try:
+            frames, total = list(stop.stack), stop.stack_total
+            if total > len(frames) and stop.thread_id is not None:
+                raw, total = await session.backend.stack(stop.thread_id, 0, min(total, MAX_FRAMES))
+                if session.stop_number != number:
+                    return
+                frames = [FrameView(handle=session.handles.frame(i, f.id), function=f.name, file=f.file, line=f.line,
+                                    column=f.column) for i, f in enumerate(raw)]
+            data = FrameData(session.id, number, frames, total, frame)
+            frame_id = session.handles.frame_id(frame)
+            scopes = await session.backend.scopes(frame_id)
+            data.scopes = [session.value_view(RawValue(name=s.name, value="", ref=s.ref), 0, frame_id) for s in scopes]
+            if data.scopes and data.scopes[0].handle:
+                data.first_scope_children, data.first_scope_total = await session.children(
+                    data.scopes[0].handle, 0, BUCKET, None)
+        except DebugError as exc:  # the program moved on meanwhile; the next event redraws
+            log.debug("frame load for stop %s dropped: %s", number, exc)
+            return
+        self.post_message(FrameLoaded(data))
+
+    @on(FrameLoaded)
+    def handle_frame_loaded(self, message: FrameLoaded) -> None:
+        data = message.data
+        session = self.session
+        if session is None or session.id != data.session_id or session.stop_number != data.stop_number:
+            return
+        self.frame = data.frame
+        self.query_one(StackPane).show(data.frames, data.total, data.frame)
+        chosen = next((f for f in data.frames if f.handle == data.frame), None)
+        if chosen is not None:
+            self.query_one(SourceView).show(chosen.file, chosen.line, top=data.frame == "@f0")
+        self.refresh_breakpoints()
+        tree = self.query_one(VariablesTree)
+        tree.reset(data.scopes)
+        first = tree.scope_node(0)
+        if first is not None and first.data is not None:
+            first.data.loaded = True
+            tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
+            first.expand()
+
+    @on(StackPane.OptionHighlighted, "#stack")
+    def handle_frame_highlighted(self, event: StackPane.OptionHighlighted) -> None:
+        session = self.session
+        handle = event.option.id
+        if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
+            self.frame = handle
+            self.load_frame(session, handle)
+
+    @on(SessionsPane.OptionSelected, "#sessions")
+    def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
+        if event.option.id and event.option.id != self.session_id:
+            self.select_session(event.option.id)
+
+    @on(VariablesTree.LoadRequested)
+    def handle_load_requested(self, message: VariablesTree.LoadRequested) -> None:
+        self.load_children(message)
+
+    @work(group="children")
+    async def load_children(self, request: VariablesTree.LoadRequested) -> None:
+        """Expanding a node is the person's action, so it goes through the registry and shows in the activity."""
+        args = {"session_id": self.session_id or "", "ref": request.handle, "start": request.start,
+                "count": request.count}
+        try:
+            reply = await self.registry.run("get_variables", args, HUMAN)
+        except DebugError as exc:
+            self.post_message(ChildrenLoaded(request.node_id, request.generation, [], -1))
+            self.post_message(ActionFailed("get_variables", str(exc.code), exc.message, exc.hint))
+            return
+        from backends.models import VariableView
+
+        views = [VariableView.model_validate(v) for v in reply.data.get("variables", [])]
+        self.post_message(ChildrenLoaded(request.node_id, request.generation, views, reply.data.get("total", 0)))
+
+    @on(ChildrenLoaded)
+    def handle_children_loaded(self, message: ChildrenLoaded) -> None:
+        tree = self.query_one(VariablesTree)
+        if message.total < 0:
+            tree.fail(message.node_id, message.generation, "(could not load: see the console)")
+        else:
+            tree.fill(message.node_id, message.generation, message.views, message.total)
+
+    # ----- actions the person runs ------------------------------------------------------------------------------
+
+    def session_args(self, **extra: Any) -> dict[str, Any]:
+        return {"session_id": self.session_id or "", **extra}
+
+    @work(group="actions")
+    async def perform(self, name: str, args: dict[str, Any]) -> None:
+        try:
+            reply = await self.registry.run(name, args, HUMAN)
+        except DebugError as exc:
+            self.post_message(ActionFailed(name, str(exc.code), exc.message, exc.hint))
+            return
+        self.post_message(ActionDone(name, reply.text, reply.data))
+
+    @on(ActionDone)
+    def handle_action_done(self, message: ActionDone) -> None:
+        if message.action == "start_debugging" and message.data.get("session_id"):
+            self.select_session(message.data["session_id"])
+        elif message.action in ("get_call_stack", "list_debug_sessions", "list_breakpoints", "get_output",
+                                "list_threads", "get_source_context", "list_supported_languages", "get_scopes",
+                                "get_local_variables", "get_variables", "add_watch"):
+            self.query_one(ConsolePane).add(Text(message.text))
+
+    @on(ActionFailed)
+    def handle_action_failed(self, message: ActionFailed) -> None:
+        text = f"{message.message}" + (f"\nNext: {message.hint}" if message.hint else "")
+        self.notify(text, title=f"{message.action}: {message.code}", severity="error", timeout=6)
+        console = self.query_one(ConsolePane)
+        console.add(f"✗ {message.action}: {message.code}: {message.message}", "bold red")
+        if message.hint:
+            console.add(f"  next: {message.hint}", "red")
+
+    def toggle_breakpoint(self) -> None:
+        source = self.query_one(SourceView)
+        session = self.session
+        if session is None or not source.path:
+            self.post_message(ActionFailed("set_breakpoint", str(ErrorCode.INVALID_PARAMETERS),
+                                           "no session or no source file is shown",
+                                           "start a session (ctrl+p → Start debugging) and wait for its source"))
+            return
+        line = source.cursor_line
+        for bp in session.breakpoints.values():
+            if bp.kind == "line" and bp.file == source.path and line in (bp.line, bp.state.line):
+                self.perform("remove_breakpoint", self.session_args(breakpoint_id=bp.id))
+                return
+        self.perform("set_breakpoint", self.session_args(file=source.path, line=line))
+
+    # ----- console --------------------------------------------------------------------------------------------
+
+    @work(group="evaluate")
+    async def evaluate(self, expression: str) -> None:
+        args = self.session_args(expression=expression, frame=self.frame)
+        try:
+            reply = await self.registry.run("evaluate_expression", args, HUMAN)
+        except DebugError as exc:
+            self.post_message(EvaluationDone(expression, f"{exc.code}: {exc.message}", False, exc.hint))
+            return
+        data = reply.data
+        text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")
+        if data.get("handle"):
+            text += f"  {data['handle']}"
+        self.post_message(EvaluationDone(expression, text, True))
+
+    @on(EvaluationDone)
+    def handle_evaluation_done(self, message: EvaluationDone) -> None:
+        console = self.query_one(ConsolePane)
+        if message.ok:
+            console.add(Text.assemble(("= ", "bold"), message.text))
+        else:
+            console.add(f"✗ {message.text}", "bold red")
+            if message.hint:
+                console.add(f"  next: {message.hint}", "red")
+            with contextlib.suppress(Exception):
+                self.notify(message.text, title="evaluate", severity="error", timeout=4)

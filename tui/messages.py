@@ -1,0 +1,95 @@
+"""Textual messages the TUI posts to itself: hub events translated for the UI, and results of background work."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from textual.message import Message
+
+from backends.events import ActionPerformed, Event
+from backends.models import BreakpointView, FrameView, VariableView
+
+
+class HubChanged(Message):
+    """A hub event (not output, not activity) that may change what the panes show."""
+
+    def __init__(self, event: Event) -> None:
+        super().__init__()
+        self.event = event
+
+
+class OutputReady(Message):
+    """Program output is waiting in the bridge's buffer. Posted once per burst, so floods cost one repaint."""
+
+
+class ActivityReady(Message):
+    def __init__(self, event: ActionPerformed) -> None:
+        super().__init__()
+        self.event = event
+
+
+class ActionFailed(Message):
+    """An action the person started failed; shown as a notification and a console line, never a crash."""
+
+    def __init__(self, action: str, code: str, message: str, hint: str | None) -> None:
+        super().__init__()
+        self.action = action
+        self.code = code
+        self.message = message
+        self.hint = hint
+
+
+class ActionDone(Message):
+    def __init__(self, action: str, text: str, data: dict[str, Any]) -> None:
+        super().__init__()
+        self.action = action
+        self.text = text
+        self.data = data
+
+
+@dataclass
+class FrameData:
+    """What the stack, source and variables panes need for one frame of one stop."""
+
+    session_id: str
+    stop_number: int
+    frames: list[FrameView]
+    total: int
+    frame: str
+    scopes: list[VariableView] = field(default_factory=list)
+    first_scope_children: list[VariableView] = field(default_factory=list)
+    first_scope_total: int = 0
+
+
+class FrameLoaded(Message):
+    def __init__(self, data: FrameData) -> None:
+        super().__init__()
+        self.data = data
+
+
+class ChildrenLoaded(Message):
+    """Children of one variables-tree node arrived (for the stop they were asked at)."""
+
+    def __init__(self, node_id: int, generation: int, views: list[VariableView], total: int) -> None:
+        super().__init__()
+        self.node_id = node_id
+        self.generation = generation
+        self.views = views
+        self.total = total
+
+
+class EvaluationDone(Message):
+    def __init__(self, expression: str, text: str, ok: bool, hint: str | None = None) -> None:
+        super().__init__()
+        self.expression = expression
+        self.text = text
+        self.ok = ok
+        self.hint = hint
+
+
+class BreakpointsShown(Message):
+    def __init__(self, session_id: str, breakpoints: tuple[BreakpointView, ...]) -> None:
+        super().__init__()
+        self.session_id = session_id
+        self.breakpoints = breakpoints

@@ -1,0 +1,151 @@
+"""The smaller panes: status line, sessions, call stack, breakpoints, activity feed and console."""
+
+from __future__ import annotations
+
+import time
+
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets.option_list import Option
+
+from backends.actions.render import short, where
+from backends.events import ActionPerformed
+from backends.models import BreakpointView, FrameView, Phase
+from backends.session import Session
+
+PHASE_MARK = {
+    Phase.STARTING: "◌", Phase.RUNNING: "▶", Phase.PAUSED: "⏸", Phase.TERMINATED: "■",
+    Phase.DISCONNECTED: "✕", Phase.ERROR: "✕",
+}
+
+
+class StatusBar(Static):
+    """One line: the selected session and its phase, the MCP endpoint and how many agents are connected."""
+
+    DEFAULT_CSS = """
+    StatusBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
+    """
+
+    def show(self, session: Session | None, mcp_url: str | None, agents: int) -> None:
+        text = Text("pairdbg", style="bold")
+        text.append("  │  ")
+        if session is None:
+            text.append("no session", style="dim")
+        else:
+            text.append(f"{session.id} {session.name} ", style="bold")
+            text.append(f"{PHASE_MARK.get(session.phase, '?')} {session.phase.value}")
+            stop = session.last_stop
+            if session.phase == Phase.PAUSED and stop is not None:
+                text.append(f" ({stop.reason}) at {where(stop.location.file, stop.location.line)}")
+            elif session.phase.ended and session.exit_code is not None:
+                text.append(f" (exit code {session.exit_code})")
+        text.append("  │  ")
+        text.append(f"MCP {mcp_url}" if mcp_url else "MCP off", style="" if mcp_url else "dim")
+        text.append(f"  │  {agents} agent{'s' if agents != 1 else ''} connected")
+        self.update(text)
+
+
+class SessionsPane(OptionList):
+    def show(self, sessions: dict[str, Session], selected: str | None) -> None:
+        self.clear_options()
+        for session in sessions.values():
+            label = f"{session.id} {session.name}  {PHASE_MARK.get(session.phase, '?')} {session.phase.value}"
+            self.add_option(Option(label, id=session.id))
+        if selected in sessions:
+            self.highlighted = list(sessions).index(selected)
+
+
+class StackPane(OptionList):
+    def show(self, frames: list[FrameView], total: int, selected: str) -> None:
+        self.clear_options()
+        for frame in frames:
+            self.add_option(Option(f"{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}",
+                                   id=frame.handle))
+        if total > len(frames):
+            self.add_option(Option(Text(f"… {total - len(frames)} more frames", style="dim"), disabled=True))
+        handles = [f.handle for f in frames]
+        if selected in handles:
+            self.highlighted = handles.index(selected)
+
+    def show_note(self, note: str) -> None:
+        self.clear_options()
+        self.add_option(Option(Text(note, style="dim italic"), disabled=True))
+
+
+class BreakpointsPane(OptionList):
+    def show(self, breakpoints: list[BreakpointView]) -> None:
+        self.clear_options()
+        for bp in breakpoints:
+            mark = "●" if bp.verified else "○"
+            target = f"function {bp.function}" if bp.kind == "function" else where(bp.file, bp.actual_line or bp.line)
+            label = Text(f"{mark} {bp.id} {target}")
+            if bp.condition:
+                label.append(f" if {bp.condition}", style="italic")
+            if bp.set_by != "human":
+                label.append(f"  ({bp.set_by})", style="dim")
+            self.add_option(Option(label, id=bp.id))
+        if not breakpoints:
+            self.add_option(Option(Text("none: F9 sets one at the source cursor", style="dim italic"), disabled=True))
+
+
+def activity_line(event: ActionPerformed, agent_style: str, human_style: str) -> Text:
+    """`12:03:04 ◆ agent:x  step_over  wait_s=2  ✓ S1 paused: step …` (agent lines marked ◆ and coloured)."""
+    is_agent = event.actor.startswith("agent")
+    stamp = time.strftime("%H:%M:%S", time.localtime(event.at or time.time()))
+    text = Text(stamp + " ", style="dim")
+    text.append(("◆ " if is_agent else "● ") + event.actor, style=f"bold {agent_style if is_agent else human_style}")
+    text.append(f"  {event.action}", style="bold")
+    if event.session_id:
+        text.append(f" [{event.session_id}]", style="dim")
+    if event.summary:
+        text.append(f"  {event.summary}")
+    text.append("  ✓ " if event.ok else "  ✗ ", style="green" if event.ok else "bold red")
+    text.append(event.outcome, style="" if event.ok else "red")
+    return text
+
+
+class ActivityLog(RichLog):
+    def __init__(self, **kwargs) -> None:
+        super().__init__(max_lines=1000, wrap=False, markup=False, auto_scroll=True, **kwargs)
+        self.lines_text: list[str] = []  # plain copies of the last lines, for tests and the agent-visible record
+
+    def add(self, line: Text) -> None:
+        self.write(line)
+        self.lines_text.append(line.plain)
+        del self.lines_text[:-1000]
+
+
+class ConsolePane(Vertical):
+    """Program output above, an expression prompt below that evaluates in the selected frame."""
+
+    DEFAULT_CSS = """
+    ConsolePane { height: 1fr; }
+    ConsolePane > RichLog { height: 1fr; background: $surface; }
+    ConsolePane > Input { height: 3; }
+    """
+
+    def compose(self) -> ComposeResult:
+        yield RichLog(max_lines=5000, wrap=True, markup=False, auto_scroll=True, id="console-log")
+        yield Input(placeholder="evaluate in the selected frame (enter)", id="console-input")
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.lines_text: list[str] = []  # plain copies of the last lines, for tests
+
+    def add(self, text: Text | str, style: str = "") -> None:
+        line = text if isinstance(text, Text) else Text(text, style=style)
+        self.query_one("#console-log", RichLog).write(line)
+        self.lines_text.append(line.plain)
+        del self.lines_text[:-5000]
+
+    def output(self, session_id: str, category: str, text: str, many_sessions: bool) -> None:
+        style = {"stderr": "red", "console": "dim", "important": "bold"}.get(category, "")
+        prefix = f"{session_id}│ " if many_sessions else ""
+        for part in text.rstrip("\n").split("\n"):
+            self.add(Text(prefix + part, style=style))
+
+
+def file_label(path: str | None) -> str:
+    return short(path) if path else "source"

@@ -1,0 +1,112 @@
+"""The variables pane: a lazy tree of scopes and values. Children load when a node is first expanded; containers
+with more than BUCKET children get "[0..99]"-style bucket nodes, each loading its own page."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from rich.text import Text
+from textual.message import Message
+from textual.widgets import Tree
+from textual.widgets.tree import TreeNode
+
+from backends.models import VariableView
+
+BUCKET = 100
+
+
+@dataclass
+class VarNode:
+    handle: str | None  # @vN to expand, or None for a leaf
+    start: int = 0
+    count: int = BUCKET
+    bucket: bool = False
+    loaded: bool = False
+
+
+class VariablesTree(Tree[VarNode]):
+    DEFAULT_CSS = """
+    VariablesTree { background: $surface; }
+    """
+
+    class LoadRequested(Message):
+        """A lazy node was expanded; the app fetches its children and answers with `fill`."""
+
+        def __init__(self, node_id: int, handle: str, start: int, count: int, generation: int) -> None:
+            super().__init__()
+            self.node_id = node_id
+            self.handle = handle
+            self.start = start
+            self.count = count
+            self.generation = generation
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__("variables", data=VarNode(None), **kwargs)
+        self.show_root = False
+        self.guide_depth = 2
+        #: Bumped whenever the tree is rebuilt for another stop or frame; late answers for older ones are dropped.
+        self.generation = 0
+
+    def reset(self, scopes: list[VariableView], note: str | None = None) -> None:
+        self.generation += 1
+        self.clear()
+        if note:
+            self.root.add_leaf(Text(note, style="italic"), data=VarNode(None))
+        for scope in scopes:
+            self.root.add(Text(scope.name, style="bold"), data=VarNode(scope.handle), allow_expand=bool(scope.handle))
+
+    def scope_node(self, index: int) -> TreeNode[VarNode] | None:
+        children = [c for c in self.root.children if c.data and c.data.handle]
+        return children[index] if index < len(children) else None
+
+    def on_tree_node_expanded(self, event: Tree.NodeExpanded[VarNode]) -> None:
+        event.stop()
+        data = event.node.data
+        if data is None or data.handle is None or data.loaded:
+            return
+        data.loaded = True
+        event.node.add_leaf(Text("loading…", style="italic dim"), data=VarNode(None))
+        self.post_message(self.LoadRequested(event.node.id, data.handle, data.start, data.count, self.generation))
+
+    def fill(self, node_id: int, generation: int, views: list[VariableView], total: int) -> None:
+        """Put loaded children under a node; a container bigger than BUCKET gets bucket nodes instead."""
+        if generation != self.generation:
+            return
+        try:
+            node = self.get_node_by_id(node_id)
+        except Exception:  # the node was removed by a rebuild meanwhile
+            return
+        node.remove_children()
+        data = node.data
+        assert data is not None
+        if total > BUCKET and not data.bucket:
+            for start in range(0, total, BUCKET):
+                end = min(start + BUCKET, total) - 1
+                node.add(Text(f"[{start}..{end}]", style="dim"),
+                         data=VarNode(data.handle, start, BUCKET, bucket=True))
+            return
+        for view in views:
+            self.add_value(node, view)
+        if not views:
+            node.add_leaf(Text("(empty)", style="dim italic"), data=VarNode(None))
+
+    def fail(self, node_id: int, generation: int, message: str) -> None:
+        if generation != self.generation:
+            return
+        try:
+            node = self.get_node_by_id(node_id)
+        except Exception:
+            return
+        node.remove_children()
+        if node.data is not None:
+            node.data.loaded = False  # let the person try again
+        node.add_leaf(Text(message, style="italic"), data=VarNode(None))
+
+    def add_value(self, parent: TreeNode[VarNode], view: VariableView) -> None:
+        label = Text.assemble((view.name, "bold"), " = ", view.value)
+        if view.type:
+            label.append(f"  {view.type}", style="dim")
+        if view.handle:
+            parent.add(label, data=VarNode(view.handle))
+        else:
+            parent.add_leaf(label, data=VarNode(None))
