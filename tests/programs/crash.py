@@ -3,7 +3,6 @@ def divide(a, b):
 
 
 def main():
-    print("about to crash")
     values = [3, 0]
     return divide(*values)
 
