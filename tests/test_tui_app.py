@@ -80,7 +80,7 @@ def write_program(tmp_path: Path, name: str, body: str) -> str:
     return str(path)
 
 
-# ----- stories ---------------------------------------------------------------------------------------------------------
+# ----- stories -------------------------------------------------------------------------------------------------
 
 
 @pytest.mark.asyncio
@@ -159,7 +159,8 @@ async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
         await until(pilot, lambda: pane.option_count == 2 and 14 in source.breakpoints, what="BP2 in the pane")
         bp = next(b for b in session.breakpoints.values() if b.line == 14)
         assert bp.set_by == "human" and bp.state.verified
-        assert "BP2" in str(pane.get_option_at_index(1).prompt) and "orders.py:14" in str(pane.get_option_at_index(1).prompt)
+        shown = str(pane.get_option_at_index(1).prompt)
+        assert "BP2" in shown and "orders.py:14" in shown
         assert source.line_text(14).startswith("●")
 
         await pilot.press("f9")
@@ -194,7 +195,8 @@ async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_p
     """)
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await registry.run("start_debugging", {"program": program, "breakpoints": [{"file": program, "line": 3}]}, AGENT)
+        args = {"program": program, "breakpoints": [{"file": program, "line": 3}]}
+        await registry.run("start_debugging", args, AGENT)
         tree = app.query_one(VariablesTree)
         await until(pilot, lambda: any(label.startswith("big = ") for label in tree_labels(app)))
         locals_node = tree.scope_node(0)
@@ -269,6 +271,9 @@ async def test_theme_switches_by_key_and_by_name(core):
         await pilot.pause()
         assert app.theme == "nord"
         assert any("unknown theme 'no-such-theme'" in n and "pairdbg-light" in n for n in notifications(app))
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Theme: pairdbg-dark", "enter")
+        await until(pilot, lambda: app.theme == "pairdbg-dark", what="the theme chosen in the palette")
 
 
 @pytest.mark.asyncio
@@ -331,3 +336,23 @@ def test_core_still_imports_without_textual():
 
     code = "import sys, backends.actions, backends.hub; assert 'textual' not in sys.modules"
     subprocess.run([sys.executable, "-c", code], check=True, cwd=Path(__file__).parents[1])
+
+
+@pytest.mark.asyncio
+async def test_output_floods_are_coalesced(core, tmp_path):
+    hub, registry = core
+    program = write_program(tmp_path, "chatty.py", """\
+        for i in range(3000):
+            print("line", i)
+    """)
+    from tui.messages import OutputReady
+
+    posted: list[object] = []
+    app = PairDbgApp(hub, registry)
+    hook = lambda m: posted.append(m) if isinstance(m, OutputReady) else None  # noqa: E731
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await registry.run("start_debugging", {"program": program}, AGENT)
+        await until(pilot, lambda: "line 2999" in console_lines(app), what="the last line of output")
+        entries = sum(1 for line in console_lines(app) if line.startswith("line "))
+        assert entries == 3000
+        assert len(posted) < entries / 10, f"{len(posted)} repaints for {entries} lines"

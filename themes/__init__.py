@@ -1,4 +1,4 @@
-"""pairdbg's themes as data: JSON files in this folder become Textual themes, validated by name with a friendly error."""
+"""pairdbg's themes as data: JSON files here become Textual themes, validated by name with a friendly error."""
 
 from __future__ import annotations
 

@@ -81,8 +81,8 @@ class Controller(App[None]):
         if session.phase == Phase.PAUSED and session.last_stop is not None:
             self.load_frame(session, self.frame)
             return
-        note = {Phase.STARTING: "starting…", Phase.RUNNING: "running… (F6 pauses)"}.get(
-            session.phase, f"{session.phase.value}" + (f": exit code {session.exit_code}" if session.exit_code is not None else ""))
+        ended = session.phase.value + (f": exit code {session.exit_code}" if session.exit_code is not None else "")
+        note = {Phase.STARTING: "starting…", Phase.RUNNING: "running… (F6 pauses)"}.get(session.phase, ended)
         stack.show_note(note)
         variables.reset([], note)
         source.show(source.path or session.backend.program, None, move_cursor=False)
@@ -133,7 +133,8 @@ class Controller(App[None]):
     @on(ActivityReady)
     def handle_activity(self, message: ActivityReady) -> None:
         variables = self.theme_variables
-        line = activity_line(message.event, variables.get("agent-color", "yellow"), variables.get("human-color", "cyan"))
+        agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
+        line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
 
     # ----- pane refreshes ---------------------------------------------------------------------------------------

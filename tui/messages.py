@@ -8,7 +8,7 @@ from typing import Any
 from textual.message import Message
 
 from backends.events import ActionPerformed, Event
-from backends.models import BreakpointView, FrameView, VariableView
+from backends.models import FrameView, VariableView
 
 
 class HubChanged(Message):
@@ -86,10 +86,3 @@ class EvaluationDone(Message):
         self.text = text
         self.ok = ok
         self.hint = hint
-
-
-class BreakpointsShown(Message):
-    def __init__(self, session_id: str, breakpoints: tuple[BreakpointView, ...]) -> None:
-        super().__init__()
-        self.session_id = session_id
-        self.breakpoints = breakpoints

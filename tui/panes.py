@@ -7,10 +7,11 @@ import time
 from rich.text import Text
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.timer import Timer
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from backends.actions.render import short, where
+from backends.actions.render import where
 from backends.events import ActionPerformed
 from backends.models import BreakpointView, FrameView, Phase
 from backends.session import Session
@@ -108,7 +109,7 @@ def activity_line(event: ActionPerformed, agent_style: str, human_style: str) ->
 
 class ActivityLog(RichLog):
     def __init__(self, **kwargs) -> None:
-        super().__init__(max_lines=1000, wrap=False, markup=False, auto_scroll=True, **kwargs)
+        super().__init__(max_lines=1000, wrap=True, markup=False, auto_scroll=True, min_width=20, **kwargs)
         self.lines_text: list[str] = []  # plain copies of the last lines, for tests and the agent-visible record
 
     def add(self, line: Text) -> None:
@@ -127,12 +128,14 @@ class ConsolePane(Vertical):
     """
 
     def compose(self) -> ComposeResult:
-        yield RichLog(max_lines=5000, wrap=True, markup=False, auto_scroll=True, id="console-log")
+        yield RichLog(max_lines=5000, wrap=True, markup=False, auto_scroll=True, min_width=20, id="console-log")
         yield Input(placeholder="evaluate in the selected frame (enter)", id="console-input")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.lines_text: list[str] = []  # plain copies of the last lines, for tests
+        self._partial: dict[tuple[str, str], str] = {}
+        self._flush_timer: Timer | None = None
 
     def add(self, text: Text | str, style: str = "") -> None:
         line = text if isinstance(text, Text) else Text(text, style=style)
@@ -141,11 +144,25 @@ class ConsolePane(Vertical):
         del self.lines_text[:-5000]
 
     def output(self, session_id: str, category: str, text: str, many_sessions: bool) -> None:
+        """Append program output. Adapters cut output anywhere, so an unfinished last line waits for the rest
+        (or for a short quiet spell, so a prompt without a newline still shows)."""
+        key = (session_id, category)
+        lines = (self._partial.pop(key, "") + text).split("\n")
+        if lines[-1]:
+            self._partial[key] = lines[-1]
+            if self._flush_timer is not None:
+                self._flush_timer.stop()
+            self._flush_timer = self.set_timer(0.3, lambda: self.flush_partial(many_sessions))
+        for part in lines[:-1]:
+            self._line(session_id, category, part, many_sessions)
+
+    def flush_partial(self, many_sessions: bool = False) -> None:
+        partial, self._partial = self._partial, {}
+        for (session_id, category), text in partial.items():
+            self._line(session_id, category, text, many_sessions)
+
+    def _line(self, session_id: str, category: str, text: str, many_sessions: bool) -> None:
         style = {"stderr": "red", "console": "dim", "important": "bold"}.get(category, "")
         prefix = f"{session_id}│ " if many_sessions else ""
-        for part in text.rstrip("\n").split("\n"):
-            self.add(Text(prefix + part, style=style))
+        self.add(Text(prefix + text, style=style))
 
-
-def file_label(path: str | None) -> str:
-    return short(path) if path else "source"

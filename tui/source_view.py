@@ -106,7 +106,7 @@ class SourceView(ScrollView, can_focus=True):
             self._highlighted = []
             return
         lexer = Syntax.guess_lexer(self.path or "", "\n".join(self._lines[:50]))
-        syntax = Syntax("", lexer, theme=self._syntax_style)
+        syntax = Syntax("", lexer, theme=self._syntax_style, background_color="default")
         text = syntax.highlight("\n".join(self._lines))
         text.expand_tabs(4)
         self._highlighted = list(text.split("\n", allow_blank=True))
@@ -154,7 +154,8 @@ class SourceView(ScrollView, can_focus=True):
         line = int(scroll_y) + y + 1
         if not self._lines:
             if y == 0:
-                return Strip([Segment(self._message[:width], self.rich_style)]).extend_cell_length(width, self.rich_style)
+                strip = Strip([Segment(self._message[:width], self.rich_style)])
+                return strip.extend_cell_length(width, self.rich_style)
             return Strip.blank(width, self.rich_style)
         if line > len(self._lines):
             return Strip.blank(width, self.rich_style)
@@ -184,7 +185,8 @@ class SourceView(ScrollView, can_focus=True):
         else:
             segments.append(Segment(" "))
         if line == self.current_line:
-            segments.append(Segment("▶" if self.current_is_top else "▷", self.get_component_rich_style("source--marker")))
+            marker = "▶" if self.current_is_top else "▷"
+            segments.append(Segment(marker, self.get_component_rich_style("source--marker")))
         elif line == self.cursor_line:
             segments.append(Segment("›", self.get_component_rich_style("source--gutter")))
         else:

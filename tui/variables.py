@@ -103,7 +103,9 @@ class VariablesTree(Tree[VarNode]):
         node.add_leaf(Text(message, style="italic"), data=VarNode(None))
 
     def add_value(self, parent: TreeNode[VarNode], view: VariableView) -> None:
-        label = Text.assemble((view.name, "bold"), " = ", view.value)
+        label = Text(view.name, style="bold")
+        if view.value:
+            label.append(f" = {view.value}")
         if view.type:
             label.append(f"  {view.type}", style="dim")
         if view.handle:
