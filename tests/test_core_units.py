@@ -258,3 +258,18 @@ async def test_registry_announces_failures_with_the_actor(bare_registry):
 def test_every_action_has_a_description_and_params(bare_registry):
     for name, action in bare_registry.actions.items():
         assert action.description and action.params.model_json_schema()["type"] == "object", name
+
+
+def test_core_imports_without_textual():
+    """DESIGN: backends/ must import and run without Textual (pairdbg --mcp must not load it)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    code = ("import sys, backends.hub, backends.session, backends.actions.debugging, backends.dap.python; "
+            "from backends.actions.registry import build_registry; build_registry(backends.hub.Hub()); "
+            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'tui')); "
+            "print(bad); sys.exit(1 if bad else 0)")
+    r = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
+                       capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stdout + r.stderr
