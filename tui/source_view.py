@@ -63,7 +63,7 @@ class SourceView(ScrollView, can_focus=True):
         self._lines: tuple[str, ...] = ()
         self._highlighted: list[Text] = []
         self._syntax_style = "monokai"
-        self._message = "No source: start a session (command palette: ctrl+p) or wait for a stop."
+        self._message = "No source yet: ctrl+p → Start debugging"
 
     # ----- what to show ---------------------------------------------------------------------------------------
 
