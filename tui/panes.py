@@ -45,6 +45,7 @@ class StatusBar(Static):
         text.append("  │  ")
         text.append(f"MCP {mcp_url}" if mcp_url else "MCP off", style="" if mcp_url else "dim")
         text.append(f"  │  {agents} agent{'s' if agents != 1 else ''} connected")
+        self.text_plain = text.plain  # what the line says, for tests and screen readers
         self.update(text)
 
 

@@ -23,7 +23,9 @@ class SessionParams(BaseModel):
     session_id: str = SID
 
 
-def _outcome_reply(session: Session, o: ExecOutcome, waited: float | None) -> Reply:
+def _outcome_reply(session: Session, o: ExecOutcome, waited: float | None, actor: str) -> Reply:
+    if o.report is not None:
+        session.seen_stop[actor] = max(session.seen_stop.get(actor, 0), o.report.stop_number)
     data: dict = {"session_id": session.id, "state": o.state, "pending": o.pending and o.state == "running"}
     if o.report is not None:
         data["stop"] = o.report.model_dump(mode="json", exclude_none=True)
@@ -92,7 +94,7 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     session = await hub.open(backend, display_name(program), [bp.model_dump() for bp in p.breakpoints], actor)
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
-    reply = _outcome_reply(session, outcome, wait)
+    reply = _outcome_reply(session, outcome, wait, actor)
     bps = [bp.view() for bp in session.breakpoints.values()]
     if bps:
         reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
@@ -114,7 +116,7 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
     backend = PythonAttach(host or "127.0.0.1", int(port_text))
     session = await hub.open(backend, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
-    reply = _outcome_reply(session, outcome, p.wait_s)
+    reply = _outcome_reply(session, outcome, p.wait_s, actor)
     reply.text = f"Attached {session.id} to {p.target}\n" + reply.text
     return reply
 
@@ -197,7 +199,7 @@ def _control(what: Literal["continue", "over", "into", "out"]):
     async def handler(hub: Hub, p: ControlParams, actor: str) -> Reply:
         session = hub.get(p.session_id)
         wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-        return _outcome_reply(session, await session.control(what, actor, wait), wait)
+        return _outcome_reply(session, await session.control(what, actor, wait), wait, actor)
 
     return handler
 
@@ -205,16 +207,29 @@ def _control(what: Literal["continue", "over", "into", "out"]):
 async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     wait = 5.0 if p.wait_s is None else p.wait_s
-    return _outcome_reply(session, await session.pause(actor, wait), wait)
+    return _outcome_reply(session, await session.pause(actor, wait), wait, actor)
 
 
 class WaitParams(SessionParams):
     timeout_s: float = Field(30, ge=0, le=600, description="how long to wait")
+    after_stop: int | None = Field(
+        None, ge=0, description="wait for a stop numbered higher than this (default: the last one you were shown)")
 
 
 async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    return _outcome_reply(session, await session.wait_for_stop(None, p.timeout_s), p.timeout_s)
+    # A stop the caller has not been shown yet counts at once (e.g. the person stepped while the agent was
+    # thinking); otherwise wait for a newer one. A caller that never saw a stop gets the current one.
+    after = p.after_stop if p.after_stop is not None else session.seen_stop.get(actor)
+    outcome = await session.wait_for_stop(after, p.timeout_s)
+    reply = _outcome_reply(session, outcome, p.timeout_s, actor)
+    if outcome.report is not None:
+        new = after is None or outcome.report.stop_number > after
+        reply.data["new_stop"] = new
+        if not new:
+            reply.text = f"No new stop within {p.timeout_s:g}s; still paused at stop #{outcome.report.stop_number}:\n" \
+                + reply.text
+    return reply
 
 
 # ----- inspection ---------------------------------------------------------------------------------------------------
@@ -422,8 +437,9 @@ ACTIONS = [
            ControlParams, _control("out"), "Step out"),
     Action("pause_execution", "Interrupt the running program; returns the stop report.",
            ControlParams, pause_execution, "Pause"),
-    Action("wait_for_stop", "Wait for the next stop (or return the current one if paused), or say it is still "
-           "running or has ended (with exit code and output tail).", WaitParams, wait_for_stop, "Wait for stop",
+    Action("wait_for_stop", "Wait for a stop you have not been shown yet (at once if the program stopped since "
+           "your last report, e.g. the person stepped), or say it is still running or has ended (exit code, "
+           "output tail).", WaitParams, wait_for_stop, "Wait for stop",
            read_only=True),
     Action("get_call_stack", "Frames of the stopped thread with @fN handles.", StackParams, get_call_stack,
            "Call stack", read_only=True),
