@@ -96,7 +96,8 @@ async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
         assert "▶" in rendered and "total = price * qty" in rendered and "●" in rendered
 
         activity = app.query_one(ActivityLog).lines_text
-        assert any("◆ agent:test" in line and "start_debugging" in line and "✓" in line for line in activity)
+        await until(pilot, lambda: any("◆ agent:test" in line and "start_debugging" in line and "✓" in line
+                                       for line in activity), what="the agent's start in the activity pane")
 
         stack = app.query_one(StackPane)
         assert stack.get_option_at_index(0).id == "@f0" and "apply_discount" in str(stack.get_option_at_index(0).prompt)
@@ -132,8 +133,9 @@ async def test_selecting_a_frame_moves_source_and_variables(core):
     async with app.run_test(size=SIZE) as pilot:
         await agent_starts_demo(registry)
         source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE)
         stack = app.query_one(StackPane)
+        await until(pilot, lambda: source.current_line == STOP_LINE and stack.option_count > 1,
+                    what="the stop's frames in the stack pane")
         stack.focus()
         await pilot.press("down")  # @f1: line_total, orders.py:18
         await until(pilot, lambda: app.frame == "@f1" and source.current_line == 18, what="frame @f1 in the source")

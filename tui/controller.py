@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 HUMAN = "human"
 MAX_FRAMES = 100
+RUNNING_GRACE_S = 0.15
 
 
 class Controller(App[None]):
@@ -106,13 +107,21 @@ class Controller(App[None]):
                 self.refresh_sessions()
         elif isinstance(event, PhaseChanged):
             self.refresh_sessions()
-            if event.session_id == self.session_id and event.phase != Phase.PAUSED:
+            if event.session_id == self.session_id and event.phase == Phase.RUNNING:
+                # A step runs for a few milliseconds: clearing the panes for it would cost two full repaints
+                # and a flicker per F10. Show "running" only if the program is still running a moment later.
+                self.set_timer(RUNNING_GRACE_S, self._show_if_still_running)
+            elif event.session_id == self.session_id and event.phase != Phase.PAUSED:
                 self.show_session_state()
         elif isinstance(event, Stopped):
             if self.session_id is None:
                 self.session_id = event.session_id
             if event.session_id == self.session_id:
                 self.frame = "@f0"
+                report = event.report
+                if report is not None and report.location.line:
+                    # The report already says where: show the line now, frames and variables follow.
+                    self.query_one(SourceView).show(report.location.file, report.location.line)
                 self.show_session_state()
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
@@ -136,6 +145,11 @@ class Controller(App[None]):
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
+
+    def _show_if_still_running(self) -> None:
+        session = self.session
+        if session is not None and session.phase == Phase.RUNNING:
+            self.show_session_state()
 
     # ----- pane refreshes ---------------------------------------------------------------------------------------
 
@@ -194,7 +208,10 @@ class Controller(App[None]):
         self.query_one(StackPane).show(data.frames, data.total, data.frame)
         chosen = next((f for f in data.frames if f.handle == data.frame), None)
         if chosen is not None:
-            self.query_one(SourceView).show(chosen.file, chosen.line, top=data.frame == "@f0")
+            source = self.query_one(SourceView)
+            # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
+            shown = source.path == chosen.file and source.current_line == chosen.line
+            source.show(chosen.file, chosen.line, top=data.frame == "@f0", move_cursor=not shown)
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
         tree.reset(data.scopes)

@@ -50,12 +50,23 @@ class StatusBar(Static):
 
 
 class SessionsPane(OptionList):
+    _shown: tuple = ()
+
     def show(self, sessions: dict[str, Session], selected: str | None) -> None:
-        self.clear_options()
-        for session in sessions.values():
-            label = f"{session.id} {session.name}  {PHASE_MARK.get(session.phase, '?')} {session.phase.value}"
-            self.add_option(Option(label, id=session.id))
-        if selected in sessions:
+        labels = tuple(
+            (s.id, f"{s.id} {s.name}  {PHASE_MARK.get(s.phase, '?')} {s.phase.value}") for s in sessions.values())
+        if [i for i, _ in labels] == [i for i, _ in self._shown]:
+            # Same sessions: relabel in place (a phase flips twice per step; a rebuild costs a layout pass).
+            for (session_id, label), (_, old) in zip(labels, self._shown, strict=True):
+                if label != old:
+                    self.replace_option_prompt(session_id, label)
+            self._shown = labels
+        else:
+            self._shown = labels
+            self.clear_options()
+            for session_id, label in labels:
+                self.add_option(Option(label, id=session_id))
+        if selected in sessions and self.highlighted != list(sessions).index(selected):
             self.highlighted = list(sessions).index(selected)
 
 
