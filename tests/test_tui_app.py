@@ -286,7 +286,9 @@ async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
     async with app.run_test(size=SIZE) as pilot:
         source = app.query_one(SourceView)
         await until(pilot, lambda: source.current_line == STOP_LINE, what="the launched session's stop")
-        assert any("● human" in line and "start_debugging" in line for line in app.query_one(ActivityLog).lines_text)
+        await until(pilot, lambda: any("● human" in line and "start_debugging" in line
+                                       for line in app.query_one(ActivityLog).lines_text),
+                    what="the launch in the activity pane, as the person's action")
         await pilot.press("ctrl+p")
         await pilot.press(*"step over", "enter")
         await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="step over from the palette")
