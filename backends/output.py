@@ -24,18 +24,28 @@ class OutputRing:
         return entry
 
     def read(
-        self, since: int = 0, limit: int = 100, category: str | None = None
+        self, since: int = 0, limit: int = 100, category: str | None = None, max_chars: int = 16_000
     ) -> tuple[list[OutputEntry], int, bool, int]:
-        """Entries with seq >= since: (entries, next_since, has_more, how many before them were dropped)."""
+        """Entries with seq >= since: (entries, next_since, has_more, how many before them were dropped).
+
+        At most `limit` entries and about `max_chars` characters: adapters sometimes deliver hundreds of lines as
+        one entry, so the character budget is what keeps a reply small. A single entry larger than the budget is
+        cut, and says so.
+        """
         oldest = self._entries[0].seq if self._entries else self._next_seq
         dropped = oldest - max(since, 1) if max(since, 1) < oldest else 0
         out: list[OutputEntry] = []
+        used = 0
         for entry in self._entries:
             if entry.seq < since or (category and entry.category != category):
                 continue
-            if len(out) == limit:
+            if len(out) == limit or (out and used + len(entry.text) > max_chars):
                 return out, out[-1].seq + 1, True, dropped
+            if len(entry.text) > max_chars:
+                cut = len(entry.text) - max_chars
+                entry = entry.model_copy(update={"text": entry.text[:max_chars] + f"\n[… {cut} more characters cut]\n"})
             out.append(entry)
+            used += len(entry.text)
         return out, self._next_seq, False, dropped
 
     def tail_text(self, since: int, max_lines: int = 10) -> list[str]:

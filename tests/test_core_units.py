@@ -273,3 +273,20 @@ def test_core_imports_without_textual():
     r = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
                        capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stdout + r.stderr
+
+
+def test_output_read_is_bounded_by_characters_too():
+    from backends.output import OutputRing
+
+    ring = OutputRing()
+    ring.append("stdout", "x" * 10_000)
+    ring.append("stdout", "y" * 10_000)
+    ring.append("stdout", "z" * 50_000)
+    first, next_since, has_more, _ = ring.read(1, limit=100, max_chars=16_000)
+    assert [e.seq for e in first] == [1] and has_more and next_since == 2
+    second, next_since, has_more, _ = ring.read(next_since, limit=100, max_chars=16_000)
+    assert [e.seq for e in second] == [2] and has_more and next_since == 3
+    third, next_since, has_more, _ = ring.read(next_since, limit=100, max_chars=16_000)
+    assert len(third) == 1 and not has_more and next_since == 4
+    assert third[0].text.endswith("[… 34000 more characters cut]\n")
+    assert ring.read(3, max_chars=10**6)[0][0].text == "z" * 50_000  # the ring itself keeps the whole entry

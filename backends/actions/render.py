@@ -49,7 +49,10 @@ def stop_report(r: StopReport) -> str:
     elif r.description and r.description not in (r.reason, "Paused on breakpoint"):
         lines.append(r.description)
     loc = r.location
-    lines.append(f"{where(loc.file, loc.line)} in {loc.function or '?'}  ({loc.file or 'no source'})")
+    if loc.file or loc.line:
+        lines.append(f"{where(loc.file, loc.line)} in {loc.function or '?'}  ({loc.file or 'no source'})")
+    else:
+        lines.append("No source location: the program stopped before any of its code ran (see the exception)")
     for s in r.source:
         lines.append(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}")
     lines.append(f"Locals ({len(r.locals)} of {r.locals_total}):")
