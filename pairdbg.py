@@ -29,8 +29,15 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
-    p.add_argument("-b", "--break", dest="breaks", action="append", default=[], metavar="FILE:LINE",
-                   help="breakpoint to set before the program starts (repeatable)")
+    p.add_argument(
+        "-b",
+        "--break",
+        dest="breaks",
+        action="append",
+        default=[],
+        metavar="FILE:LINE",
+        help="breakpoint to set before the program starts (repeatable)",
+    )
     p.add_argument("--python", default=None, help="interpreter for the program (default: this one)")
     p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
     p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
@@ -81,18 +88,30 @@ def mcp_config() -> str:
     command, *rest = exe.split()
     stdio = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp"]}}}
     join = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp", "--join"]}}}
-    out = ["# Headless (the agent starts its own pairdbg over stdio):", json.dumps(stdio, indent=2), "",
-           "# Share the TUI's live session, stdio-only agent hosts (relays into the running TUI):",
-           json.dumps(join, indent=2), ""]
+    out = [
+        "# Headless (the agent starts its own pairdbg over stdio):",
+        json.dumps(stdio, indent=2),
+        "",
+        "# Share the TUI's live session, stdio-only agent hosts (relays into the running TUI):",
+        json.dumps(join, indent=2),
+        "",
+    ]
     info = read_endpoint()
     if info:
-        http = {"mcpServers": {"pairdbg": {"type": "http", "url": info["url"],
-                                           "headers": {"Authorization": f"Bearer {info['token']}"}}}}
-        out += ["# Share the TUI's live session over HTTP (this token is valid while that TUI runs):",
-                json.dumps(http, indent=2)]
+        http = {
+            "mcpServers": {
+                "pairdbg": {"type": "http", "url": info["url"], "headers": {"Authorization": f"Bearer {info['token']}"}}
+            }
+        }
+        out += [
+            "# Share the TUI's live session over HTTP (this token is valid while that TUI runs):",
+            json.dumps(http, indent=2),
+        ]
     else:
-        out += [f"# No pairdbg TUI is running. Start `pairdbg`: it serves MCP at http://127.0.0.1:{DEFAULT_PORT}/mcp",
-                "# with a fresh bearer token each run; run `pairdbg mcp-config` again then for the HTTP entry."]
+        out += [
+            f"# No pairdbg TUI is running. Start `pairdbg`: it serves MCP at http://127.0.0.1:{DEFAULT_PORT}/mcp",
+            "# with a fresh bearer token each run; run `pairdbg mcp-config` again then for the HTTP entry.",
+        ]
     return "\n".join(out)
 
 

@@ -55,7 +55,9 @@ class Hub:
                 hint="close_debug_session one you no longer need",
             )
 
-    async def open(self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human") -> Session:
+    async def open(
+        self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human"
+    ) -> Session:
         """Register a session for `backend`, validate its first breakpoints and start it.
 
         If the start fails, the session is removed again and nothing is left running.

@@ -78,7 +78,9 @@ class StopReport(BaseModel):
     session_id: str
     state: Literal["paused"] = "paused"
     stop_number: int
-    reason: str = Field(description="breakpoint, step, exception, pause, entry, function breakpoint, goto, data breakpoint")
+    reason: str = Field(
+        description="breakpoint, step, exception, pause, entry, function breakpoint, goto, data breakpoint"
+    )
     description: str | None = None
     exception: ExceptionInfo | None = None
     thread_id: int | None = None

@@ -23,7 +23,6 @@ from .base import (
     FunctionBreakpointSpec,
     LineBreakpointSpec,
     RawValue,
-    StepKind,
     StopInfo,
 )
 from .errors import DebugError, ErrorCode, not_paused
@@ -67,9 +66,18 @@ class Breakpoint:
             with contextlib.suppress(DebugError, IndexError):
                 source = lines_of(self.file)[actual - 1].strip()
         return BreakpointView(
-            id=self.id, kind=self.kind, file=self.file, line=self.line, function=self.function,
-            condition=self.condition, hit_condition=self.hit_condition, log_message=self.log_message,
-            verified=self.state.verified, actual_line=actual, message=self.state.message, source=source,
+            id=self.id,
+            kind=self.kind,
+            file=self.file,
+            line=self.line,
+            function=self.function,
+            condition=self.condition,
+            hit_condition=self.hit_condition,
+            log_message=self.log_message,
+            verified=self.state.verified,
+            actual_line=actual,
+            message=self.state.message,
+            source=source,
             set_by=self.set_by,
         )
 
@@ -215,9 +223,14 @@ class Session:
             if self.phase.ended or gen != self._stop_gen:
                 return
             log.warning("could not build a stop report: %s", exc)
-            report = StopReport(session_id=self.id, stop_number=self.stop_number + 1, reason=info.reason,
-                                description=f"stopped, but the report failed: {exc.message}", location=Location(),
-                                thread_id=info.thread_id)
+            report = StopReport(
+                session_id=self.id,
+                stop_number=self.stop_number + 1,
+                reason=info.reason,
+                description=f"stopped, but the report failed: {exc.message}",
+                location=Location(),
+                thread_id=info.thread_id,
+            )
         if gen != self._stop_gen or self.phase.ended:
             return  # a newer stop (or the end) overtook this one
         self.stop_number = report.stop_number
@@ -268,7 +281,9 @@ class Session:
             exception=exception,
             thread_id=thread_id,
             thread_name=thread_name,
-            hit_breakpoints=[bp.id for bp in self.breakpoints.values() if bp.state.backend_id in info.hit_breakpoint_ids],
+            hit_breakpoints=[
+                bp.id for bp in self.breakpoints.values() if bp.state.backend_id in info.hit_breakpoint_ids
+            ],
             location=location,
             source=window(location.file, location.line, self.limits.report_context),
             locals=locals_,
@@ -372,9 +387,7 @@ class Session:
             phase=self.phase.value,
         )
 
-    async def control(
-        self, what: Literal["continue", "over", "into", "out"], actor: str, wait_s: float
-    ) -> ExecOutcome:
+    async def control(self, what: Literal["continue", "over", "into", "out"], actor: str, wait_s: float) -> ExecOutcome:
         """Resume or step, then wait up to wait_s for the next stop and say truthfully where things are."""
         if self._lock.locked():
             raise DebugError(
@@ -456,15 +469,22 @@ class Session:
         if len(self.breakpoints) >= self.limits.max_breakpoints:
             raise DebugError(
                 ErrorCode.LIMIT_EXCEEDED,
-                f"session {self.id} already has {len(self.breakpoints)} breakpoints (limit {self.limits.max_breakpoints})",
+                f"session {self.id} already has {len(self.breakpoints)} breakpoints "
+                f"(limit {self.limits.max_breakpoints})",
                 hint="remove_breakpoint some first",
             )
         for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
             self._check_text(what, text)
         if function:
             self._bp_seq += 1
-            return Breakpoint(f"BP{self._bp_seq}", "function", function=function, condition=condition,
-                              hit_condition=hit_condition, set_by=actor)
+            return Breakpoint(
+                f"BP{self._bp_seq}",
+                "function",
+                function=function,
+                condition=condition,
+                hit_condition=hit_condition,
+                set_by=actor,
+            )
         assert file is not None and line is not None
         path = os.path.abspath(os.path.expanduser(file))
         lines = lines_of(path)  # a missing file fails here, before an id is used up
@@ -475,8 +495,16 @@ class Session:
                 hint="lines are 1-based; call get_source_context to see the file",
             )
         self._bp_seq += 1
-        return Breakpoint(f"BP{self._bp_seq}", "line", file=path, line=line, condition=condition,
-                          hit_condition=hit_condition, log_message=log_message, set_by=actor)
+        return Breakpoint(
+            f"BP{self._bp_seq}",
+            "line",
+            file=path,
+            line=line,
+            condition=condition,
+            hit_condition=hit_condition,
+            log_message=log_message,
+            set_by=actor,
+        )
 
     def _add_breakpoint(self, bp: Breakpoint) -> None:
         self.breakpoints[bp.id] = bp
@@ -516,7 +544,9 @@ class Session:
         except (DebugError, NotImplementedError) as exc:
             del self.breakpoints[bp.id]
             if isinstance(exc, NotImplementedError):
-                raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} has no {bp.kind} breakpoints")
+                raise DebugError(
+                    ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} has no {bp.kind} breakpoints"
+                ) from None
             raise
         self._publish_breakpoints()
         return bp
@@ -526,7 +556,8 @@ class Session:
         if bp is None:
             known = ", ".join(self.breakpoints) or "none"
             raise DebugError(
-                ErrorCode.PATH_NOT_FOUND, f"no breakpoint {bp_id} in session {self.id} (have: {known})",
+                ErrorCode.PATH_NOT_FOUND,
+                f"no breakpoint {bp_id} in session {self.id} (have: {known})",
                 hint="call list_breakpoints",
             )
         del self.breakpoints[bp.id]
@@ -558,13 +589,17 @@ class Session:
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
                 raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS, f"evaluating {expression!r} failed: {_last_line(exc.message)}",
-                    hint="fix the expression; names are those visible in the frame", detail=exc.message,
+                    ErrorCode.INVALID_PARAMETERS,
+                    f"evaluating {expression!r} failed: {_last_line(exc.message)}",
+                    hint="fix the expression; names are those visible in the frame",
+                    detail=exc.message,
                 ) from None
             raise
         return self.value_view(raw, 0, frame_id, cap=4000)
 
-    async def children(self, handle: str, start: int, count: int, names: list[str] | None) -> tuple[list[VariableView], int]:
+    async def children(
+        self, handle: str, start: int, count: int, names: list[str] | None
+    ) -> tuple[list[VariableView], int]:
         self._require_paused()
         ref = self.handles.variable(handle)
         if not ref.ref:
@@ -581,7 +616,9 @@ class Session:
         if ref_handle:
             container = self.handles.variable(ref_handle)
             if not container.ref:
-                raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{ref_handle} is not a container; pass the frame instead")
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"{ref_handle} is not a container; pass the frame instead"
+                )
             parent, frame_id = container.ref, container.frame_id
         else:
             frame_id = self.handles.frame_id(frame)
@@ -591,15 +628,20 @@ class Session:
                     parent = scope.ref
                     break
             if not parent:
-                raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no variable {name!r} in frame {frame or '@f0'}",
-                                 hint="call get_local_variables to see the names")
+                raise DebugError(
+                    ErrorCode.PATH_NOT_FOUND,
+                    f"no variable {name!r} in frame {frame or '@f0'}",
+                    hint="call get_local_variables to see the names",
+                )
         try:
             raw = await self.backend.set_variable(parent, name, value)
         except NotImplementedError:
             raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot set variables") from None
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
-                raise DebugError(ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}") from None
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}"
+                ) from None
             raise
         return self.value_view(raw, parent, frame_id)
 
@@ -613,13 +655,17 @@ class Session:
         watch = Watch(f"W{self._watch_seq}", expression)
         self.watches[watch.id] = watch
         if self.phase == Phase.PAUSED:
-            return await self._evaluate_watch(watch, self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None)
+            return await self._evaluate_watch(
+                watch, self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
+            )
         return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
 
     def remove_watch(self, watch_id: str) -> Watch:
         watch = self.watches.pop(watch_id.strip().upper(), None)
         if watch is None:
-            raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self.watches) or 'none'})")
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self.watches) or 'none'})"
+            )
         return watch
 
     # ----- summary ----------------------------------------------------------------------------------------------
@@ -627,10 +673,19 @@ class Session:
     def summary(self) -> SessionSummary:
         stop = self.last_stop if self.phase == Phase.PAUSED else None
         return SessionSummary(
-            session_id=self.id, name=self.name, language=self.language, backend=self.backend.kind,
-            phase=self.phase, program=self.backend.program, pid=self.backend.pid, stop_number=self.stop_number,
-            location=stop.location if stop else None, reason=stop.reason if stop else None,
-            exit_code=self.exit_code, error=self.error, capabilities=self.capabilities,
+            session_id=self.id,
+            name=self.name,
+            language=self.language,
+            backend=self.backend.kind,
+            phase=self.phase,
+            program=self.backend.program,
+            pid=self.backend.pid,
+            stop_number=self.stop_number,
+            location=stop.location if stop else None,
+            reason=stop.reason if stop else None,
+            exit_code=self.exit_code,
+            error=self.error,
+            capabilities=self.capabilities,
         )
 
 

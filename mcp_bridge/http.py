@@ -25,7 +25,9 @@ MCP_PATH = "/mcp"
 
 def state_dir() -> Path:
     """Where the running instance leaves its endpoint for `mcp-config` and `--join` (user-only permissions)."""
-    base = os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    base = (
+        os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    )
     return Path(base) / "pairdbg"
 
 
@@ -54,10 +56,20 @@ class BearerAuth:
         if scope["type"] == "http":
             given = dict(scope.get("headers") or []).get(b"authorization", b"")
             if not hmac.compare_digest(given, self.expected):
-                body = json.dumps({"error": "unauthorized", "message": "missing or wrong bearer token",
-                                   "hint": "run `pairdbg mcp-config` for the Authorization header"}).encode()
-                await send({"type": "http.response.start", "status": 401, "headers": [
-                    (b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")]})
+                body = json.dumps(
+                    {
+                        "error": "unauthorized",
+                        "message": "missing or wrong bearer token",
+                        "hint": "run `pairdbg mcp-config` for the Authorization header",
+                    }
+                ).encode()
+                await send(
+                    {
+                        "type": "http.response.start",
+                        "status": 401,
+                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
+                    }
+                )
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
@@ -73,8 +85,13 @@ class _EmbeddedUvicorn(uvicorn.Server):
 
 class HttpMcpService:
     def __init__(
-        self, hub: Hub, registry: Registry, host: str = "127.0.0.1", port: int = DEFAULT_PORT,
-        token: str | None = None, publish_endpoint: bool = True,
+        self,
+        hub: Hub,
+        registry: Registry,
+        host: str = "127.0.0.1",
+        port: int = DEFAULT_PORT,
+        token: str | None = None,
+        publish_endpoint: bool = True,
     ) -> None:
         self.hub = hub
         self.server, self.notifier = build_server(hub, registry)
@@ -85,8 +102,9 @@ class HttpMcpService:
         self.url = f"http://{host}:{self.port}{MCP_PATH}"
         self.publish_endpoint = publish_endpoint
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-        config = uvicorn.Config(BearerAuth(app, self.token), log_config=None, access_log=False, lifespan="on",
-                                timeout_graceful_shutdown=1)
+        config = uvicorn.Config(
+            BearerAuth(app, self.token), log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1
+        )
         self.uvicorn = _EmbeddedUvicorn(config)
         self._task: asyncio.Task[None] | None = None
 

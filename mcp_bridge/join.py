@@ -97,11 +97,18 @@ def build_relay(url: str, token: str) -> Server[Upstream]:
         return types.EmptyResult()
 
     return Server(
-        "pairdbg-join", version="0.1.0", lifespan=lifespan,
-        on_list_tools=list_tools, on_call_tool=call_tool, on_list_resources=list_resources,
-        on_list_resource_templates=list_templates, on_read_resource=read_resource,
-        on_list_prompts=list_prompts, on_get_prompt=get_prompt,
-        on_subscribe_resource=subscribe, on_unsubscribe_resource=unsubscribe,
+        "pairdbg-join",
+        version="0.1.0",
+        lifespan=lifespan,
+        on_list_tools=list_tools,
+        on_call_tool=call_tool,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_list_prompts=list_prompts,
+        on_get_prompt=get_prompt,
+        on_subscribe_resource=subscribe,
+        on_unsubscribe_resource=unsubscribe,
         on_subscriptions_listen=ListenHandler(bus),
     )
 
@@ -110,8 +117,10 @@ async def serve_join(url: str | None = None, token: str | None = None) -> int:
     if url is None or token is None:
         info = read_endpoint()
         if info is None:
-            print("pairdbg --mcp --join: no running pairdbg TUI found (start `pairdbg` first, or pass --url and "
-                  "--token)", file=sys.stderr)
+            print(
+                "pairdbg --mcp --join: no running pairdbg TUI found (start `pairdbg` first, or pass --url and --token)",
+                file=sys.stderr,
+            )
             return 2
         url, token = info["url"], info["token"]
     server = build_relay(url, token)

@@ -80,27 +80,50 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
             return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
         return _tool_result(reply.text, reply.data)
 
-    async def list_resources(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListResourcesResult:
-        resources = [Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions",
-                              mime_type="application/json")]
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        resources = [
+            Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions", mime_type="application/json")
+        ]
         for sid, session in hub.sessions.items():
-            resources.append(Resource(uri=session_uri(sid), name=f"session {sid}",
-                                      description=f"{session.name}: phase, stop report, breakpoints",
-                                      mime_type="application/json"))
-            resources.append(Resource(uri=output_uri(sid), name=f"session {sid} output",
-                                      description="recent program output", mime_type="text/plain"))
+            resources.append(
+                Resource(
+                    uri=session_uri(sid),
+                    name=f"session {sid}",
+                    description=f"{session.name}: phase, stop report, breakpoints",
+                    mime_type="application/json",
+                )
+            )
+            resources.append(
+                Resource(
+                    uri=output_uri(sid),
+                    name=f"session {sid} output",
+                    description="recent program output",
+                    mime_type="text/plain",
+                )
+            )
         return ListResourcesResult(resources=resources)
 
     async def list_templates(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListResourceTemplatesResult:
-        return ListResourceTemplatesResult(resource_templates=[
-            ResourceTemplate(uri_template=SESSIONS_URI + "/{session_id}", name="session",
-                             description="one session: phase, last stop report, breakpoints, watches",
-                             mime_type="application/json"),
-            ResourceTemplate(uri_template=SESSIONS_URI + "/{session_id}/output", name="session output",
-                             description="the last 200 output entries of a session", mime_type="text/plain"),
-        ])
+        return ListResourceTemplatesResult(
+            resource_templates=[
+                ResourceTemplate(
+                    uri_template=SESSIONS_URI + "/{session_id}",
+                    name="session",
+                    description="one session: phase, last stop report, breakpoints, watches",
+                    mime_type="application/json",
+                ),
+                ResourceTemplate(
+                    uri_template=SESSIONS_URI + "/{session_id}/output",
+                    name="session output",
+                    description="the last 200 output entries of a session",
+                    mime_type="text/plain",
+                ),
+            ]
+        )
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         uri = str(params.uri)
@@ -108,12 +131,19 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     prompts = [
-        Prompt(name="analyze_crash", description="Analyse why a session stopped: stack, locals, likely cause.",
-               arguments=[PromptArgument(name="session_id", required=True)]),
-        Prompt(name="investigate_condition", description="Evaluate an expression across the call stack to see "
-               "why a condition holds or not.",
-               arguments=[PromptArgument(name="session_id", required=True),
-                          PromptArgument(name="expression", required=True)]),
+        Prompt(
+            name="analyze_crash",
+            description="Analyse why a session stopped: stack, locals, likely cause.",
+            arguments=[PromptArgument(name="session_id", required=True)],
+        ),
+        Prompt(
+            name="investigate_condition",
+            description="Evaluate an expression across the call stack to see why a condition holds or not.",
+            arguments=[
+                PromptArgument(name="session_id", required=True),
+                PromptArgument(name="expression", required=True),
+            ],
+        ),
     ]
 
     async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
@@ -128,8 +158,9 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
             text = _investigate(hub, sid, args.get("expression", ""))
         else:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
-        return GetPromptResult(description=params.name,
-                               messages=[PromptMessage(role="user", content=TextContent(text=text))])
+        return GetPromptResult(
+            description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
+        )
 
     server: Server[Any] = Server(
         name,
@@ -158,24 +189,31 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
 
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
-        return json.dumps([s.summary().model_dump(mode="json", exclude_none=True) for s in hub.sessions.values()]), \
-            "application/json"
+        return json.dumps(
+            [s.summary().model_dump(mode="json", exclude_none=True) for s in hub.sessions.values()]
+        ), "application/json"
     prefix = SESSIONS_URI + "/"
     if uri.startswith(prefix):
-        rest = uri[len(prefix):]
+        rest = uri[len(prefix) :]
         sid, _, tail = rest.partition("/")
         session = hub.sessions.get(sid)
         if session is not None and tail == "":
             body = session.summary().model_dump(mode="json", exclude_none=True)
             if session.last_stop is not None:
                 body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
-            body["breakpoints"] = [bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()]
-            body["watches"] = [{"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()]
+            body["breakpoints"] = [
+                bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()
+            ]
+            body["watches"] = [
+                {"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()
+            ]
             return json.dumps(body), "application/json"
         if session is not None and tail == "output":
             entries, next_since, _, dropped = session.output.read(max(1, session.output.cursor - 200), 200)
             head = f"# {len(entries)} entries, next_since={next_since}" + (f", {dropped} dropped" if dropped else "")
-            return head + "\n" + "".join(e.text if e.text.endswith("\n") else e.text + "\n" for e in entries), "text/plain"
+            return head + "\n" + "".join(
+                e.text if e.text.endswith("\n") else e.text + "\n" for e in entries
+            ), "text/plain"
     raise MCPError(-32602, f"resource not found: {uri}", {"uri": uri})
 
 

@@ -59,11 +59,27 @@ def raw_initialize_ms() -> float:
     """Spawn `pairdbg --mcp`, send initialize, time until the answer arrives."""
     import subprocess
 
-    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}}})
+    init = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "bench", "version": "0"},
+            },
+        }
+    )
     t = time.perf_counter()
-    proc = subprocess.Popen([sys.executable, "-m", "pairdbg", "--mcp"], cwd=ROOT, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pairdbg", "--mcp"],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
     assert proc.stdin and proc.stdout
     proc.stdin.write(init + "\n")
     proc.stdin.flush()
@@ -77,12 +93,15 @@ def raw_initialize_ms() -> float:
 
 async def session_run(samples: dict[str, list[float]], steps: int) -> None:
     async with Client(server_params(), mode="legacy", cache=None) as client:
-        ms, started = await timed(client.call_tool(
-            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": BP_LINE}]}))
+        ms, started = await timed(
+            client.call_tool("start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": BP_LINE}]})
+        )
         assert not started.is_error and started.structured_content["state"] == "paused", started
         samples["start_debugging -> first stop"].append(ms)
         for _ in range(steps):
-            ms, r = await timed(client.call_tool("evaluate_expression", {"session_id": "S1", "expression": "price * qty"}))
+            ms, r = await timed(
+                client.call_tool("evaluate_expression", {"session_id": "S1", "expression": "price * qty"})
+            )
             assert not r.is_error, r
             samples["evaluate_expression"].append(ms)
             ms, r = await timed(client.call_tool("get_call_stack", {"session_id": "S1"}))
@@ -119,8 +138,9 @@ async def tui_f10_runs(samples: dict[str, list[float]], steps: int) -> None:
     from tui.source_view import SourceView
 
     hub = Hub()
-    app = PairDbgApp(hub, build_registry(hub), None,
-                     launch={"program": DEMO, "breakpoints": [{"file": DEMO, "line": BP_LINE}]})
+    app = PairDbgApp(
+        hub, build_registry(hub), None, launch={"program": DEMO, "breakpoints": [{"file": DEMO, "line": BP_LINE}]}
+    )
     try:
         async with app.run_test(size=(160, 45)) as pilot:
             source = app.query_one(SourceView)
@@ -162,20 +182,34 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    samples: dict[str, list[float]] = {k: [] for k in (
-        "pairdbg --mcp spawn -> initialize answered", "start_debugging -> first stop", "step_over -> stop report",
-        "continue -> next stop", "evaluate_expression", "get_call_stack", "get_variables", "get_local_variables",
-        "RSS of pairdbg --mcp with one session (MiB)", "TUI: F10 -> source pane shows the new line")}
+    samples: dict[str, list[float]] = {
+        k: []
+        for k in (
+            "pairdbg --mcp spawn -> initialize answered",
+            "start_debugging -> first stop",
+            "step_over -> stop report",
+            "continue -> next stop",
+            "evaluate_expression",
+            "get_call_stack",
+            "get_variables",
+            "get_local_variables",
+            "RSS of pairdbg --mcp with one session (MiB)",
+            "TUI: F10 -> source pane shows the new line",
+        )
+    }
     for _ in range(args.runs):
         samples["pairdbg --mcp spawn -> initialize answered"].append(raw_initialize_ms())
     for _ in range(args.runs):
         await session_run(samples, steps=2)
     await tui_f10_runs(samples, steps=max(10, 2 * args.runs))
-    print(f"pairdbg benchmark: {args.runs} runs, median (min-max); times in ms; python {sys.version.split()[0]}, "
-          f"{os.cpu_count()} cores")
+    print(
+        f"pairdbg benchmark: {args.runs} runs, median (min-max); times in ms; python {sys.version.split()[0]}, "
+        f"{os.cpu_count()} cores"
+    )
     for name, values in samples.items():
         if values:
-            print(f"  {name:<46} {statistics.median(values):9.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+            spread = f"({min(values):.1f}-{max(values):.1f}, n={len(values)})"
+            print(f"  {name:<46} {statistics.median(values):9.1f}   {spread}")
 
 
 if __name__ == "__main__":

@@ -104,8 +104,9 @@ def pytest_sessionfinish(session, exitstatus):
     left = wait_gone(marked_processes, 5.0)
     if left:
         _kill_all(left)
-        sys.stderr.write("\nLEAK: debug processes outlived the test session:\n"
-                         + "\n".join(f"  {p} {c}" for p, c in left) + "\n")
+        sys.stderr.write(
+            "\nLEAK: debug processes outlived the test session:\n" + "\n".join(f"  {p} {c}" for p, c in left) + "\n"
+        )
         session.exitstatus = 1
 
 

@@ -184,7 +184,7 @@ def test_bus_predicate_listener_and_unsubscribe():
 async def test_bus_publish_never_blocks_on_a_consumer_that_never_reads():
     bus = EventBus()
     sub = bus.subscribe(maxsize=1)
-    for n in range(1000):
+    for _ in range(1000):
         bus.publish(OutputAppended("S1"))
     assert sub.dropped == 999
     event = await asyncio.wait_for(sub.get(), 1)
@@ -197,10 +197,16 @@ async def test_bus_publish_never_blocks_on_a_consumer_that_never_reads():
 def test_error_text_and_dict():
     err = not_paused("S1", "running")
     assert err.code == ErrorCode.NOT_PAUSED
-    assert err.text().splitlines() == ["NOT_PAUSED: session S1 is running, not paused",
-                                       "Next: call wait_for_stop(session_id='S1') or pause_execution first"]
-    assert err.to_dict() == {"code": "NOT_PAUSED", "message": "session S1 is running, not paused",
-                             "hint": err.hint, "data": {"phase": "running"}}
+    assert err.text().splitlines() == [
+        "NOT_PAUSED: session S1 is running, not paused",
+        "Next: call wait_for_stop(session_id='S1') or pause_execution first",
+    ]
+    assert err.to_dict() == {
+        "code": "NOT_PAUSED",
+        "message": "session S1 is running, not paused",
+        "hint": err.hint,
+        "data": {"phase": "running"},
+    }
 
 
 @pytest.fixture
@@ -266,12 +272,19 @@ def test_core_imports_without_textual():
     import sys
     from pathlib import Path
 
-    code = ("import sys, backends.hub, backends.session, backends.actions.debugging, backends.dap.python; "
-            "from backends.actions.registry import build_registry; build_registry(backends.hub.Hub()); "
-            "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'tui')); "
-            "print(bad); sys.exit(1 if bad else 0)")
-    r = subprocess.run([sys.executable, "-c", code], cwd=Path(__file__).resolve().parents[1],
-                       capture_output=True, text=True, timeout=30)
+    code = (
+        "import sys, backends.hub, backends.session, backends.actions.debugging, backends.dap.python; "
+        "from backends.actions.registry import build_registry; build_registry(backends.hub.Hub()); "
+        "bad = sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'tui')); "
+        "print(bad); sys.exit(1 if bad else 0)"
+    )
+    r = subprocess.run(
+        [sys.executable, "-c", code],
+        cwd=Path(__file__).resolve().parents[1],
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
     assert r.returncode == 0, r.stdout + r.stderr
 
 

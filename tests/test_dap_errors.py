@@ -1,4 +1,5 @@
-"""Bad input against the real debugpy: every failure has a specific code or an honest state, and the hub keeps working."""
+"""Bad input against the real debugpy: every failure has a specific code or an honest state, and the hub keeps
+working."""
 
 from __future__ import annotations
 
@@ -36,7 +37,9 @@ async def test_unknown_session(registry):
 
 async def test_unknown_breakpoint_id(registry):
     sid, _ = await start(registry, LOOP, ADD_BODY)
-    err = await expect_error(registry, "remove_breakpoint", {"session_id": sid, "breakpoint_id": "BP7"}, "PATH_NOT_FOUND")
+    err = await expect_error(
+        registry, "remove_breakpoint", {"session_id": sid, "breakpoint_id": "BP7"}, "PATH_NOT_FOUND"
+    )
     assert "BP1" in err.message and "list_breakpoints" in err.hint
     listed = await registry.run("list_breakpoints", {"session_id": sid}, "human")
     assert [b["id"] for b in listed.data["breakpoints"]] == ["BP1"]
@@ -54,22 +57,32 @@ async def test_expired_variable_handle_names_its_stop(registry):
     err = await expect_error(registry, "get_variables", {"session_id": sid, "ref": "@v999"}, "PATH_NOT_FOUND")
     assert "expired" not in err.message
     await expect_error(registry, "get_variables", {"session_id": sid, "ref": "@f0"}, "INVALID_PARAMETERS")
-    err = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": "1", "frame": "@f9"},
-                             "PATH_NOT_FOUND")
+    err = await expect_error(
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1", "frame": "@f9"}, "PATH_NOT_FOUND"
+    )
     assert "get_call_stack" in err.hint
 
 
 async def test_control_and_inspection_while_running(registry):
     sid, reply = await start(registry, "sleeper.py", wait_s=0)
     assert reply.data["state"] == "running"
-    for action, extra in (("step_over", {}), ("step_into", {}), ("continue_execution", {}),
-                          ("evaluate_expression", {"expression": "count"}), ("get_call_stack", {}),
-                          ("get_local_variables", {}), ("set_variable_value", {"name": "count", "value": "0"})):
+    for action, extra in (
+        ("step_over", {}),
+        ("step_into", {}),
+        ("continue_execution", {}),
+        ("evaluate_expression", {"expression": "count"}),
+        ("get_call_stack", {}),
+        ("get_local_variables", {}),
+        ("set_variable_value", {"name": "count", "value": "0"}),
+    ):
         err = await expect_error(registry, action, {"session_id": sid, **extra}, "NOT_PAUSED")
         assert "running" in err.message and "wait_for_stop" in err.hint, action
     # breakpoints can still be set while it runs, and the program then stops there
-    bp = await registry.run("set_breakpoint", {"session_id": sid, "file": prog("sleeper.py"),
-                                               "line": line_of("sleeper.py", "return n + 1")}, "human")
+    bp = await registry.run(
+        "set_breakpoint",
+        {"session_id": sid, "file": prog("sleeper.py"), "line": line_of("sleeper.py", "return n + 1")},
+        "human",
+    )
     assert bp.data["verified"] is True
     stop = stop_of(await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 10}, "agent:x"))
     assert stop["hit_breakpoints"] == ["BP1"]
@@ -78,33 +91,45 @@ async def test_control_and_inspection_while_running(registry):
 async def test_missing_program_and_breakpoint_files(registry, hub):
     err = await expect_error(registry, "start_debugging", {"program": prog(LOOP) + ".nope"}, "PATH_NOT_FOUND")
     assert "loop.py.nope" in err.message and err.hint
-    err = await expect_error(registry, "start_debugging", {
-        "program": prog(LOOP), "breakpoints": [{"file": str(PROGRAMS / "nope.py"), "line": 3}]}, "PATH_NOT_FOUND")
+    err = await expect_error(
+        registry,
+        "start_debugging",
+        {"program": prog(LOOP), "breakpoints": [{"file": str(PROGRAMS / "nope.py"), "line": 3}]},
+        "PATH_NOT_FOUND",
+    )
     assert "nope.py" in err.message
-    err = await expect_error(registry, "start_debugging", {
-        "program": prog(LOOP), "breakpoints": [{"file": prog(LOOP), "line": 300}]}, "INVALID_PARAMETERS")
+    err = await expect_error(
+        registry,
+        "start_debugging",
+        {"program": prog(LOOP), "breakpoints": [{"file": prog(LOOP), "line": 300}]},
+        "INVALID_PARAMETERS",
+    )
     assert "line 300" in err.message and "20 lines" in err.message
     assert hub.sessions == {}, "a refused start leaves no session behind"
     sid, reply = await start(registry, LOOP, ADD_BODY)
     assert sid == "S1" and reply.data["breakpoints"][0]["id"] == "BP1"
-    await expect_error(registry, "set_breakpoint", {"session_id": sid, "file": str(PROGRAMS / "nope.py"), "line": 1},
-                       "PATH_NOT_FOUND")
-    err = await expect_error(registry, "set_breakpoint", {"session_id": sid, "file": prog(LOOP), "line": 21},
-                             "INVALID_PARAMETERS")
+    await expect_error(
+        registry, "set_breakpoint", {"session_id": sid, "file": str(PROGRAMS / "nope.py"), "line": 1}, "PATH_NOT_FOUND"
+    )
+    err = await expect_error(
+        registry, "set_breakpoint", {"session_id": sid, "file": prog(LOOP), "line": 21}, "INVALID_PARAMETERS"
+    )
     assert "outside" in err.message and "1-based" in err.hint
     await expect_error(registry, "set_breakpoint", {"session_id": sid, "file": prog(LOOP)}, "INVALID_PARAMETERS")
     bp = await registry.run("set_breakpoint", {"session_id": sid, "file": prog(LOOP), "line": PRINT_DONE}, "human")
     assert bp.data["id"] == "BP2", "failed requests must not use up breakpoint ids"
-    assert [b["id"] for b in (await registry.run("list_breakpoints", {"session_id": sid}, "h")).data["breakpoints"]] \
-        == ["BP1", "BP2"]
+    assert [
+        b["id"] for b in (await registry.run("list_breakpoints", {"session_id": sid}, "h")).data["breakpoints"]
+    ] == ["BP1", "BP2"]
 
 
 async def test_non_executable_lines_bind_to_code(registry):
     """debugpy 1.8 moves a breakpoint on a blank or comment line to a nearby line of code; pairdbg says where."""
     blank = line_of(LOOP, "return total") + 1
     comment = line_of(LOOP, "# a comment line")
-    sid, reply = await start(registry, LOOP, breakpoints=[
-        {"file": prog(LOOP), "line": blank}, {"file": prog(LOOP), "line": comment}])
+    sid, reply = await start(
+        registry, LOOP, breakpoints=[{"file": prog(LOOP), "line": blank}, {"file": prog(LOOP), "line": comment}]
+    )
     bps = {b["id"]: b for b in reply.data["breakpoints"]}
     for bp in bps.values():
         if bp["verified"]:
@@ -142,8 +167,9 @@ async def test_program_exits_at_once_with_code_3(registry):
     assert end.data["state"] == "terminated" and end.data["exit_code"] == 3
     summary = (await registry.run("list_debug_sessions", {}, "h")).data["sessions"][0]
     assert summary["phase"] == "terminated" and summary["exit_code"] == 3
-    err = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": "1"},
-                             "SESSION_INVALID_STATE")
+    err = await expect_error(
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1"}, "SESSION_INVALID_STATE"
+    )
     assert "exit code 3" in err.message
     waited = await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 0}, "agent:x")
     assert waited.data["state"] == "terminated" and waited.data["exit_code"] == 3
@@ -160,8 +186,9 @@ async def test_program_exits_at_once_without_pausing_on_exceptions(registry):
 
 async def test_bad_executable_path(registry, hub, tmp_path):
     for bad in ("/nonexistent/python3", "no-such-python-here", prog(LOOP)):  # the last one exists but is no program
-        err = await expect_error(registry, "start_debugging", {"program": prog(LOOP), "executable_path": bad},
-                                 "INVALID_PARAMETERS")
+        err = await expect_error(
+            registry, "start_debugging", {"program": prog(LOOP), "executable_path": bad}, "INVALID_PARAMETERS"
+        )
         assert "executable_path" in err.hint
     assert hub.sessions == {}
     sid, _ = await start(registry, LOOP, ADD_BODY)
@@ -170,11 +197,13 @@ async def test_bad_executable_path(registry, hub, tmp_path):
 
 async def test_evaluate_errors_and_expression_shapes(registry):
     sid, _ = await start(registry, LOOP, ADD_BODY)
-    err = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": "1 +"},
-                             "INVALID_PARAMETERS")
+    err = await expect_error(
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1 +"}, "INVALID_PARAMETERS"
+    )
     assert "SyntaxError" in err.message
-    err = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": "1/0"},
-                             "INVALID_PARAMETERS")
+    err = await expect_error(
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1/0"}, "INVALID_PARAMETERS"
+    )
     assert "ZeroDivisionError" in err.message
     ok = await registry.run("evaluate_expression", {"session_id": sid, "expression": "a"}, "human")
     assert ok.data["value"] == "0"
@@ -193,9 +222,15 @@ async def adapter_killed(hub, sid):
 async def test_adapter_killed_while_paused(registry, hub):
     sid, _ = await start(registry, LOOP, ADD_BODY)
     program = await adapter_killed(hub, sid)
-    for action, extra in (("step_over", {}), ("evaluate_expression", {"expression": "a"}),
-                          ("set_breakpoint", {"file": prog(LOOP), "line": PRINT_DONE}), ("list_threads", {})):
-        err = await expect_error(registry, action, {"session_id": sid, **extra}, "SESSION_INVALID_STATE", "NOT_CONNECTED")
+    for action, extra in (
+        ("step_over", {}),
+        ("evaluate_expression", {"expression": "a"}),
+        ("set_breakpoint", {"file": prog(LOOP), "line": PRINT_DONE}),
+        ("list_threads", {}),
+    ):
+        err = await expect_error(
+            registry, action, {"session_id": sid, **extra}, "SESSION_INVALID_STATE", "NOT_CONNECTED"
+        )
         assert "disconnected" in err.message or "not connected" in err.message, action
     summary = (await registry.run("list_debug_sessions", {}, "h")).data["sessions"][0]
     assert summary["phase"] == "disconnected" and "connection lost" in summary["error"]

@@ -46,7 +46,11 @@ async def test_first_stop_report(registry):
     assert stop["location"]["file"] == prog(LOOP)
     assert stop["location"]["line"] == ADD_BODY and stop["location"]["function"] == "add"
     assert local_values(stop) == {"a": "0", "b": "0"} and stop["locals_total"] == 2
-    assert [(f["handle"], f["function"]) for f in stop["stack"]] == [("@f0", "add"), ("@f1", "main"), ("@f2", "<module>")]
+    assert [(f["handle"], f["function"]) for f in stop["stack"]] == [
+        ("@f0", "add"),
+        ("@f1", "main"),
+        ("@f2", "<module>"),
+    ]
     assert stop["stack_total"] == 3, "pairdbg's boot frames must not be counted"
     current = [s for s in stop["source"] if s.get("current")]
     assert len(current) == 1 and current[0]["line"] == ADD_BODY
@@ -80,7 +84,7 @@ async def test_continue_to_the_end(registry):
     # Whole lines in the report, although debugpy sends print() output in pieces. (Output comes through the
     # launcher's pipe and the stop through pydevd's socket, so how much of it the report holds is a race.)
     step_lines = [f"step {i} {sum(range(i + 1))}" for i in range(5)]
-    assert stop["output_tail"] == step_lines[len(step_lines) - len(stop["output_tail"]):]
+    assert stop["output_tail"] == step_lines[len(step_lines) - len(stop["output_tail"]) :]
     end = await registry.run("continue_execution", {"session_id": sid}, "agent:x")
     assert end.data["state"] == "terminated" and end.data["exit_code"] == 0 and end.data["pending"] is False
     assert end.data["output_tail"][-1] == "done 10 300 120"
@@ -113,10 +117,14 @@ async def test_hit_condition(registry):
 
 async def test_log_point_logs_without_stopping(registry):
     path = prog(LOOP)
-    sid, reply = await start(registry, LOOP, breakpoints=[
-        {"file": path, "line": PRINT_STEP, "log_message": "LOG i={i} acc={acc}"},
-        {"file": path, "line": PRINT_DONE},
-    ])
+    sid, reply = await start(
+        registry,
+        LOOP,
+        breakpoints=[
+            {"file": path, "line": PRINT_STEP, "log_message": "LOG i={i} acc={acc}"},
+            {"file": path, "line": PRINT_DONE},
+        ],
+    )
     stop = stop_of(reply)
     assert stop["stop_number"] == 1 and stop["location"]["line"] == PRINT_DONE and stop["hit_breakpoints"] == ["BP2"]
     text = await output_text(registry, sid, "LOG i=4 acc=10")
@@ -185,18 +193,21 @@ async def test_evaluate_and_set_variable_value(registry):
     assert caller.data["value"] == "0", "@f1 is main(), where i lives"
     stop = stop_of(await registry.run("step_over", {"session_id": sid}, "human"))
     assert local_values(stop)["total"] == "42", "the program ran with the new value"
-    bad = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": "nosuch + 1"},
-                             "INVALID_PARAMETERS")
+    bad = await expect_error(
+        registry, "evaluate_expression", {"session_id": sid, "expression": "nosuch + 1"}, "INVALID_PARAMETERS"
+    )
     assert "NameError" in bad.message
-    await expect_error(registry, "set_variable_value", {"session_id": sid, "name": "nosuch", "value": "1"},
-                       "PATH_NOT_FOUND")
+    await expect_error(
+        registry, "set_variable_value", {"session_id": sid, "name": "nosuch", "value": "1"}, "PATH_NOT_FOUND"
+    )
 
 
 async def test_set_variable_in_a_container(registry):
     sid, reply = await start(registry, LOOP, PRINT_DONE)
     handles = {v["name"]: v.get("handle") for v in stop_of(reply)["locals"]}
-    sv = await registry.run("set_variable_value",
-                            {"session_id": sid, "name": "'k1'", "value": "99", "ref": handles["big_dict"]}, "human")
+    sv = await registry.run(
+        "set_variable_value", {"session_id": sid, "name": "'k1'", "value": "99", "ref": handles["big_dict"]}, "human"
+    )
     assert sv.data["value"] == "99"
     ev = await registry.run("evaluate_expression", {"session_id": sid, "expression": "big_dict['k1']"}, "human")
     assert ev.data["value"] == "99"
@@ -268,8 +279,11 @@ async def test_watch_added_while_running_is_evaluated_at_the_next_stop(registry)
     sid, reply = await start(registry, "sleeper.py", wait_s=0)
     w = await registry.run("add_watch", {"session_id": sid, "expression": "count > 0"}, "human")
     assert "next stop" in w.data["value"]
-    await registry.run("set_breakpoint", {"session_id": sid, "file": prog("sleeper.py"),
-                                          "line": line_of("sleeper.py", "return n + 1")}, "human")
+    await registry.run(
+        "set_breakpoint",
+        {"session_id": sid, "file": prog("sleeper.py"), "line": line_of("sleeper.py", "return n + 1")},
+        "human",
+    )
     stop = stop_of(await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 10}, "human"))
     assert stop["watches"][0]["value"] in ("True", "False") and stop["watches"][0]["changed"] is False
 
@@ -294,7 +308,16 @@ async def test_get_output_cursors(registry):
     lines = "".join(chunks).splitlines()
     assert lines == [f"line {n}" for n in range(200)] + ["finished"]
     errs = await registry.run("get_output", {"session_id": sid, "category": "stderr", "limit": 1000}, "agent:x")
-    assert "".join(e["text"] for e in errs.data["entries"]).split() == ["err", "0", "err", "50", "err", "100", "err", "150"]
+    assert "".join(e["text"] for e in errs.data["entries"]).split() == [
+        "err",
+        "0",
+        "err",
+        "50",
+        "err",
+        "100",
+        "err",
+        "150",
+    ]
     assert {e["category"] for e in errs.data["entries"]} == {"stderr"}
     last = await registry.run("get_output", {"session_id": sid, "since": r.data["next_since"]}, "agent:x")
     assert last.data["entries"] == [] and last.data["has_more"] is False

@@ -36,8 +36,12 @@ async def test_session_limit(registry, hub):
 @pytest.mark.parametrize("limits", [Limits(max_breakpoints=3)])
 async def test_breakpoint_limit(registry, hub):
     path = prog(LOOP)
-    err = await expect_error(registry, "start_debugging", {
-        "program": path, "breakpoints": [{"file": path, "line": n} for n in (2, 3, 7, 9)]}, "LIMIT_EXCEEDED")
+    err = await expect_error(
+        registry,
+        "start_debugging",
+        {"program": path, "breakpoints": [{"file": path, "line": n} for n in (2, 3, 7, 9)]},
+        "LIMIT_EXCEEDED",
+    )
     assert "limit 3" in err.message
     assert hub.sessions == {}
     sid, _ = await start(registry, LOOP, 2, 3)
@@ -56,15 +60,20 @@ async def test_expression_limit(registry):
     path = prog(LOOP)
     long = "a + " * 10 + "b"  # 41 characters
     assert len(long) == 41
-    err = await expect_error(registry, "start_debugging", {
-        "program": path, "breakpoints": [{"file": path, "line": ADD_BODY, "condition": long}]}, "LIMIT_EXCEEDED")
+    err = await expect_error(
+        registry,
+        "start_debugging",
+        {"program": path, "breakpoints": [{"file": path, "line": ADD_BODY, "condition": long}]},
+        "LIMIT_EXCEEDED",
+    )
     assert "condition is 41 characters; the limit is 40" in err.message
     sid, _ = await start(registry, LOOP, ADD_BODY)
     err = await expect_error(registry, "evaluate_expression", {"session_id": sid, "expression": long}, "LIMIT_EXCEEDED")
     assert "expression is 41 characters" in err.message
     await expect_error(registry, "add_watch", {"session_id": sid, "expression": long}, "LIMIT_EXCEEDED")
-    await expect_error(registry, "set_breakpoint", {"session_id": sid, "file": path, "line": 3, "log_message": long},
-                       "LIMIT_EXCEEDED")
+    await expect_error(
+        registry, "set_breakpoint", {"session_id": sid, "file": path, "line": 3, "log_message": long}, "LIMIT_EXCEEDED"
+    )
     ok = await registry.run("evaluate_expression", {"session_id": sid, "expression": long[4:]}, "human")
     assert ok.data["value"] == "0"
 
@@ -134,9 +143,20 @@ def listening_target():
     """`python -m debugpy --listen 127.0.0.1:PORT --wait-for-client sleeper.py`, killed with its group afterwards."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-X", "frozen_modules=off", "-m", "debugpy", "--listen", f"127.0.0.1:{port}",
-         "--wait-for-client", prog("sleeper.py")],
-        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, start_new_session=True,
+        [
+            sys.executable,
+            "-X",
+            "frozen_modules=off",
+            "-m",
+            "debugpy",
+            "--listen",
+            f"127.0.0.1:{port}",
+            "--wait-for-client",
+            prog("sleeper.py"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
     )
     try:
         yield port, proc
@@ -188,7 +208,9 @@ async def test_closing_an_attached_session_signals_only_through_debugpy(registry
 
     signals = []
     real_kill, real_killpg = os.kill, os.killpg
-    monkeypatch.setattr(dap_backend.os, "killpg", lambda pgid, sig: (signals.append(("killpg", pgid)), real_killpg(pgid, sig)))
+    monkeypatch.setattr(
+        dap_backend.os, "killpg", lambda pgid, sig: (signals.append(("killpg", pgid)), real_killpg(pgid, sig))
+    )
     monkeypatch.setattr(dap_backend.os, "kill", lambda pid, sig: (signals.append(("kill", pid)), real_kill(pid, sig)))
     port, proc = listening_target
     await poll(lambda: _listening(port) or proc.poll() is not None, 15, f"debugpy to listen on {port}")

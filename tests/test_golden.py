@@ -46,11 +46,15 @@ async def error_text(registry, action: str, args: dict) -> str:
 async def test_golden_breakpoint_stop_and_end(registry):
     bound = line_of(LOOP, "return total") + 1  # a blank line: debugpy binds it to code
     path = prog(LOOP)
-    sid, reply = await start(registry, LOOP, breakpoints=[
-        {"file": path, "line": line_of(LOOP, "total = a + b"), "condition": "b == 0"},
-        {"file": path, "line": bound, "hit_condition": ">100"},
-        {"file": path, "line": line_of(LOOP, 'print("done"'), "log_message": "never {acc}", "condition": "acc < 0"},
-    ])
+    sid, reply = await start(
+        registry,
+        LOOP,
+        breakpoints=[
+            {"file": path, "line": line_of(LOOP, "total = a + b"), "condition": "b == 0"},
+            {"file": path, "line": bound, "hit_condition": ">100"},
+            {"file": path, "line": line_of(LOOP, 'print("done"'), "log_message": "never {acc}", "condition": "acc < 0"},
+        ],
+    )
     # No output is written before the first stop: output and stop events travel different ways (the launcher's
     # pipe vs pydevd's socket), so which output reaches a stop report is a race the golden text must not pin.
     await registry.run("add_watch", {"session_id": sid, "expression": "a * b"}, "human")

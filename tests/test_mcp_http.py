@@ -18,8 +18,12 @@ from backends.hub import Hub
 from mcp_bridge.http import HttpMcpService, endpoint_file, read_endpoint
 from mcp_helpers import DEMO, DEMO_BP_LINE, http_client, until
 
-INIT = {"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-    "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}}}
+INIT = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "raw", "version": "0"}},
+}
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
@@ -70,7 +74,8 @@ async def test_modern_agent_sees_the_persons_step(served) -> None:
     async with http_client(service.url, service.token) as agent:
         assert agent.protocol_version == "2026-07-28"
         started = await agent.call_tool(
-            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]})
+            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}
+        )
         assert started.structured_content["stop"]["location"]["line"] == DEMO_BP_LINE
         async with agent.listen(resource_subscriptions=["debug://sessions/S1"]) as stream:
             await registry.run("step_over", {"session_id": "S1"}, "human")

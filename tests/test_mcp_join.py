@@ -32,16 +32,21 @@ async def live(tmp_path, monkeypatch):
 
 
 def join_params(runtime_dir) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "pairdbg", "--mcp", "--join"], cwd=str(ROOT),
-                                 env={**os.environ, "XDG_RUNTIME_DIR": str(runtime_dir)})
+    return StdioServerParameters(
+        command=sys.executable,
+        args=["-m", "pairdbg", "--mcp", "--join"],
+        cwd=str(ROOT),
+        env={**os.environ, "XDG_RUNTIME_DIR": str(runtime_dir)},
+    )
 
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
 async def test_stdio_agent_joins_the_running_session(live, mode) -> None:
     hub, registry, service, runtime = live
-    await registry.run("start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]},
-                       "human")
+    await registry.run(
+        "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}, "human"
+    )
     heard: list[str] = []
 
     async def on_message(message) -> None:
@@ -72,8 +77,17 @@ async def test_stdio_agent_joins_the_running_session(live, mode) -> None:
 @pytest.mark.asyncio
 async def test_join_without_a_running_instance_says_so(tmp_path) -> None:
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pairdbg", "--mcp", "--join", cwd=ROOT, stdin=asyncio.subprocess.DEVNULL,
-        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE, env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)})
+        sys.executable,
+        "-m",
+        "pairdbg",
+        "--mcp",
+        "--join",
+        cwd=ROOT,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+        env={**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)},
+    )
     out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
     assert b"no running pairdbg TUI found" in err

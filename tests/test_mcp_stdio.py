@@ -96,11 +96,25 @@ def test_headless_mcp_never_imports_textual() -> None:
 
 def test_running_mcp_process_loads_no_textual() -> None:
     """The real `pairdbg --mcp` process answers `initialize`, and its import log names no textual module."""
-    init = json.dumps({"jsonrpc": "2.0", "id": 1, "method": "initialize", "params": {
-        "protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}}})
+    init = json.dumps(
+        {
+            "jsonrpc": "2.0",
+            "id": 1,
+            "method": "initialize",
+            "params": {
+                "protocolVersion": "2025-11-25",
+                "capabilities": {},
+                "clientInfo": {"name": "t", "version": "0"},
+            },
+        }
+    )
     proc = subprocess.run(
-        [sys.executable, "-X", "importtime", "-m", "pairdbg", "--mcp"], input=init + "\n", cwd=ROOT,
-        capture_output=True, text=True, timeout=60,
+        [sys.executable, "-X", "importtime", "-m", "pairdbg", "--mcp"],
+        input=init + "\n",
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
     )
     answer = json.loads(proc.stdout.splitlines()[0])
     assert answer["result"]["serverInfo"]["name"] == "pairdbg"

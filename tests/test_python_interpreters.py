@@ -19,12 +19,15 @@ async def test_program_runs_on_a_bare_venv_without_debugpy(registry, tmp_path) -
     python = str(venv / "bin" / "python")
     probe = subprocess.run([python, "-c", "import debugpy"], capture_output=True)
     assert probe.returncode != 0, "the bare venv unexpectedly has debugpy"
-    reply = await registry.run("start_debugging", {
-        "program": DEMO, "executable_path": python, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]},
-        "agent:test")
+    reply = await registry.run(
+        "start_debugging",
+        {"program": DEMO, "executable_path": python, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]},
+        "agent:test",
+    )
     assert reply.data["state"] == "paused"
-    prefix = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "__import__('sys').prefix"},
-                                "agent:test")
+    prefix = await registry.run(
+        "evaluate_expression", {"session_id": "S1", "expression": "__import__('sys').prefix"}, "agent:test"
+    )
     assert str(venv) in prefix.data["value"]
 
 

@@ -67,13 +67,17 @@ async def test_person_and_agent_share_one_session(shared, mode) -> None:
         assert source.breakpoints.get(STOP_LINE) is True
         bps = app.query_one(BreakpointsPane)
         assert any("BP1" in str(bps.get_option_at_index(i).prompt) for i in range(bps.option_count))
-        await until(pilot, lambda: any("continue_execution" in line for line in activity(app)),
-                    what="the agent's actions in the activity pane")
+        await until(
+            pilot,
+            lambda: any("continue_execution" in line for line in activity(app)),
+            what="the agent's actions in the activity pane",
+        )
         agent_lines = [line for line in activity(app) if "agent:" in line]
         assert any("set_breakpoint" in line for line in agent_lines)
         assert any("continue_execution" in line and "✓" in line for line in agent_lines)
-        await until(pilot, lambda: "1 agent" in app.query_one(StatusBar).text_plain,
-                    what="the status line to count the agent")
+        await until(
+            pilot, lambda: "1 agent" in app.query_one(StatusBar).text_plain, what="the status line to count the agent"
+        )
 
         # The person presses F10; the agent, waiting, hears the new line.
         waiting = asyncio.create_task(agent.call_tool("wait_for_stop", {"session_id": "S1", "timeout_s": 15}))
@@ -84,15 +88,19 @@ async def test_person_and_agent_share_one_session(shared, mode) -> None:
         stop = result.structured_content["stop"]
         assert stop["location"]["line"] == STOP_LINE + 1 and stop["reason"] == "step"
         await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="the TUI to show the person's step")
-        await until(pilot, lambda: any(line.split()[1:3] == ["●", "human"] and "step_over" in line
-                                       for line in activity(app)), what="the person's step in the activity pane")
+        await until(
+            pilot,
+            lambda: any(line.split()[1:3] == ["●", "human"] and "step_over" in line for line in activity(app)),
+            what="the person's step in the activity pane",
+        )
 
 
 @pytest.mark.asyncio
 async def test_wait_for_stop_returns_stops_the_agent_has_not_seen(registry) -> None:
     agent = "agent:a"
     started = await registry.run(
-        "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}, agent)
+        "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}, agent
+    )
     assert started.data["stop"]["stop_number"] == 1
     # Nothing new since the agent's last report: it waits, and says the program is still paused there.
     quiet = await registry.run("wait_for_stop", {"session_id": "S1", "timeout_s": 0.2}, agent)

@@ -96,13 +96,19 @@ async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
         assert "▶" in rendered and "total = price * qty" in rendered and "●" in rendered
 
         activity = app.query_one(ActivityLog).lines_text
-        await until(pilot, lambda: any("◆ agent:test" in line and "start_debugging" in line and "✓" in line
-                                       for line in activity), what="the agent's start in the activity pane")
+        await until(
+            pilot,
+            lambda: any("◆ agent:test" in line and "start_debugging" in line and "✓" in line for line in activity),
+            what="the agent's start in the activity pane",
+        )
 
         stack = app.query_one(StackPane)
         assert stack.get_option_at_index(0).id == "@f0" and "apply_discount" in str(stack.get_option_at_index(0).prompt)
-        await until(pilot, lambda: any(label.startswith("price = 2.5") for label in tree_labels(app)),
-                    what="locals in the variables tree")
+        await until(
+            pilot,
+            lambda: any(label.startswith("price = 2.5") for label in tree_labels(app)),
+            what="locals in the variables tree",
+        )
         assert "BP1" in str(app.query_one(BreakpointsPane).get_option_at_index(0).prompt)
         status = str(app.query_one(StatusBar).render())
         assert sid in status and "paused" in status and "MCP off" in status and "0 agents" in status
@@ -118,12 +124,17 @@ async def test_f10_steps_and_the_current_line_follows(core):
         await until(pilot, lambda: source.current_line == STOP_LINE)
         await pilot.press("f10")
         session = hub.sessions[sid]
-        await until(pilot, lambda: session.stop_number == 2 and source.current_line == STOP_LINE + 1,
-                    what="the step to arrive in the source pane")
+        await until(
+            pilot,
+            lambda: session.stop_number == 2 and source.current_line == STOP_LINE + 1,
+            what="the step to arrive in the source pane",
+        )
         assert session.last_stop.location.line == STOP_LINE + 1
         assert "▶" in source.line_text(STOP_LINE + 1) and "▶" not in source.line_text(STOP_LINE)
-        await until(pilot, lambda: any("● human" in line and "step_over" in line
-                                       for line in app.query_one(ActivityLog).lines_text))
+        await until(
+            pilot,
+            lambda: any("● human" in line and "step_over" in line for line in app.query_one(ActivityLog).lines_text),
+        )
 
 
 @pytest.mark.asyncio
@@ -134,14 +145,18 @@ async def test_selecting_a_frame_moves_source_and_variables(core):
         await agent_starts_demo(registry)
         source = app.query_one(SourceView)
         stack = app.query_one(StackPane)
-        await until(pilot, lambda: source.current_line == STOP_LINE and stack.option_count > 1,
-                    what="the stop's frames in the stack pane")
+        await until(
+            pilot,
+            lambda: source.current_line == STOP_LINE and stack.option_count > 1,
+            what="the stop's frames in the stack pane",
+        )
         stack.focus()
         await pilot.press("down")  # @f1: line_total, orders.py:18
         await until(pilot, lambda: app.frame == "@f1" and source.current_line == 18, what="frame @f1 in the source")
         assert "▷" in source.line_text(18)
-        await until(pilot, lambda: any(label.startswith("item = ") for label in tree_labels(app)),
-                    what="line_total's locals")
+        await until(
+            pilot, lambda: any(label.startswith("item = ") for label in tree_labels(app)), what="line_total's locals"
+        )
 
 
 @pytest.mark.asyncio
@@ -182,19 +197,26 @@ async def test_console_evaluates_in_the_selected_frame(core):
         await until(pilot, lambda: "= 10.0  (float)" in console_lines(app), what="the evaluated value")
         assert ">>> price * qty" in console_lines(app)
         await pilot.press(*"nope_undefined", "enter")
-        await until(pilot, lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
-                    what="the evaluation error")
+        await until(
+            pilot,
+            lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
+            what="the evaluation error",
+        )
         assert app.is_running
 
 
 @pytest.mark.asyncio
 async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_path):
     hub, registry = core
-    program = write_program(tmp_path, "big.py", """\
+    program = write_program(
+        tmp_path,
+        "big.py",
+        """\
         big = list(range(250))
         small = {"a": 1}
         print(len(big))
-    """)
+    """,
+    )
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
         args = {"program": program, "breakpoints": [{"file": program, "line": 3}]}
@@ -210,16 +232,25 @@ async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_p
         assert len(labels) == 2 and labels[1].startswith("[100..")
         second = big.children[1]
         second.expand()
-        await until(pilot, lambda: any(str(c.label).startswith("more = ") for c in second.children),
-                    what="the second bucket's children")
+        await until(
+            pilot,
+            lambda: any(str(c.label).startswith("more = ") for c in second.children),
+            what="the second bucket's children",
+        )
         more = next(c for c in second.children if str(c.label).startswith("more = "))
         more.expand()  # [100:250] holds 150 items: bucketed again
-        await until(pilot, lambda: [str(c.label) for c in more.children] == ["[0..99]", "[100..149]"],
-                    what="buckets of the 'more' range")
+        await until(
+            pilot,
+            lambda: [str(c.label) for c in more.children] == ["[0..99]", "[100..149]"],
+            what="buckets of the 'more' range",
+        )
         first = more.children[0]
         first.expand()
-        await until(pilot, lambda: any(str(c.label).startswith("100 = 100") for c in first.children),
-                    what="items past the first hundred")
+        await until(
+            pilot,
+            lambda: any(str(c.label).startswith("100 = 100") for c in first.children),
+            what="items past the first hundred",
+        )
         expansions = [line for line in app.query_one(ActivityLog).lines_text if "● human  get_variables" in line]
         assert len(expansions) == 4
 
@@ -227,14 +258,18 @@ async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_p
 @pytest.mark.asyncio
 async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
     hub, registry = core
-    spinner = write_program(tmp_path, "spin.py", """\
+    spinner = write_program(
+        tmp_path,
+        "spin.py",
+        """\
         import time
         n = 0
         print("spinning", flush=True)
         while True:
             n += 1
             time.sleep(0.01)
-    """)
+    """,
+    )
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f10")  # no session yet
@@ -247,15 +282,21 @@ async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
         session = hub.sessions[reply.data["session_id"]]
         await until(pilot, lambda: session.phase == Phase.RUNNING)
         await pilot.press("f10")  # running: NOT_PAUSED, with the next step as a hint
-        await until(pilot, lambda: any(line.startswith("✗ step_over: NOT_PAUSED") for line in console_lines(app)),
-                    what="NOT_PAUSED")
+        await until(
+            pilot,
+            lambda: any(line.startswith("✗ step_over: NOT_PAUSED") for line in console_lines(app)),
+            what="NOT_PAUSED",
+        )
         assert any("next: call wait_for_stop" in line for line in console_lines(app))
 
         await until(pilot, lambda: "spinning" in console_lines(app), what="program output in the console")
         await pilot.press("f6")  # the person pauses the agent's running program
         source = app.query_one(SourceView)
-        await until(pilot, lambda: session.phase == Phase.PAUSED and source.current_line in (4, 5, 6),
-                    what="the pause to show in the source pane")
+        await until(
+            pilot,
+            lambda: session.phase == Phase.PAUSED and source.current_line in (4, 5, 6),
+            what="the pause to show in the source pane",
+        )
         assert app.is_running
 
 
@@ -286,9 +327,13 @@ async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
     async with app.run_test(size=SIZE) as pilot:
         source = app.query_one(SourceView)
         await until(pilot, lambda: source.current_line == STOP_LINE, what="the launched session's stop")
-        await until(pilot, lambda: any("● human" in line and "start_debugging" in line
-                                       for line in app.query_one(ActivityLog).lines_text),
-                    what="the launch in the activity pane, as the person's action")
+        await until(
+            pilot,
+            lambda: any(
+                "● human" in line and "start_debugging" in line for line in app.query_one(ActivityLog).lines_text
+            ),
+            what="the launch in the activity pane, as the person's action",
+        )
         await pilot.press("ctrl+p")
         await pilot.press(*"step over", "enter")
         await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="step over from the palette")
@@ -345,10 +390,14 @@ def test_core_still_imports_without_textual():
 @pytest.mark.asyncio
 async def test_output_floods_are_coalesced(core, tmp_path):
     hub, registry = core
-    program = write_program(tmp_path, "chatty.py", """\
+    program = write_program(
+        tmp_path,
+        "chatty.py",
+        """\
         for i in range(3000):
             print("line", i)
-    """)
+    """,
+    )
     from tui.messages import OutputReady
 
     posted: list[object] = []

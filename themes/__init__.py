@@ -22,8 +22,23 @@ VARIABLE_DEFAULTS = {
     "cursor-line-background": "#2A3242",
 }
 
-_THEME_FIELDS = ("primary", "secondary", "accent", "warning", "error", "success", "foreground", "background",
-                 "surface", "panel", "boost", "dark", "luminosity_spread", "text_alpha", "variables")
+_THEME_FIELDS = (
+    "primary",
+    "secondary",
+    "accent",
+    "warning",
+    "error",
+    "success",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+    "dark",
+    "luminosity_spread",
+    "text_alpha",
+    "variables",
+)
 
 
 class UnknownThemeError(ValueError):

@@ -61,7 +61,7 @@ class ArgsPrompt(ModalScreen[dict[str, Any] | None]):
         try:
             args = json.loads(event.value or "{}")
             if not isinstance(args, dict):
-                raise ValueError("give a JSON object, like {\"line\": 3}")
+                raise ValueError('give a JSON object, like {"line": 3}')
         except ValueError as exc:
             self.query_one("#args-error", Label).update(f"not valid: {exc}")
             return

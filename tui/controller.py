@@ -165,8 +165,13 @@ class Controller(App[None]):
         views = [bp.view() for bp in session.breakpoints.values()] if session else []
         self.query_one(BreakpointsPane).show(views)
         source = self.query_one(SourceView)
-        source.set_breakpoints({(v.actual_line or v.line): v.verified for v in views
-                                if v.kind == "line" and v.file == source.path and (v.actual_line or v.line)})
+        source.set_breakpoints(
+            {
+                (v.actual_line or v.line): v.verified
+                for v in views
+                if v.kind == "line" and v.file == source.path and (v.actual_line or v.line)
+            }
+        )
 
     # ----- frames and variables ---------------------------------------------------------------------------------
 
@@ -184,15 +189,24 @@ class Controller(App[None]):
                 raw, total = await session.backend.stack(stop.thread_id, 0, min(total, MAX_FRAMES))
                 if session.stop_number != number:
                     return
-                frames = [FrameView(handle=session.handles.frame(i, f.id), function=f.name, file=f.file, line=f.line,
-                                    column=f.column) for i, f in enumerate(raw)]
+                frames = [
+                    FrameView(
+                        handle=session.handles.frame(i, f.id),
+                        function=f.name,
+                        file=f.file,
+                        line=f.line,
+                        column=f.column,
+                    )
+                    for i, f in enumerate(raw)
+                ]
             data = FrameData(session.id, number, frames, total, frame)
             frame_id = session.handles.frame_id(frame)
             scopes = await session.backend.scopes(frame_id)
             data.scopes = [session.value_view(RawValue(name=s.name, value="", ref=s.ref), 0, frame_id) for s in scopes]
             if data.scopes and data.scopes[0].handle:
                 data.first_scope_children, data.first_scope_total = await session.children(
-                    data.scopes[0].handle, 0, BUCKET, None)
+                    data.scopes[0].handle, 0, BUCKET, None
+                )
         except DebugError as exc:  # the program moved on meanwhile; the next event redraws
             log.debug("frame load for stop %s dropped: %s", number, exc)
             return
@@ -241,8 +255,12 @@ class Controller(App[None]):
     @work(group="children")
     async def load_children(self, request: VariablesTree.LoadRequested) -> None:
         """Expanding a node is the person's action, so it goes through the registry and shows in the activity."""
-        args = {"session_id": self.session_id or "", "ref": request.handle, "start": request.start,
-                "count": request.count}
+        args = {
+            "session_id": self.session_id or "",
+            "ref": request.handle,
+            "start": request.start,
+            "count": request.count,
+        }
         try:
             reply = await self.registry.run("get_variables", args, HUMAN)
         except DebugError as exc:
@@ -280,9 +298,19 @@ class Controller(App[None]):
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
             self.select_session(message.data["session_id"])
-        elif message.action in ("get_call_stack", "list_debug_sessions", "list_breakpoints", "get_output",
-                                "list_threads", "get_source_context", "list_supported_languages", "get_scopes",
-                                "get_local_variables", "get_variables", "add_watch"):
+        elif message.action in (
+            "get_call_stack",
+            "list_debug_sessions",
+            "list_breakpoints",
+            "get_output",
+            "list_threads",
+            "get_source_context",
+            "list_supported_languages",
+            "get_scopes",
+            "get_local_variables",
+            "get_variables",
+            "add_watch",
+        ):
             self.query_one(ConsolePane).add(Text(message.text))
 
     @on(ActionFailed)
@@ -298,9 +326,14 @@ class Controller(App[None]):
         source = self.query_one(SourceView)
         session = self.session
         if session is None or not source.path:
-            self.post_message(ActionFailed("set_breakpoint", str(ErrorCode.INVALID_PARAMETERS),
-                                           "no session or no source file is shown",
-                                           "start a session (ctrl+p → Start debugging) and wait for its source"))
+            self.post_message(
+                ActionFailed(
+                    "set_breakpoint",
+                    str(ErrorCode.INVALID_PARAMETERS),
+                    "no session or no source file is shown",
+                    "start a session (ctrl+p → Start debugging) and wait for its source",
+                )
+            )
             return
         line = source.cursor_line
         for bp in session.breakpoints.values():

@@ -17,8 +17,12 @@ from backends.models import BreakpointView, FrameView, Phase
 from backends.session import Session
 
 PHASE_MARK = {
-    Phase.STARTING: "◌", Phase.RUNNING: "▶", Phase.PAUSED: "⏸", Phase.TERMINATED: "■",
-    Phase.DISCONNECTED: "✕", Phase.ERROR: "✕",
+    Phase.STARTING: "◌",
+    Phase.RUNNING: "▶",
+    Phase.PAUSED: "⏸",
+    Phase.TERMINATED: "■",
+    Phase.DISCONNECTED: "✕",
+    Phase.ERROR: "✕",
 }
 
 
@@ -54,7 +58,8 @@ class SessionsPane(OptionList):
 
     def show(self, sessions: dict[str, Session], selected: str | None) -> None:
         labels = tuple(
-            (s.id, f"{s.id} {s.name}  {PHASE_MARK.get(s.phase, '?')} {s.phase.value}") for s in sessions.values())
+            (s.id, f"{s.id} {s.name}  {PHASE_MARK.get(s.phase, '?')} {s.phase.value}") for s in sessions.values()
+        )
         if [i for i, _ in labels] == [i for i, _ in self._shown]:
             # Same sessions: relabel in place (a phase flips twice per step; a rebuild costs a layout pass).
             for (session_id, label), (_, old) in zip(labels, self._shown, strict=True):
@@ -74,8 +79,9 @@ class StackPane(OptionList):
     def show(self, frames: list[FrameView], total: int, selected: str) -> None:
         self.clear_options()
         for frame in frames:
-            self.add_option(Option(f"{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}",
-                                   id=frame.handle))
+            self.add_option(
+                Option(f"{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", id=frame.handle)
+            )
         if total > len(frames):
             self.add_option(Option(Text(f"… {total - len(frames)} more frames", style="dim"), disabled=True))
         handles = [f.handle for f in frames]
@@ -177,4 +183,3 @@ class ConsolePane(Vertical):
         style = {"stderr": "red", "console": "dim", "important": "bold"}.get(category, "")
         prefix = f"{session_id}│ " if many_sessions else ""
         self.add(Text(prefix + text, style=style))
-

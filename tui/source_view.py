@@ -35,7 +35,11 @@ class SourceView(ScrollView, can_focus=True):
     SourceView:focus > .source--cursor { background: $cursor-line-background; text-style: bold; }
     """
     COMPONENT_CLASSES = {
-        "source--gutter", "source--breakpoint", "source--unverified", "source--current", "source--marker",
+        "source--gutter",
+        "source--breakpoint",
+        "source--unverified",
+        "source--current",
+        "source--marker",
         "source--cursor",
     }
     BINDINGS = [

@@ -82,8 +82,7 @@ class VariablesTree(Tree[VarNode]):
         if total > BUCKET and not data.bucket:
             for start in range(0, total, BUCKET):
                 end = min(start + BUCKET, total) - 1
-                node.add(Text(f"[{start}..{end}]", style="dim"),
-                         data=VarNode(data.handle, start, BUCKET, bucket=True))
+                node.add(Text(f"[{start}..{end}]", style="dim"), data=VarNode(data.handle, start, BUCKET, bucket=True))
             return
         for view in views:
             self.add_value(node, view)

@@ -49,13 +49,24 @@ async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
     ok, why = debugpy_available()
     langs = [
         {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
-        {"language": "javascript", "backend": "inspector", "installed": False,
-         "detail": "not available yet in this version of pairdbg"},
-        {"language": "typescript", "backend": "inspector", "installed": False,
-         "detail": "not available yet in this version of pairdbg"},
+        {
+            "language": "javascript",
+            "backend": "inspector",
+            "installed": False,
+            "detail": "not available yet in this version of pairdbg",
+        },
+        {
+            "language": "typescript",
+            "backend": "inspector",
+            "installed": False,
+            "detail": "not available yet in this version of pairdbg",
+        },
     ]
-    text = "\n".join(f"{l['language']:<11} {l['backend']:<15} {'ready' if l['installed'] else 'unavailable'}: {l['detail']}"
-                     for l in langs)
+    text = "\n".join(
+        f"{lang['language']:<11} {lang['backend']:<15} {'ready' if lang['installed'] else 'unavailable'}: "
+        f"{lang['detail']}"
+        for lang in langs
+    )
     return Reply(text, {"languages": langs})
 
 
@@ -85,8 +96,11 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     if not p.module:
         program = os.path.abspath(os.path.expanduser(program))
         if not os.path.isfile(program):
-            raise DebugError(ErrorCode.PATH_NOT_FOUND, f"program not found: {program}",
-                             hint="pass the path of an existing .py file (relative paths are from pairdbg's cwd)")
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND,
+                f"program not found: {program}",
+                hint="pass the path of an existing .py file (relative paths are from pairdbg's cwd)",
+            )
     if p.cwd and not os.path.isdir(p.cwd):
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
     python = resolve_python(p.executable_path)
@@ -112,7 +126,9 @@ class AttachParams(BaseModel):
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
     host, sep, port_text = p.target.rpartition(":")
     if not sep or not port_text.isdigit():
-        raise DebugError(ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678")
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
+        )
     backend = PythonAttach(host or "127.0.0.1", int(port_text))
     session = await hub.open(backend, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
@@ -156,7 +172,9 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     bp = session.new_breakpoint(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
     await session.add_breakpoint(bp)
     view = bp.view()
-    return Reply(render.breakpoint_line(view), {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
+    return Reply(
+        render.breakpoint_line(view), {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)}
+    )
 
 
 class BreakpointIdParams(SessionParams):
@@ -174,8 +192,14 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
     views = [bp.view() for bp in session.breakpoints.values()]
     text = "\n".join(render.breakpoint_line(v) for v in views) or "No breakpoints."
     text += f"\nPause on exceptions: {session.exception_mode}"
-    return Reply(text, {"session_id": session.id, "breakpoints": [v.model_dump(mode="json", exclude_none=True) for v in views],
-                        "exception_mode": session.exception_mode})
+    return Reply(
+        text,
+        {
+            "session_id": session.id,
+            "breakpoints": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "exception_mode": session.exception_mode,
+        },
+    )
 
 
 class ExceptionModeParams(SessionParams):
@@ -213,7 +237,8 @@ async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
 class WaitParams(SessionParams):
     timeout_s: float = Field(30, ge=0, le=600, description="how long to wait")
     after_stop: int | None = Field(
-        None, ge=0, description="wait for a stop numbered higher than this (default: the last one you were shown)")
+        None, ge=0, description="wait for a stop numbered higher than this (default: the last one you were shown)"
+    )
 
 
 async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
@@ -227,8 +252,10 @@ async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
         new = after is None or outcome.report.stop_number > after
         reply.data["new_stop"] = new
         if not new:
-            reply.text = f"No new stop within {p.timeout_s:g}s; still paused at stop #{outcome.report.stop_number}:\n" \
+            reply.text = (
+                f"No new stop within {p.timeout_s:g}s; still paused at stop #{outcome.report.stop_number}:\n"
                 + reply.text
+            )
     return reply
 
 
@@ -255,7 +282,9 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
         data.append({"handle": handle, "function": f.name, "file": f.file, "line": f.line})
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
-    return Reply("\n".join(lines) or "no frames", {"session_id": session.id, "thread_id": thread, "frames": data, "total": total})
+    return Reply(
+        "\n".join(lines) or "no frames", {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}
+    )
 
 
 class FrameParams(SessionParams):
@@ -269,7 +298,10 @@ async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
     scopes = await session.backend.scopes(frame_id)
     views = [session.value_view(_scope_value(s), 0, frame_id) for s in scopes]
     text = "\n".join(f"{v.handle or '-':<6} {v.name}" + (f" ({v.value})" if v.value else "") for v in views)
-    return Reply(text or "no scopes", {"session_id": session.id, "scopes": [v.model_dump(mode="json", exclude_none=True) for v in views]})
+    return Reply(
+        text or "no scopes",
+        {"session_id": session.id, "scopes": [v.model_dump(mode="json", exclude_none=True) for v in views]},
+    )
 
 
 def _scope_value(scope):
@@ -289,8 +321,15 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views, total = await session.children(p.ref, p.start, p.count, p.names)
     text = f"{p.ref} ({total} children)\n" + "\n".join(render.variables_block(views, total, p.start))
-    return Reply(text, {"session_id": session.id, "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
-                        "total": total, "start": p.start})
+    return Reply(
+        text,
+        {
+            "session_id": session.id,
+            "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "total": total,
+            "start": p.start,
+        },
+    )
 
 
 class LocalsParams(FrameParams):
@@ -304,7 +343,15 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
     frame_id = session.handles.frame_id(p.frame)
     views, total = await session.frame_locals(frame_id, p.count, p.include_special)
     text = f"Locals of {p.frame} ({total}):\n" + "\n".join(render.variables_block(views, total))
-    return Reply(text, {"session_id": session.id, "frame": p.frame, "variables": [v.model_dump(mode="json", exclude_none=True) for v in views], "total": total})
+    return Reply(
+        text,
+        {
+            "session_id": session.id,
+            "frame": p.frame,
+            "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "total": total,
+        },
+    )
 
 
 class EvaluateParams(SessionParams):
@@ -330,8 +377,10 @@ class SetVariableParams(SessionParams):
 async def set_variable_value(hub: Hub, p: SetVariableParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     view = await session.set_variable(p.name, p.value, p.ref, p.frame)
-    return Reply(f"{p.name} = {view.value}" + (f"  ({view.type})" if view.type else ""),
-                 {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
+    return Reply(
+        f"{p.name} = {view.value}" + (f"  ({view.type})" if view.type else ""),
+        {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)},
+    )
 
 
 class SourceParams(BaseModel):
@@ -367,7 +416,9 @@ async def list_threads(hub: Hub, p: SessionParams, actor: str) -> Reply:
     threads = await session.backend.threads()
     current = session.last_stop.thread_id if session.last_stop else None
     text = "\n".join(f"{'*' if t == current else ' '} {t:<6} {name}" for t, name in threads) or "no threads"
-    return Reply(text, {"session_id": session.id, "threads": [{"id": t, "name": n} for t, n in threads], "current": current})
+    return Reply(
+        text, {"session_id": session.id, "threads": [{"id": t, "name": n} for t, n in threads], "current": current}
+    )
 
 
 class OutputParams(SessionParams):
@@ -383,9 +434,16 @@ async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
     head = f"{len(entries)} entries, next_since={next_since}" + (", has_more" if has_more else "")
     if dropped:
         head += f", {dropped} older entries were dropped"
-    return Reply(head + ("\n" + "\n".join(lines) if lines else ""), {
-        "session_id": session.id, "entries": [e.model_dump() for e in entries], "next_since": next_since,
-        "has_more": has_more, "dropped": dropped})
+    return Reply(
+        head + ("\n" + "\n".join(lines) if lines else ""),
+        {
+            "session_id": session.id,
+            "entries": [e.model_dump() for e in entries],
+            "next_since": next_since,
+            "has_more": has_more,
+            "dropped": dropped,
+        },
+    )
 
 
 class WatchParams(SessionParams):
@@ -395,7 +453,9 @@ class WatchParams(SessionParams):
 async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     view = await session.add_watch(p.expression)
-    return Reply(f"{view.id} {view.expression} = {view.value}", {"session_id": session.id, **view.model_dump(mode="json")})
+    return Reply(
+        f"{view.id} {view.expression} = {view.value}", {"session_id": session.id, **view.model_dump(mode="json")}
+    )
 
 
 class WatchIdParams(SessionParams):
@@ -409,56 +469,191 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 
 
 ACTIONS = [
-    Action("list_supported_languages", "Languages pairdbg can debug, whether each is ready here, and why not.",
-           NoParams, list_supported_languages, "Supported languages", read_only=True, quiet=True),
-    Action("start_debugging", "Launch a program under the debugger. Returns the session id and the first stop "
-           "report (breakpoints, stop_on_entry, or an uncaught exception), or state running.",
-           StartParams, start_debugging, "Start debugging a program"),
-    Action("attach", "Attach to a Python program started with `python -m debugpy --listen host:port`.",
-           AttachParams, attach, "Attach to host:port"),
-    Action("list_debug_sessions", "Sessions with their phase and where they are stopped.",
-           NoParams, list_debug_sessions, "List sessions", read_only=True, quiet=True),
-    Action("close_debug_session", "End a session (terminate=false detaches and leaves the program running).",
-           CloseParams, close_debug_session, "Close session"),
-    Action("set_breakpoint", "Set a line breakpoint (file+line) or a function breakpoint, optionally with a "
-           "condition, hit condition or log message. Returns its id, whether it is verified, the line it bound to "
-           "and that line's source.", SetBreakpointParams, set_breakpoint, "Set breakpoint"),
-    Action("remove_breakpoint", "Remove a breakpoint by id.", BreakpointIdParams, remove_breakpoint, "Remove breakpoint"),
-    Action("list_breakpoints", "Breakpoints of a session and the pause-on-exceptions mode.",
-           SessionParams, list_breakpoints, "List breakpoints", read_only=True, quiet=True),
-    Action("set_pause_on_exceptions", "Pause on none, uncaught (default) or all raised exceptions.",
-           ExceptionModeParams, set_pause_on_exceptions, "Pause on exceptions"),
-    Action("continue_execution", "Resume; wait up to wait_s for the next stop. Returns the stop report, or "
-           "state running with pending=true, or the program's end.", ControlParams, _control("continue"), "Continue"),
-    Action("step_over", "Step over the current line; returns the stop report.", ControlParams, _control("over"), "Step over"),
-    Action("step_into", "Step into the call on the current line; returns the stop report.",
-           ControlParams, _control("into"), "Step into"),
-    Action("step_out", "Run until the current function returns; returns the stop report.",
-           ControlParams, _control("out"), "Step out"),
-    Action("pause_execution", "Interrupt the running program; returns the stop report.",
-           ControlParams, pause_execution, "Pause"),
-    Action("wait_for_stop", "Wait for a stop you have not been shown yet (at once if the program stopped since "
-           "your last report, e.g. the person stepped), or say it is still running or has ended (exit code, "
-           "output tail).", WaitParams, wait_for_stop, "Wait for stop",
-           read_only=True),
-    Action("get_call_stack", "Frames of the stopped thread with @fN handles.", StackParams, get_call_stack,
-           "Call stack", read_only=True),
-    Action("get_scopes", "Scopes of a frame, each with a @vN handle for get_variables.", FrameParams, get_scopes,
-           "Scopes", read_only=True),
-    Action("get_variables", "Children of a @vN handle, paged (start, count) or picked by names.",
-           VariablesParams, get_variables, "Variables", read_only=True),
-    Action("get_local_variables", "Locals of a frame in one call.", LocalsParams, get_local_variables,
-           "Local variables", read_only=True),
-    Action("evaluate_expression", "Evaluate an expression in a frame of the paused program.",
-           EvaluateParams, evaluate_expression, "Evaluate"),
-    Action("set_variable_value", "Assign a new value to a variable in a frame or container.",
-           SetVariableParams, set_variable_value, "Set variable"),
-    Action("get_source_context", "Numbered source lines around a line (default: the current stop).",
-           SourceParams, get_source_context, "Source context", read_only=True, quiet=True),
+    Action(
+        "list_supported_languages",
+        "Languages pairdbg can debug, whether each is ready here, and why not.",
+        NoParams,
+        list_supported_languages,
+        "Supported languages",
+        read_only=True,
+        quiet=True,
+    ),
+    Action(
+        "start_debugging",
+        "Launch a program under the debugger. Returns the session id and the first stop "
+        "report (breakpoints, stop_on_entry, or an uncaught exception), or state running.",
+        StartParams,
+        start_debugging,
+        "Start debugging a program",
+    ),
+    Action(
+        "attach",
+        "Attach to a Python program started with `python -m debugpy --listen host:port`.",
+        AttachParams,
+        attach,
+        "Attach to host:port",
+    ),
+    Action(
+        "list_debug_sessions",
+        "Sessions with their phase and where they are stopped.",
+        NoParams,
+        list_debug_sessions,
+        "List sessions",
+        read_only=True,
+        quiet=True,
+    ),
+    Action(
+        "close_debug_session",
+        "End a session (terminate=false detaches and leaves the program running).",
+        CloseParams,
+        close_debug_session,
+        "Close session",
+    ),
+    Action(
+        "set_breakpoint",
+        "Set a line breakpoint (file+line) or a function breakpoint, optionally with a "
+        "condition, hit condition or log message. Returns its id, whether it is verified, the line it bound to "
+        "and that line's source.",
+        SetBreakpointParams,
+        set_breakpoint,
+        "Set breakpoint",
+    ),
+    Action(
+        "remove_breakpoint", "Remove a breakpoint by id.", BreakpointIdParams, remove_breakpoint, "Remove breakpoint"
+    ),
+    Action(
+        "list_breakpoints",
+        "Breakpoints of a session and the pause-on-exceptions mode.",
+        SessionParams,
+        list_breakpoints,
+        "List breakpoints",
+        read_only=True,
+        quiet=True,
+    ),
+    Action(
+        "set_pause_on_exceptions",
+        "Pause on none, uncaught (default) or all raised exceptions.",
+        ExceptionModeParams,
+        set_pause_on_exceptions,
+        "Pause on exceptions",
+    ),
+    Action(
+        "continue_execution",
+        "Resume; wait up to wait_s for the next stop. Returns the stop report, or "
+        "state running with pending=true, or the program's end.",
+        ControlParams,
+        _control("continue"),
+        "Continue",
+    ),
+    Action(
+        "step_over",
+        "Step over the current line; returns the stop report.",
+        ControlParams,
+        _control("over"),
+        "Step over",
+    ),
+    Action(
+        "step_into",
+        "Step into the call on the current line; returns the stop report.",
+        ControlParams,
+        _control("into"),
+        "Step into",
+    ),
+    Action(
+        "step_out",
+        "Run until the current function returns; returns the stop report.",
+        ControlParams,
+        _control("out"),
+        "Step out",
+    ),
+    Action(
+        "pause_execution",
+        "Interrupt the running program; returns the stop report.",
+        ControlParams,
+        pause_execution,
+        "Pause",
+    ),
+    Action(
+        "wait_for_stop",
+        "Wait for a stop you have not been shown yet (at once if the program stopped since "
+        "your last report, e.g. the person stepped), or say it is still running or has ended (exit code, "
+        "output tail).",
+        WaitParams,
+        wait_for_stop,
+        "Wait for stop",
+        read_only=True,
+    ),
+    Action(
+        "get_call_stack",
+        "Frames of the stopped thread with @fN handles.",
+        StackParams,
+        get_call_stack,
+        "Call stack",
+        read_only=True,
+    ),
+    Action(
+        "get_scopes",
+        "Scopes of a frame, each with a @vN handle for get_variables.",
+        FrameParams,
+        get_scopes,
+        "Scopes",
+        read_only=True,
+    ),
+    Action(
+        "get_variables",
+        "Children of a @vN handle, paged (start, count) or picked by names.",
+        VariablesParams,
+        get_variables,
+        "Variables",
+        read_only=True,
+    ),
+    Action(
+        "get_local_variables",
+        "Locals of a frame in one call.",
+        LocalsParams,
+        get_local_variables,
+        "Local variables",
+        read_only=True,
+    ),
+    Action(
+        "evaluate_expression",
+        "Evaluate an expression in a frame of the paused program.",
+        EvaluateParams,
+        evaluate_expression,
+        "Evaluate",
+    ),
+    Action(
+        "set_variable_value",
+        "Assign a new value to a variable in a frame or container.",
+        SetVariableParams,
+        set_variable_value,
+        "Set variable",
+    ),
+    Action(
+        "get_source_context",
+        "Numbered source lines around a line (default: the current stop).",
+        SourceParams,
+        get_source_context,
+        "Source context",
+        read_only=True,
+        quiet=True,
+    ),
     Action("list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True),
-    Action("get_output", "Program output since a cursor: entries, next_since, has_more, dropped.",
-           OutputParams, get_output, "Program output", read_only=True, quiet=True),
-    Action("add_watch", "Watch an expression; its value appears in every stop report, marked when it changed.",
-           WatchParams, add_watch, "Add watch"),
+    Action(
+        "get_output",
+        "Program output since a cursor: entries, next_since, has_more, dropped.",
+        OutputParams,
+        get_output,
+        "Program output",
+        read_only=True,
+        quiet=True,
+    ),
+    Action(
+        "add_watch",
+        "Watch an expression; its value appears in every stop report, marked when it changed.",
+        WatchParams,
+        add_watch,
+        "Add watch",
+    ),
     Action("remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch"),
 ]

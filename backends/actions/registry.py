@@ -48,8 +48,11 @@ class Registry:
     def get(self, name: str) -> Action:
         action = self.actions.get(name)
         if action is None:
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"unknown action {name!r}",
-                             hint="known: " + ", ".join(sorted(self.actions)))
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"unknown action {name!r}",
+                hint="known: " + ", ".join(sorted(self.actions)),
+            )
         return action
 
     def validate(self, action: Action, args: dict[str, Any] | BaseModel | None) -> BaseModel:
@@ -61,8 +64,9 @@ class Registry:
             problems = "; ".join(
                 f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
             )
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{action.name}: {problems}",
-                             hint="check the tool's input schema") from None
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS, f"{action.name}: {problems}", hint="check the tool's input schema"
+            ) from None
 
     async def run(self, name: str, args: dict[str, Any] | BaseModel | None, actor: str) -> Reply:
         """Validate, run and announce one action. Raises DebugError; every failure is announced too."""
@@ -93,8 +97,15 @@ class Registry:
         if action.quiet and ok:
             return
         self.hub.bus.publish(
-            ActionPerformed(session_id, actor=actor, action=action.name, summary=summary, ok=ok,
-                            outcome=outcome[:200], at=time.time())
+            ActionPerformed(
+                session_id,
+                actor=actor,
+                action=action.name,
+                summary=summary,
+                ok=ok,
+                outcome=outcome[:200],
+                at=time.time(),
+            )
         )
 
 

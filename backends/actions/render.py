@@ -58,8 +58,10 @@ def stop_report(r: StopReport) -> str:
     lines.append(f"Locals ({len(r.locals)} of {r.locals_total}):")
     lines.extend(variables_block(r.locals, r.locals_total))
     if r.watches:
-        lines.append("Watches: " + " · ".join(
-            f"{w.id} {w.expression} = {w.value}{' *changed' if w.changed else ''}" for w in r.watches))
+        lines.append(
+            "Watches: "
+            + " · ".join(f"{w.id} {w.expression} = {w.value}{' *changed' if w.changed else ''}" for w in r.watches)
+        )
     lines.append(f"Stack ({r.stack_total}): " + stack_line(r.stack, r.stack_total))
     if r.output_tail:
         lines.append(f"Output since last stop (cursor {r.output_cursor}):")
@@ -72,8 +74,10 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
         return stop_report(o.report)
     if o.state == "running":
         waited_text = f" within {waited:g}s" if waited is not None else ""
-        return (f"{session_id} running (pending): no stop{waited_text}.\n"
-                f"Next: wait_for_stop(session_id='{session_id}') to keep waiting, or pause_execution.")
+        return (
+            f"{session_id} running (pending): no stop{waited_text}.\n"
+            f"Next: wait_for_stop(session_id='{session_id}') to keep waiting, or pause_execution."
+        )
     code = f", exit code {o.exit_code}" if o.exit_code is not None else ""
     lines = [f"{session_id} {o.state}{code}" + (f": {o.detail}" if o.detail else "")]
     if o.output_tail:
@@ -108,7 +112,8 @@ def breakpoint_line(bp: BreakpointView) -> str:
 def session_line(s: SessionSummary) -> str:
     text = f"{s.session_id} {s.name} [{s.language}/{s.backend}] {s.phase.value}"
     if s.location and s.location.line:
-        text += f" at {where(s.location.file, s.location.line)} in {s.location.function} ({s.reason}, stop #{s.stop_number})"
+        text += f" at {where(s.location.file, s.location.line)} in {s.location.function}"
+        text += f" ({s.reason}, stop #{s.stop_number})"
     if s.exit_code is not None:
         text += f" exit code {s.exit_code}"
     if s.error:

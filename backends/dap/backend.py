@@ -263,7 +263,9 @@ class DapBackend(Backend):
     async def scopes(self, frame_id: int) -> list[RawScope]:
         body = await self._req("scopes", {"frameId": frame_id})
         return [
-            RawScope(s.get("name", "?"), s.get("variablesReference", 0), bool(s.get("expensive")), s.get("namedVariables"))
+            RawScope(
+                s.get("name", "?"), s.get("variablesReference", 0), bool(s.get("expensive")), s.get("namedVariables")
+            )
             for s in body.get("scopes", [])
         ]
 
@@ -293,7 +295,9 @@ class DapBackend(Backend):
         if not self.capabilities.get("supportsSetVariable"):
             raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.adapter_id} cannot set variables")
         body = await self._req("setVariable", {"variablesReference": ref, "name": name, "value": value})
-        return RawValue(name=name, value=body.get("value", ""), type=body.get("type"), ref=body.get("variablesReference", 0))
+        return RawValue(
+            name=name, value=body.get("value", ""), type=body.get("type"), ref=body.get("variablesReference", 0)
+        )
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         if not self.capabilities.get("supportsExceptionInfoRequest"):
@@ -367,7 +371,9 @@ class DapBackend(Backend):
                 limit=MAX_LINE,
             )
         except (FileNotFoundError, PermissionError) as exc:
-            raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}") from None
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"
+            ) from None
         self._stderr_task = asyncio.create_task(self._drain_stderr())
 
     async def _drain_stderr(self) -> None:

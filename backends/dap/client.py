@@ -43,6 +43,7 @@ class DapClient:
         self._seq = 0
         self._pending: dict[int, asyncio.Future[dict[str, Any]]] = {}
         self._closed_reason: str | None = None
+        self._reverse_tasks: set[asyncio.Task[None]] = set()
         self._task = asyncio.create_task(self._read_loop(), name=f"{name}-reader")
 
     @property
@@ -133,16 +134,16 @@ class DapClient:
                 text = msg.get("message") or "request failed"
                 err = (msg.get("body") or {}).get("error") or {}
                 detail = err.get("format") if isinstance(err, dict) else None
-                fut.set_exception(
-                    DebugError(ErrorCode.PROTOCOL_ERROR, detail or text, command=msg.get("command"))
-                )
+                fut.set_exception(DebugError(ErrorCode.PROTOCOL_ERROR, detail or text, command=msg.get("command")))
         elif kind == "event":
             try:
                 self._on_event(msg.get("event", ""), msg.get("body") or {})
             except Exception:
                 log.exception("DAP event handler failed for %s", msg.get("event"))
         elif kind == "request":
-            asyncio.create_task(self._answer_reverse(msg))
+            task = asyncio.create_task(self._answer_reverse(msg))
+            self._reverse_tasks.add(task)  # keep a reference until it is done, or the loop may drop it
+            task.add_done_callback(self._reverse_tasks.discard)
 
     async def _answer_reverse(self, msg: dict[str, Any]) -> None:
         command = msg.get("command", "")

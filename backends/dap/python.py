@@ -44,8 +44,13 @@ async def check_python(python: str) -> None:
     probe = "import sys, platform; print(platform.python_implementation(), *sys.version_info[:2])"
     try:
         proc = await asyncio.create_subprocess_exec(
-            python, "-c", probe, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-            stdin=asyncio.subprocess.DEVNULL)
+            python,
+            "-c",
+            probe,
+            stdout=asyncio.subprocess.PIPE,
+            stderr=asyncio.subprocess.DEVNULL,
+            stdin=asyncio.subprocess.DEVNULL,
+        )
         out, _ = await asyncio.wait_for(proc.communicate(), 10)
     except TimeoutError:
         proc.kill()
@@ -73,8 +78,16 @@ class PythonLaunch(DapBackend):
     language = "python"
     adapter_id = "debugpy"
     features = frozenset(
-        {"conditional_breakpoints", "hit_conditions", "log_points", "function_breakpoints", "set_variable",
-         "exception_info", "pause", "threads"}
+        {
+            "conditional_breakpoints",
+            "hit_conditions",
+            "log_points",
+            "function_breakpoints",
+            "set_variable",
+            "exception_info",
+            "pause",
+            "threads",
+        }
     )
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
