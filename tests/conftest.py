@@ -157,6 +157,20 @@ def registry(hub) -> Registry:
     return build_registry(hub)
 
 
+@pytest_asyncio.fixture
+async def mcp_service(hub, registry, tmp_path, monkeypatch):
+    """An HTTP MCP endpoint on a free loopback port over the test's hub; its endpoint file goes under tmp_path."""
+    from mcp_bridge.http import HttpMcpService
+
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
+    await service.start()
+    try:
+        yield service
+    finally:
+        await service.stop()
+
+
 @pytest.fixture
 def programs() -> Path:
     return PROGRAMS

@@ -9,13 +9,10 @@ import warnings
 
 import httpx2
 import pytest
-import pytest_asyncio
 from mcp import types
 from mcp.client.subscriptions import ResourceUpdated
 
-from backends.actions import build_registry
-from backends.hub import Hub
-from mcp_bridge.http import HttpMcpService, endpoint_file, read_endpoint
+from mcp_bridge.http import endpoint_file, read_endpoint
 from mcp_helpers import DEMO, DEMO_BP_LINE, http_client, until
 
 INIT = {
@@ -27,18 +24,9 @@ INIT = {
 ACCEPT = {"Accept": "application/json, text/event-stream", "Content-Type": "application/json"}
 
 
-@pytest_asyncio.fixture
-async def served(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    hub = Hub()
-    registry = build_registry(hub)
-    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
-    await service.start()
-    try:
-        yield hub, registry, service
-    finally:
-        await service.stop()
-        await hub.shutdown()
+@pytest.fixture
+def served(hub, registry, mcp_service):
+    return hub, registry, mcp_service
 
 
 @pytest.mark.asyncio

@@ -8,27 +8,14 @@ import sys
 import warnings
 
 import pytest
-import pytest_asyncio
 from mcp import Client, StdioServerParameters, types
 
-from backends.actions import build_registry
-from backends.hub import Hub
-from mcp_bridge.http import HttpMcpService
 from mcp_helpers import DEMO, DEMO_BP_LINE, ROOT, http_client, stdio_params, until
 
 
-@pytest_asyncio.fixture
-async def live(tmp_path, monkeypatch):
-    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
-    hub = Hub()
-    registry = build_registry(hub)
-    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
-    await service.start()
-    try:
-        yield hub, registry, service, tmp_path
-    finally:
-        await service.stop()
-        await hub.shutdown()
+@pytest.fixture
+def live(hub, registry, mcp_service, tmp_path):
+    return hub, registry, mcp_service, tmp_path
 
 
 def join_params(runtime_dir) -> StdioServerParameters:

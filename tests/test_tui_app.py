@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import sys
+from contextlib import asynccontextmanager
 import textwrap
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
+from typing import Any
 
 import pytest
 import pytest_asyncio
@@ -52,6 +54,18 @@ async def agent_starts_demo(registry: Registry, **extra) -> str:
     return reply.data["session_id"]
 
 
+@asynccontextmanager
+async def demo_at_stop(core: tuple[Hub, Registry]) -> AsyncIterator[tuple[PairDbgApp, Any, str, SourceView]]:
+    """The app, with the agent's demo session stopped at STOP_LINE and the source pane showing it."""
+    hub, registry = core
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await agent_starts_demo(registry)
+        source = app.query_one(SourceView)
+        await until(pilot, lambda: source.current_line == STOP_LINE, what="the stop line in the source pane")
+        yield app, pilot, sid, source
+
+
 def console_lines(app: PairDbgApp) -> list[str]:
     return app.query_one(ConsolePane).lines_text
 
@@ -86,11 +100,7 @@ def write_program(tmp_path: Path, name: str, body: str) -> str:
 @pytest.mark.asyncio
 async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
     hub, registry = core
-    app = PairDbgApp(hub, registry)
-    async with app.run_test(size=SIZE) as pilot:
-        sid = await agent_starts_demo(registry)
-        source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE, what="the stop line in the source pane")
+    async with demo_at_stop(core) as (app, pilot, sid, source):
         assert source.path == DEMO
         rendered = source.line_text(STOP_LINE)
         assert "▶" in rendered and "total = price * qty" in rendered and "●" in rendered
@@ -117,11 +127,7 @@ async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
 @pytest.mark.asyncio
 async def test_f10_steps_and_the_current_line_follows(core):
     hub, registry = core
-    app = PairDbgApp(hub, registry)
-    async with app.run_test(size=SIZE) as pilot:
-        sid = await agent_starts_demo(registry)
-        source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE)
+    async with demo_at_stop(core) as (app, pilot, sid, source):
         await pilot.press("f10")
         session = hub.sessions[sid]
         await until(
@@ -139,11 +145,7 @@ async def test_f10_steps_and_the_current_line_follows(core):
 
 @pytest.mark.asyncio
 async def test_selecting_a_frame_moves_source_and_variables(core):
-    hub, registry = core
-    app = PairDbgApp(hub, registry)
-    async with app.run_test(size=SIZE) as pilot:
-        await agent_starts_demo(registry)
-        source = app.query_one(SourceView)
+    async with demo_at_stop(core) as (app, pilot, _, source):
         stack = app.query_one(StackPane)
         await until(
             pilot,
@@ -162,11 +164,7 @@ async def test_selecting_a_frame_moves_source_and_variables(core):
 @pytest.mark.asyncio
 async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
     hub, registry = core
-    app = PairDbgApp(hub, registry)
-    async with app.run_test(size=SIZE) as pilot:
-        sid = await agent_starts_demo(registry)
-        source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE)
+    async with demo_at_stop(core) as (app, pilot, sid, source):
         source.focus()
         await pilot.press("down")  # cursor to line 14
         assert source.cursor_line == 14
@@ -187,11 +185,7 @@ async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
 
 @pytest.mark.asyncio
 async def test_console_evaluates_in_the_selected_frame(core):
-    hub, registry = core
-    app = PairDbgApp(hub, registry)
-    async with app.run_test(size=SIZE) as pilot:
-        await agent_starts_demo(registry)
-        await until(pilot, lambda: app.query_one(SourceView).current_line == STOP_LINE)
+    async with demo_at_stop(core) as (app, pilot, _, _source):
         await pilot.press("ctrl+e")
         await pilot.press(*"price * qty", "enter")
         await until(pilot, lambda: "= 10.0  (float)" in console_lines(app), what="the evaluated value")
