@@ -12,7 +12,7 @@ import sys
 
 USAGE = """\
 pairdbg                              open the TUI (agents join over MCP at the URL in its header)
-pairdbg PROGRAM.py [ARGS...] [-b FILE:LINE]...   debug a program in the TUI
+pairdbg [-b FILE:LINE]... PROGRAM.py [ARGS...]   debug a program in the TUI (pairdbg's options go first)
 pairdbg demo                         debug a small buggy program shipped with pairdbg
 pairdbg --mcp                        headless MCP server on stdio (for agents)
 pairdbg --mcp --http [--port N]      headless MCP server on Streamable HTTP
@@ -156,10 +156,19 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
+    from textual.app import App
+
+    import themes
     from backends.actions import build_registry
     from backends.hub import Hub
     from tui import run_tui
 
+    if args.theme:  # before anything binds a port or starts a program
+        try:
+            themes.check_name(args.theme, [*themes.load_themes(), *App().available_themes])
+        except themes.UnknownThemeError as exc:
+            print(f"pairdbg: {exc}", file=sys.stderr)
+            return 2
     hub = Hub()
     registry = build_registry(hub)
     http = None

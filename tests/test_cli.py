@@ -1,0 +1,69 @@
+"""The `pairdbg` command line: arguments, mcp-config, and clear refusals before anything starts."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+import pairdbg
+from mcp_helpers import DEMO, ROOT
+
+
+def run_cli(*args: str, runtime_dir) -> subprocess.CompletedProcess:
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(runtime_dir)}
+    return subprocess.run(
+        [sys.executable, "-m", "pairdbg", *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_program_arguments_and_breakpoints_parse_like_a_debugger() -> None:
+    args = pairdbg.parse(["-b", "13", "-b", "other.py:7", "prog.py", "--verbose", "-b", "x"])
+    assert args.program == "prog.py" and args.args == ["--verbose", "-b", "x"]  # after PROGRAM: the program's
+    bps = pairdbg._breakpoints(args.breaks, os.path.abspath("prog.py"))
+    assert bps == [{"file": os.path.abspath("prog.py"), "line": 13}, {"file": os.path.abspath("other.py"), "line": 7}]
+    with pytest.raises(SystemExit, match="FILE:LINE"):
+        pairdbg._breakpoints(["prog.py:x"], None)
+
+
+def test_demo_stops_at_the_first_line_of_main() -> None:
+    launch = pairdbg._demo_launch()
+    line = launch["breakpoints"][0]["line"]
+    with open(DEMO) as fh:
+        lines = fh.read().splitlines()
+    assert lines[line - 2] == "def main():" and lines[line - 1].strip()
+
+
+def test_mcp_config_without_a_running_tui(tmp_path) -> None:
+    result = run_cli("mcp-config", runtime_dir=tmp_path)
+    assert result.returncode == 0
+    blocks = [b for b in result.stdout.split("\n\n") if "{" in b]
+    stdio = json.loads(blocks[0][blocks[0].index("{") :])
+    assert stdio["mcpServers"]["pairdbg"]["args"][-1] == "--mcp"
+    assert "No pairdbg TUI is running" in result.stdout and "7391" in result.stdout
+
+
+def test_mcp_config_gives_the_running_endpoint(tmp_path) -> None:
+    folder = tmp_path / "pairdbg"
+    folder.mkdir()
+    (folder / "endpoint.json").write_text(
+        json.dumps({"url": "http://127.0.0.1:9/mcp", "token": "T0K", "pid": os.getpid()})
+    )
+    result = run_cli("mcp-config", runtime_dir=tmp_path)
+    assert '"Authorization": "Bearer T0K"' in result.stdout and "http://127.0.0.1:9/mcp" in result.stdout
+
+
+def test_missing_program_and_unknown_theme_are_refused(tmp_path) -> None:
+    missing = run_cli("no_such_program.py", runtime_dir=tmp_path)
+    assert missing.returncode == 2 and "no such program" in missing.stderr
+    theme = run_cli("--theme", "no-such-theme", "--no-http", runtime_dir=tmp_path)
+    assert theme.returncode == 2 and "unknown theme 'no-such-theme'" in theme.stderr and "pairdbg-dark" in theme.stderr
