@@ -41,6 +41,8 @@ async def test_http_requires_token_and_loopback_host(served) -> None:
         auth = {**ACCEPT, "Authorization": f"Bearer {service.token}"}
         rebinding = await http.post(service.url, json=INIT, headers={**auth, "Host": "evil.example:80"})
         assert rebinding.status_code in (403, 421)
+        foreign = await http.post(service.url, json=INIT, headers={**auth, "Origin": "http://evil.example"})
+        assert foreign.status_code == 403
         ok = await http.post(service.url, json=INIT, headers=auth)
         assert ok.status_code == 200
     assert service.sock.getsockname()[0] == "127.0.0.1"
