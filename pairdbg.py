@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import logging
 import os
@@ -130,14 +131,13 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_bridge.http import DEFAULT_PORT
             from mcp_bridge.stdio import serve_http
 
-            try:
-                asyncio.run(serve_http(args.host, args.port or DEFAULT_PORT, None))
-            except KeyboardInterrupt:
-                pass
+            with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+                asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
             return 0
         from mcp_bridge.stdio import serve_stdio
 
-        asyncio.run(serve_stdio())
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            asyncio.run(serve_stdio())
         return 0
     launch = None
     if args.program == "demo":
@@ -175,7 +175,7 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     if not args.no_http:
         from mcp_bridge.http import DEFAULT_PORT, HttpMcpService
 
-        http = HttpMcpService(hub, registry, args.host, args.port or DEFAULT_PORT)
+        http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
     run_tui(hub, registry, http, launch=launch, theme=args.theme)
     return 0
 

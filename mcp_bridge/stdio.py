@@ -2,6 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import os
+import signal
+import sys
+
 from mcp.server.stdio import stdio_server
 
 from backends.actions import build_registry
@@ -10,8 +16,31 @@ from backends.hub import Hub
 from .server import build_server
 
 
+def end_on_sigterm(hub: Hub) -> None:
+    """Agent hosts stop their servers with SIGTERM. End every session first, so no adapter or program is
+    orphaned, then exit. Cancelling alone is not enough on stdio: the thread blocked reading stdin keeps the
+    process alive until the host closes the pipe, which a host that signalled us may never do."""
+    loop = asyncio.get_running_loop()
+    main = asyncio.current_task()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def shut_down_and_exit() -> None:
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(hub.shutdown(), 10)
+        os._exit(0)
+
+    def on_sigterm() -> None:
+        if main is not None:
+            main.cancel()
+        pending.add(loop.create_task(shut_down_and_exit()))
+
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        loop.add_signal_handler(signal.SIGTERM, on_sigterm)
+
+
 async def serve_stdio(hub: Hub | None = None) -> None:
     hub = hub or Hub()
+    end_on_sigterm(hub)
     registry = build_registry(hub)
     server, notifier = build_server(hub, registry)
     try:
@@ -23,13 +52,11 @@ async def serve_stdio(hub: Hub | None = None) -> None:
 
 
 async def serve_http(host: str, port: int, token: str | None) -> None:
-    """Headless Streamable HTTP until interrupted."""
-    import asyncio
-    import sys
-
+    """Headless Streamable HTTP until interrupted (Ctrl+C or SIGTERM)."""
     from .http import HttpMcpService
 
     hub = Hub()
+    end_on_sigterm(hub)
     service = HttpMcpService(hub, build_registry(hub), host, port, token)
     await service.start()
     print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)

@@ -67,3 +67,87 @@ def test_missing_program_and_unknown_theme_are_refused(tmp_path) -> None:
     assert missing.returncode == 2 and "no such program" in missing.stderr
     theme = run_cli("--theme", "no-such-theme", "--no-http", runtime_dir=tmp_path)
     assert theme.returncode == 2 and "unknown theme 'no-such-theme'" in theme.stderr and "pairdbg-dark" in theme.stderr
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+@pytest.mark.parametrize("mode", [[], ["--http", "--port", "0"]])
+def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> None:
+    """Agent hosts stop servers with SIGTERM; the debuggee and adapter must not be orphaned."""
+    import signal
+    import time
+
+    env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "pairdbg", "--mcp", *mode],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        if mode:  # HTTP: learn the endpoint from stderr, then talk to it with a real client
+            url = proc.stderr.readline().split(" at ")[1].strip()
+            token = proc.stderr.readline().split("Bearer ")[1].strip()
+            import asyncio
+
+            from mcp_helpers import http_client
+
+            async def start() -> str:
+                async with http_client(url, token, mode="legacy") as client:
+                    reply = await client.call_tool("start_debugging", {"program": DEMO, "stop_on_entry": True})
+                    return reply.content[0].text
+
+            text = asyncio.run(start())
+        else:  # stdio: the wire protocol by hand
+
+            def send(message: dict) -> None:
+                proc.stdin.write(json.dumps(message) + "\n")
+                proc.stdin.flush()
+
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 1,
+                    "method": "initialize",
+                    "params": {
+                        "protocolVersion": "2025-11-25",
+                        "capabilities": {},
+                        "clientInfo": {"name": "t", "version": "0"},
+                    },
+                }
+            )
+            proc.stdout.readline()
+            send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+            send(
+                {
+                    "jsonrpc": "2.0",
+                    "id": 2,
+                    "method": "tools/call",
+                    "params": {"name": "start_debugging", "arguments": {"program": DEMO, "stop_on_entry": True}},
+                }
+            )
+            answer = json.loads(proc.stdout.readline())
+            while answer.get("id") != 2:  # notifications (resource changes) may come first
+                answer = json.loads(proc.stdout.readline())
+            text = answer["result"]["content"][0]["text"]
+        pid = int(text.split("pid ")[1].split(")")[0])
+        assert _alive(pid)
+        proc.send_signal(signal.SIGTERM)
+        assert proc.wait(timeout=15) == 0
+        deadline = time.monotonic() + 10
+        while _alive(pid) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not _alive(pid), "the debuggee outlived pairdbg"
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()

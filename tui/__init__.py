@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import signal
 from typing import Any
 
 from backends.actions import Registry
@@ -16,6 +18,9 @@ async def run_tui_async(
     from .app import PairDbgApp
 
     app = PairDbgApp(hub, registry, http, launch=launch, theme=theme)
+    # SIGTERM (a closed terminal, a service manager) ends the app the normal way, so sessions are closed below.
+    with contextlib.suppress(NotImplementedError, RuntimeError):
+        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.exit)
     try:
         await app.run_async()
     finally:
