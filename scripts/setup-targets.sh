@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Installs the real JavaScript debug targets the tests drive: Bun (from npm, into .tools/), Node, Chromium and
+# WebKitGTK's MiniBrowser under Xvfb (Debian packages). Safe to run again: it only checks when everything is there.
+# Not root and a Debian package missing: prints the command to run and exits 1.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+BUN_VERSION=1.4.5
+BUN=.tools/node_modules/.bin/bun
+# MiniBrowser is inside libwebkit2gtk-4.1-0; xvfb-run needs xauth.
+APT_PKGS=(chromium xvfb xauth libwebkit2gtk-4.1-0)
+
+missing=()
+command -v node >/dev/null 2>&1 || missing+=(nodejs)
+command -v npm >/dev/null 2>&1 || missing+=(npm)
+for pkg in "${APT_PKGS[@]}"; do
+  dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$pkg")
+done
+
+apt_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+if [ "${#missing[@]}" -gt 0 ]; then
+  if [ "$(id -u)" -ne 0 ]; then
+    echo "setup-targets: missing Debian packages: ${missing[*]}" >&2
+    echo "setup-targets: run as root:  $apt_cmd" >&2
+    echo "setup-targets: then run scripts/setup-targets.sh again" >&2
+    exit 1
+  fi
+  t0=$SECONDS
+  echo "setup-targets: installing ${missing[*]}" >&2
+  apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  echo "setup-targets: Debian packages installed in $((SECONDS - t0)) s" >&2
+fi
+
+bun_ok() { [ -x "$BUN" ] && "$BUN" --revision 2>/dev/null | grep -q "^$BUN_VERSION+"; }
+if ! bun_ok; then
+  t0=$SECONDS
+  echo "setup-targets: installing bun@$BUN_VERSION into .tools/" >&2
+  mkdir -p .tools
+  # The package's postinstall links the real binary; without it bin/bun.exe stays a placeholder.
+  npm install --prefix .tools --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >/dev/null
+  if ! bun_ok; then
+    echo "setup-targets: $BUN --revision does not report $BUN_VERSION (did npm skip the postinstall?" \
+      "check ignore-scripts in your npm config)" >&2
+    exit 1
+  fi
+  echo "setup-targets: bun installed in $((SECONDS - t0)) s" >&2
+fi
+
+minibrowser=$(compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -n1 || true)
+if [ -z "$minibrowser" ]; then
+  echo "setup-targets: libwebkit2gtk-4.1-0 is installed but has no MiniBrowser under /usr/lib/*/webkit2gtk-4.1/" >&2
+  exit 1
+fi
+for exe in node /usr/bin/chromium xvfb-run; do
+  command -v "$exe" >/dev/null 2>&1 || { echo "setup-targets: $exe not found after install" >&2; exit 1; }
+done
+echo "setup-targets: bun $("$BUN" --revision) | node $(node --version) | chromium $(dpkg-query -W -f='${Version}' chromium)" \
+  "| webkit2gtk $(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0)" >&2
