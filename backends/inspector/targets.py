@@ -1,0 +1,413 @@
+"""Find, launch and stop the real JavaScript debug targets: Bun, Node, Chromium and WebKitGTK's MiniBrowser.
+
+Pure helpers shared by the inspector backend and the tests (stdlib and aiohttp only). Every launcher starts its
+target in a process group of its own, and `stop_process_group` ends that whole group (Chromium's helpers, xvfb-run's
+Xvfb and MiniBrowser's web/network processes) and removes the launcher's temporary directories.
+`scripts/setup-targets.sh` installs all of them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import functools
+import glob
+import html
+import http.server
+import os
+import re
+import shutil
+import signal
+import socket
+import tempfile
+import threading
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import aiohttp
+
+ROOT = Path(__file__).resolve().parents[2]
+BUN_VERSION = "1.4.5"
+LOCAL_BUN = ROOT / ".tools" / "node_modules" / ".bin" / "bun"
+CHROMIUM = "/usr/bin/chromium"
+MINIBROWSER_GLOB = "/usr/lib/*/webkit2gtk-4.1/MiniBrowser"
+APT = "apt-get install -y --no-install-recommends"
+
+CHROMIUM_FLAGS = (
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+)
+MINIBROWSER_ENV = {
+    "WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1",
+    "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
+}
+WS_URL = re.compile(r"ws://[^\s'\"<>]+")
+WEBKIT_SOCKET = re.compile(r"/socket/\d+/\d+/\w+")
+
+
+class TargetMissing(Exception):
+    """A debug target is not installed; `how_to_install` is the command or step that fixes it."""
+
+    def __init__(self, what: str, how_to_install: str) -> None:
+        super().__init__(f"{what} not found; to install it: {how_to_install}")
+        self.what = what
+        self.how_to_install = how_to_install
+
+
+class TargetFailed(RuntimeError):
+    """A target started but did not offer its inspector in time (the message carries its log tail)."""
+
+
+# ----- finding the executables --------------------------------------------------------------------------------------
+
+
+def _executable(path: str | os.PathLike[str]) -> bool:
+    return os.path.isfile(path) and os.access(path, os.X_OK)
+
+
+def _is_elf(path: Path) -> bool:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(4) == b"\x7fELF"
+    except OSError:
+        return False
+
+
+def find_bun() -> str:
+    """$PAIRDBG_BUN, else `bun` on PATH, else the project-local `<repo>/.tools/node_modules/.bin/bun`."""
+    env = os.environ.get("PAIRDBG_BUN")
+    if env:
+        if _executable(env):
+            return env
+        raise TargetMissing(f"bun (PAIRDBG_BUN={env})", "point PAIRDBG_BUN at an executable bun, or unset it")
+    on_path = shutil.which("bun")
+    if on_path:
+        return on_path
+    # Without npm's postinstall, bin/bun.exe is a placeholder rather than the real binary.
+    if _executable(LOCAL_BUN) and _is_elf(LOCAL_BUN.resolve()):
+        return str(LOCAL_BUN)
+    raise TargetMissing(
+        "bun",
+        f"scripts/setup-targets.sh (runs `npm install --prefix .tools bun@{BUN_VERSION}` with its postinstall), "
+        "or set PAIRDBG_BUN to a bun binary",
+    )
+
+
+def find_node() -> str:
+    """`node` on PATH."""
+    on_path = shutil.which("node")
+    if on_path:
+        return on_path
+    raise TargetMissing("node", f"{APT} nodejs   (as root; or scripts/setup-targets.sh)")
+
+
+def find_chromium() -> str:
+    """Debian's /usr/bin/chromium."""
+    if _executable(CHROMIUM):
+        return CHROMIUM
+    raise TargetMissing("chromium", f"{APT} chromium   (as root; or scripts/setup-targets.sh)")
+
+
+def find_minibrowser() -> str:
+    """WebKitGTK's MiniBrowser (package libwebkit2gtk-4.1-0)."""
+    for path in sorted(glob.glob(MINIBROWSER_GLOB)):
+        if _executable(path):
+            return path
+    raise TargetMissing("MiniBrowser", f"{APT} libwebkit2gtk-4.1-0 xvfb xauth   (as root; or scripts/setup-targets.sh)")
+
+
+def find_xvfb_run() -> str:
+    """`xvfb-run` (package xvfb; it needs xauth too)."""
+    on_path = shutil.which("xvfb-run")
+    if on_path and shutil.which("xauth"):
+        return on_path
+    raise TargetMissing("xvfb-run", f"{APT} xvfb xauth   (as root; or scripts/setup-targets.sh)")
+
+
+# ----- processes ------------------------------------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    """A TCP port on 127.0.0.1 that was free a moment ago."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+async def spawn(
+    argv: Sequence[str],
+    *,
+    env: dict[str, str] | None = None,
+    cwd: str | os.PathLike[str] | None = None,
+    stdout: Any = asyncio.subprocess.PIPE,
+    stderr: Any = asyncio.subprocess.PIPE,
+) -> asyncio.subprocess.Process:
+    """Start `argv` in a new session (so a process group of its own, pgid == pid) with stdin closed.
+
+    With pipes (the default) the caller must keep reading stdout and stderr, or the target blocks once they fill.
+    """
+    return await asyncio.create_subprocess_exec(
+        *argv,
+        stdin=asyncio.subprocess.DEVNULL,
+        stdout=stdout,
+        stderr=stderr,
+        env=env,
+        cwd=cwd,
+        start_new_session=True,
+    )
+
+
+def group_members(pgid: int) -> list[int]:
+    """Live (non-zombie) processes in process group `pgid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        # After the command name: state, ppid, pgrp, ...
+        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
+            found.append(int(entry))
+    return found
+
+
+async def _wait_group_gone(pgid: int, timeout: float) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    while group_members(pgid):
+        if loop.time() > deadline:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
+def _signal_group(pgid: int, sig: int) -> None:
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(pgid, sig)
+
+
+async def stop_process_group(proc: asyncio.subprocess.Process, timeout: float = 5.0) -> None:
+    """End the whole process group of `proc` (started by `spawn`): TERM, then KILL after `timeout`; reap `proc`.
+
+    Also removes the temporary directories a launcher attached to `proc`. Safe to call twice.
+    """
+    pgid = proc.pid  # spawn() made it a group leader
+    _signal_group(pgid, signal.SIGTERM)
+    gone = False
+    try:
+        await asyncio.wait_for(proc.wait(), timeout)
+        gone = await _wait_group_gone(pgid, timeout)
+    except TimeoutError:
+        pass
+    if not gone:
+        _signal_group(pgid, signal.SIGKILL)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(proc.wait(), timeout)
+        await _wait_group_gone(pgid, timeout)
+    for path in getattr(proc, "pairdbg_tempdirs", ()):
+        shutil.rmtree(path, ignore_errors=True)
+
+
+def _attach_tempdir(proc: asyncio.subprocess.Process, path: str) -> None:
+    proc.pairdbg_tempdirs = [*getattr(proc, "pairdbg_tempdirs", ()), path]  # type: ignore[attr-defined]
+
+
+def _tail(path: str, limit: int = 2000) -> str:
+    try:
+        with open(path, "rb") as fh:
+            data = fh.read()
+    except OSError:
+        return ""
+    return data[-limit:].decode(errors="replace")
+
+
+# ----- discovery ----------------------------------------------------------------------------------------------------
+
+
+async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0) -> str:
+    """The first `ws://…` URL in a banner (Bun's and Node's `--inspect*` banners on stderr)."""
+
+    async def scan() -> str:
+        seen = []
+        while True:
+            line = await stream.readline()
+            if not line:
+                raise TargetFailed("the target exited before printing a ws:// URL:\n" + "".join(seen)[-2000:])
+            text = line.decode(errors="replace")
+            seen.append(text)
+            match = WS_URL.search(text)
+            if match:
+                return match.group(0)
+
+    try:
+        return await asyncio.wait_for(scan(), timeout)
+    except TimeoutError:
+        raise TargetFailed(f"no ws:// URL in the banner within {timeout}s") from None
+
+
+async def http_get(url: str, timeout: float = 2.0) -> tuple[int, str]:
+    """(status, body) of a GET on a local inspector HTTP endpoint."""
+    client_timeout = aiohttp.ClientTimeout(total=timeout)
+    async with aiohttp.ClientSession(timeout=client_timeout) as session, session.get(url) as resp:
+        return resp.status, await resp.text()
+
+
+async def poll_json_list(port: int, kind: str, url: str | None = None, timeout: float = 15.0) -> dict[str, Any]:
+    """Poll CDP's `/json/list` on 127.0.0.1:`port` until a target of type `kind` (and `url`, if given) shows up.
+
+    Without `url`, the first target of that type wins. Returns the target entry (`webSocketDebuggerUrl` etc.).
+    """
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    last = "nothing yet"
+    while loop.time() < deadline:
+        try:
+            async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=2)) as session:
+                async with session.get(f"http://127.0.0.1:{port}/json/list") as resp:
+                    targets = await resp.json(content_type=None) if resp.status == 200 else []
+            last = repr(targets)[:500]
+            for target in targets:
+                wanted = target.get("type") == kind and (url is None or target.get("url") == url)
+                if wanted and target.get("webSocketDebuggerUrl"):
+                    return target
+        except (aiohttp.ClientError, OSError, TimeoutError, ValueError) as exc:
+            last = f"{exc.__class__.__name__}: {exc}"
+        await asyncio.sleep(0.1)
+    raise TargetFailed(f"no {kind} target{f' for {url}' if url else ''} on :{port}/json/list in {timeout}s ({last})")
+
+
+# ----- browsers -----------------------------------------------------------------------------------------------------
+
+
+async def launch_chromium(url: str, port: int, timeout: float = 30.0) -> tuple[asyncio.subprocess.Process, str]:
+    """Headless Chromium on `url` with DevTools on 127.0.0.1:`port`; returns (process, page target's ws URL).
+
+    Returns as soon as the page target is listed, which may be before `url` has loaded (even while on about:blank).
+    Uses a throw-away profile (removed by `stop_process_group`); Chromium's stderr goes to a log beside it and its
+    tail is in the error if Chromium fails to start.
+    """
+    chromium = find_chromium()
+    tmp = tempfile.mkdtemp(prefix="pairdbg-chromium-")
+    profile = os.path.join(tmp, "profile")
+    log_path = os.path.join(tmp, "stderr.log")
+    argv = [chromium, *CHROMIUM_FLAGS, f"--user-data-dir={profile}", f"--remote-debugging-port={port}", url]
+    with open(log_path, "wb") as log:
+        proc = await spawn(argv, stdout=asyncio.subprocess.DEVNULL, stderr=log)
+    _attach_tempdir(proc, tmp)
+    try:
+        target = await _race_exit(proc, poll_json_list(port, "page", timeout=timeout), "chromium", log_path)
+    except BaseException:
+        await stop_process_group(proc)
+        raise
+    return proc, target["webSocketDebuggerUrl"]
+
+
+async def launch_minibrowser(url: str, port: int, timeout: float = 30.0) -> tuple[asyncio.subprocess.Process, str]:
+    """WebKitGTK MiniBrowser on `url` under `xvfb-run -a`, with the WebKit inspector's HTTP/WebSocket server on
+    127.0.0.1:`port`; returns (process, ws URL of the page target).
+
+    The socket speaks the WebKit Inspector Protocol with the page multiplexed through `Target.sendMessageToTarget`;
+    it is listed once the page exists, which may be before it has loaded. The process is xvfb-run (group leader of
+    Xvfb, MiniBrowser and WebKit's web and network processes). Stop it with `stop_process_group`.
+    """
+    xvfb_run = find_xvfb_run()
+    minibrowser = find_minibrowser()
+    tmp = tempfile.mkdtemp(prefix="pairdbg-webkit-")
+    log_path = os.path.join(tmp, "stderr.log")
+    # TMPDIR: xvfb-run's own temp dir lands in ours, so it is removed even when a signal skips xvfb-run's clean-up.
+    env = {**os.environ, **MINIBROWSER_ENV, "WEBKIT_INSPECTOR_HTTP_SERVER": f"127.0.0.1:{port}", "TMPDIR": tmp}
+    argv = [xvfb_run, "-a", "-s", "-screen 0 1280x800x24", minibrowser, "--enable-developer-extras=true", url]
+    with open(log_path, "wb") as log:
+        proc = await spawn(argv, env=env, stdout=log, stderr=asyncio.subprocess.STDOUT)
+    _attach_tempdir(proc, tmp)
+    try:
+        path = await _race_exit(proc, _poll_webkit_socket(port, url, timeout), "MiniBrowser", log_path)
+    except BaseException:
+        await stop_process_group(proc)
+        raise
+    return proc, f"ws://127.0.0.1:{port}{path}"
+
+
+async def _poll_webkit_socket(port: int, url: str, timeout: float) -> str:
+    """Poll the inspector's HTML target list (`GET /`) for the page's `/socket/<conn>/<target>/WebPage` path."""
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + timeout
+    last = "nothing yet"
+    while loop.time() < deadline:
+        try:
+            status, body = await http_get(f"http://127.0.0.1:{port}/")
+            last = f"HTTP {status}: {body[-300:]}"
+            rows = body.split("<tr>")[1:]
+            paths = [(html.unescape(row), m.group(0)) for row in rows if (m := WEBKIT_SOCKET.search(row))]
+            for row, path in paths:
+                if f">{url}<" in row:
+                    return path
+            if paths:  # the page may still be on about:blank or a redirect target; one target is all there is
+                return paths[0][1]
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            last = f"{exc.__class__.__name__}: {exc}"
+        await asyncio.sleep(0.1)
+    raise TargetFailed(f"no page target on the WebKit inspector :{port} in {timeout}s ({last})")
+
+
+async def _race_exit(proc: asyncio.subprocess.Process, waiter, what: str, log_path: str):
+    """Await `waiter`, but fail early (with the log tail) if `proc` exits first."""
+    task = asyncio.ensure_future(waiter)
+    exited = asyncio.ensure_future(proc.wait())
+    try:
+        done, _ = await asyncio.wait({task, exited}, return_when=asyncio.FIRST_COMPLETED)
+        if task in done:
+            return task.result()
+        problem = f"{what} exited with {proc.returncode} before its inspector was ready"
+    except TargetFailed as exc:
+        problem = str(exc)
+    finally:
+        for fut in (task, exited):
+            if not fut.done():
+                fut.cancel()
+                with contextlib.suppress(asyncio.CancelledError):
+                    await fut
+    raise TargetFailed(f"{problem}\n--- {what} log (tail) ---\n{_tail(log_path)}")
+
+
+# ----- a static web server for test pages ---------------------------------------------------------------------------
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format: str, *args: Any) -> None:
+        pass
+
+    def end_headers(self) -> None:
+        self.send_header("Cache-Control", "no-store")
+        super().end_headers()
+
+
+def serve_directory(path: str | os.PathLike[str]) -> tuple[str, Callable[[], None]]:
+    """Serve `path` over HTTP on 127.0.0.1 (a free port) from a thread; returns (base URL ending in '/', close)."""
+    handler = functools.partial(_QuietHandler, directory=os.fspath(path))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    server.daemon_threads = True
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    closed = False
+
+    def close() -> None:
+        nonlocal closed
+        if closed:
+            return
+        closed = True
+        server.shutdown()
+        server.server_close()
+        thread.join(5)
+
+    return f"http://127.0.0.1:{server.server_address[1]}/", close
