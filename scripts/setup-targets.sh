@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the real JavaScript debug targets the tests drive: Bun (from npm, into .tools/), Node, Chromium and
 # WebKitGTK's MiniBrowser under Xvfb (Debian packages). Safe to run again: it only checks when everything is there.
-# Not root and a Debian package missing: prints the command to run and exits 1.
+# Not root and a Debian package missing: installs what needs no root, prints the command to run and exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -17,28 +17,26 @@ for pkg in "${APT_PKGS[@]}"; do
   dpkg -s "$pkg" 2>/dev/null | grep -q '^Status: install ok installed' || missing+=("$pkg")
 done
 
-apt_cmd="apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends ${missing[*]}"
+need_root=0
 if [ "${#missing[@]}" -gt 0 ]; then
   if [ "$(id -u)" -ne 0 ]; then
-    echo "setup-targets: missing Debian packages: ${missing[*]}" >&2
-    echo "setup-targets: run as root:  $apt_cmd" >&2
-    echo "setup-targets: then run scripts/setup-targets.sh again" >&2
-    exit 1
+    need_root=1  # reported at the end, after the parts that need no root
+  else
+    t0=$SECONDS
+    echo "setup-targets: installing ${missing[*]}" >&2
+    apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+    echo "setup-targets: Debian packages installed in $((SECONDS - t0)) s" >&2
   fi
-  t0=$SECONDS
-  echo "setup-targets: installing ${missing[*]}" >&2
-  apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-  echo "setup-targets: Debian packages installed in $((SECONDS - t0)) s" >&2
 fi
 
 bun_ok() { [ -x "$BUN" ] && "$BUN" --revision 2>/dev/null | grep -q "^$BUN_VERSION+"; }
-if ! bun_ok; then
+if ! bun_ok && command -v npm >/dev/null 2>&1; then
   t0=$SECONDS
   echo "setup-targets: installing bun@$BUN_VERSION into .tools/" >&2
   mkdir -p .tools
   # The package's postinstall links the real binary; without it bin/bun.exe stays a placeholder.
-  npm install --prefix .tools --no-audit --no-fund --loglevel=error "bun@$BUN_VERSION" >/dev/null
+  npm install --prefix .tools --no-audit --no-fund --no-update-notifier --loglevel=error "bun@$BUN_VERSION" >/dev/null
   if ! bun_ok; then
     echo "setup-targets: $BUN --revision does not report $BUN_VERSION (did npm skip the postinstall?" \
       "check ignore-scripts in your npm config)" >&2
@@ -47,6 +45,14 @@ if ! bun_ok; then
   echo "setup-targets: bun installed in $((SECONDS - t0)) s" >&2
 fi
 
+if [ "$need_root" -eq 1 ]; then
+  echo "setup-targets: missing Debian packages: ${missing[*]}; run:" >&2
+  echo "  sudo sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive" \
+    "apt-get install -y --no-install-recommends ${missing[*]}'" >&2
+  echo "setup-targets: then run scripts/setup-targets.sh again" >&2
+  exit 1
+fi
+bun_ok || { echo "setup-targets: $BUN is missing (no npm to install it with)" >&2; exit 1; }
 minibrowser=$(compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -n1 || true)
 if [ -z "$minibrowser" ]; then
   echo "setup-targets: libwebkit2gtk-4.1-0 is installed but has no MiniBrowser under /usr/lib/*/webkit2gtk-4.1/" >&2
@@ -55,5 +61,6 @@ fi
 for exe in node /usr/bin/chromium xvfb-run; do
   command -v "$exe" >/dev/null 2>&1 || { echo "setup-targets: $exe not found after install" >&2; exit 1; }
 done
-echo "setup-targets: bun $("$BUN" --revision) | node $(node --version) | chromium $(dpkg-query -W -f='${Version}' chromium)" \
-  "| webkit2gtk $(dpkg-query -W -f='${Version}' libwebkit2gtk-4.1-0)" >&2
+version() { dpkg-query -W -f='${Version}' "$1"; }
+echo "setup-targets: bun $("$BUN" --revision) | node $(node --version) | chromium $(version chromium)" \
+  "| webkit2gtk $(version libwebkit2gtk-4.1-0)" >&2
