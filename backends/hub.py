@@ -47,7 +47,7 @@ class Hub:
     def live_count(self) -> int:
         return sum(1 for s in self.sessions.values() if not s.phase.ended)
 
-    def _check_capacity(self) -> None:
+    def check_capacity(self) -> None:
         if self.live_count() >= self.limits.max_sessions:
             raise DebugError(
                 ErrorCode.LIMIT_EXCEEDED,
@@ -62,7 +62,7 @@ class Hub:
 
         If the start fails, the session is removed again and nothing is left running.
         """
-        self._check_capacity()
+        self.check_capacity()
         session_id = f"S{self._next}"
         self._next += 1
         session = Session(session_id, name, backend, self.bus, self.limits, backend.language)

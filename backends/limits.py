@@ -16,4 +16,8 @@ class Limits(BaseModel):
     report_frames: int = Field(8, description="frames shown in a stop report")
     report_context: int = Field(3, description="source lines either side of the current line in a stop report")
     report_output_lines: int = Field(10, description="output lines since the last stop shown in a stop report")
+    allowed_hosts: list[str] = Field(
+        default_factory=list,
+        description="inspector hosts beyond loopback that attach/connect_debugger may reach (remote debugging)",
+    )
     default_wait_s: float = Field(10.0, description="how long step/continue wait for the next stop by default")

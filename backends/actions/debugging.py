@@ -80,12 +80,15 @@ class BreakpointArg(BaseModel):
 
 class StartParams(BaseModel):
     program: str = Field(description="path of the script to debug (or a module name with module=true)")
-    language: Literal["python"] = "python"
+    language: Literal["python", "javascript", "typescript"] = "python"
+    runtime: Literal["node", "bun"] | None = Field(
+        None, description="JavaScript/TypeScript runtime (default: node for JavaScript, bun for TypeScript)"
+    )
     args: list[str] = Field(default_factory=list, description="command-line arguments for the program")
     cwd: str | None = Field(None, description="working directory (default: the program's folder)")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
-    executable_path: str | None = Field(None, description="the python to run it with (default: pairdbg's own)")
-    module: bool = Field(False, description="run `program` as a module (python -m)")
+    executable_path: str | None = Field(None, description="Python only: the python to run it with")
+    module: bool = Field(False, description="Python only: run `program` as a module (python -m)")
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before the first line runs")
     wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop or the end")
@@ -99,12 +102,25 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
             raise DebugError(
                 ErrorCode.PATH_NOT_FOUND,
                 f"program not found: {program}",
-                hint="pass the path of an existing .py file (relative paths are from pairdbg's cwd)",
+                hint="pass the path of an existing file (relative paths are from pairdbg's cwd)",
             )
     if p.cwd and not os.path.isdir(p.cwd):
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
-    python = resolve_python(p.executable_path)
-    backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
+    if p.language == "python":
+        python = resolve_python(p.executable_path)
+        backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
+    else:
+        from ..inspector.launch import launch_js
+
+        hub.check_capacity()
+        runtime = p.runtime or ("bun" if p.language == "typescript" else "node")
+        if p.language == "typescript" and runtime == "node":
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "Node cannot run TypeScript files directly",
+                hint="use runtime='bun', or compile to JavaScript with source maps and debug that",
+            )
+        backend = await launch_js(program, runtime, p.language, p.args, p.cwd, p.env, p.stop_on_entry)
     session = await hub.open(backend, display_name(program), [bp.model_dump() for bp in p.breakpoints], actor)
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
@@ -118,22 +134,51 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
 
 
 class AttachParams(BaseModel):
-    target: str = Field(description="host:port where `python -m debugpy --listen host:port` waits")
-    language: Literal["python"] = "python"
+    target: str = Field(
+        description="host:port (Python: `python -m debugpy --listen`; JavaScript: an inspector "
+        "such as node --inspect or chromium --remote-debugging-port), or a ws:// URL"
+    )
+    language: Literal["python", "javascript", "typescript"] = "python"
     wait_s: float | None = Field(2.0, ge=0, le=300)
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
-    host, sep, port_text = p.target.rpartition(":")
-    if not sep or not port_text.isdigit():
-        raise DebugError(
-            ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
+    if p.language == "python" and not p.target.startswith(("ws://", "http://")):
+        host, sep, port_text = p.target.rpartition(":")
+        if not sep or not port_text.isdigit():
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
+            )
+        backend = PythonAttach(host or "127.0.0.1", int(port_text))
+    else:
+        from ..inspector.launch import attach_js
+
+        hub.check_capacity()
+        backend = await attach_js(
+            p.target, "javascript" if p.language == "python" else p.language, hub.limits.allowed_hosts
         )
-    backend = PythonAttach(host or "127.0.0.1", int(port_text))
     session = await hub.open(backend, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     reply = _outcome_reply(session, outcome, p.wait_s, actor)
     reply.text = f"Attached {session.id} to {p.target}\n" + reply.text
+    return reply
+
+
+class ConnectParams(BaseModel):
+    websocket_url: str = Field(description="inspector WebSocket, e.g. ws://127.0.0.1:9229/<id> or Bun's banner URL")
+    session_name: str | None = Field(None, description="a name to show for this session")
+    wait_s: float | None = Field(1.0, ge=0, le=300)
+
+
+async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
+    from ..inspector.launch import connect_ws
+
+    hub.check_capacity()
+    backend = await connect_ws(p.websocket_url, hub.limits.allowed_hosts)
+    session = await hub.open(backend, p.session_name or p.websocket_url, [], actor)
+    outcome = await session.wait_for_stop(0, p.wait_s or 0)
+    reply = _outcome_reply(session, outcome, p.wait_s, actor)
+    reply.text = f"Connected {session.id} to {p.websocket_url} ({backend.dialect.name})\n" + reply.text
     return reply
 
 
@@ -480,18 +525,27 @@ ACTIONS = [
     ),
     Action(
         "start_debugging",
-        "Launch a program under the debugger. Returns the session id and the first stop "
-        "report (breakpoints, stop_on_entry, or an uncaught exception), or state running.",
+        "Launch a program under the debugger (Python on debugpy; JavaScript on Node, TypeScript on Bun). Returns "
+        "the session id and the first stop report (breakpoints, stop_on_entry, or an uncaught exception), or "
+        "state running.",
         StartParams,
         start_debugging,
         "Start debugging a program",
     ),
     Action(
         "attach",
-        "Attach to a Python program started with `python -m debugpy --listen host:port`.",
+        "Attach to a running program: Python under `python -m debugpy --listen host:port`, or with "
+        "language='javascript' a JavaScript inspector at host:port (Node --inspect, Chromium, WebKitGTK).",
         AttachParams,
         attach,
         "Attach to host:port",
+    ),
+    Action(
+        "connect_debugger",
+        "Connect to an inspector WebSocket URL (Bun's banner URL, Node, a Chromium or WebKitGTK page).",
+        ConnectParams,
+        connect_debugger,
+        "Connect to an inspector WebSocket",
     ),
     Action(
         "list_debug_sessions",

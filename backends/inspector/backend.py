@@ -1,0 +1,613 @@
+"""The inspector backend: one JS target (Bun, Node, Chromium page, WebKitGTK page) behind the Backend contract.
+
+Frames, scopes and objects live only while the target is paused; their numeric handles are handed out per stop and
+forgotten on resume, as DAP's are. Lines are 1-based at this contract and 0-based on the wire; for transpiled or
+source-mapped scripts both directions go through the script's source map.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..base import (
+    Backend,
+    BreakpointState,
+    ExceptionDetails,
+    ExceptionMode,
+    LineBreakpointSpec,
+    RawFrame,
+    RawScope,
+    RawValue,
+    StepKind,
+    StopInfo,
+)
+from ..errors import DebugError, ErrorCode
+from .dialect import Dialect
+from .process import RuntimeProcess
+from .rpc import InspectorRpc
+from .scripts import Scripts
+from .values import describe, type_of
+
+log = logging.getLogger(__name__)
+STEP_METHODS = {"over": "Debugger.stepOver", "into": "Debugger.stepInto", "out": "Debugger.stepOut"}
+RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0)
+
+
+@dataclass
+class Endpoint:
+    """Where the inspector is and how to talk to it."""
+
+    url: str
+    dialect: Dialect
+    wrapped: bool = False  # WebKitGTK: commands travel inside Target.sendMessageToTarget
+    page: bool = False  # a browser page (Page domain, no process of ours)
+    waiting: bool = False  # started with --inspect-brk: must be released after breakpoints are set
+    rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
+
+
+@dataclass
+class _Ref:
+    object_ids: list[str]
+    frame: int | None = None
+    scope_numbers: list[int] = field(default_factory=list)  # when this handle is a (merged) scope of `frame`
+
+
+@dataclass
+class _Bp:
+    backend_id: str
+    spec: LineBreakpointSpec
+    wire_id: str | None = None
+    state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
+
+
+class InspectorBackend(Backend):
+    kind = "inspector"
+    features = frozenset(
+        {
+            "conditional_breakpoints",
+            "hit_conditions",
+            "log_points",
+            "set_variable",
+            "exception_info",
+            "pause",
+            "threads",
+            "async_stacks",
+        }
+    )
+
+    def __init__(
+        self,
+        endpoint: Endpoint,
+        language: str = "javascript",
+        program: str | None = None,
+        process: RuntimeProcess | None = None,
+        stop_on_entry: bool = False,
+    ) -> None:
+        super().__init__()
+        self.endpoint = endpoint
+        self.dialect = endpoint.dialect
+        self.language = language
+        self.program = program or endpoint.url
+        self.process = process
+        self.pid = process.pid if process else None
+        self.stop_on_entry = stop_on_entry
+        self.scripts = Scripts(self.dialect)
+        self.rpc: InspectorRpc | None = None
+        self._files: dict[str, list[_Bp]] = {}
+        self._bp_seq = 0
+        self._exception_mode: ExceptionMode = "uncaught"
+        self._paused: dict[str, Any] | None = None
+        self._refs: dict[int, _Ref] = {}
+        self._next_ref = 1
+        self._last_request: str | None = None
+        self._entry_pending = endpoint.waiting
+        self._closing = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.reconnecting = False
+        if process is not None:
+            process.on_output = self._program_output
+            process.on_exit = self._program_exited
+
+    # ----- lifecycle ----------------------------------------------------------------------------------------
+
+    async def start(
+        self, line_breakpoints: dict[str, list[LineBreakpointSpec]], exception_mode: ExceptionMode
+    ) -> dict[str, list[BreakpointState]]:
+        self._exception_mode = exception_mode
+        for file, specs in line_breakpoints.items():
+            self._files[file] = [self._new_bp(spec) for spec in specs]
+        await self._connect(self.endpoint)
+        states = {file: [bp.state for bp in bps] for file, bps in self._files.items()}
+        if self.endpoint.waiting:
+            await self._send(self.dialect.release_command)
+        return states
+
+    async def _connect(self, endpoint: Endpoint) -> None:
+        rpc = InspectorRpc(endpoint.url, self._on_event, self._on_close)
+        await rpc.open(timeout=5.0, wrapped=endpoint.wrapped)
+        self.rpc = rpc
+        for method, params in self.dialect.enable_commands(endpoint.page):
+            try:
+                await self._send(method, params)
+            except DebugError as exc:  # optional domains differ between versions; the core ones must work
+                if method in ("Debugger.enable", "Runtime.enable"):
+                    raise
+                log.info("%s not available: %s", method, exc.message)
+        await self.set_exception_mode(self._exception_mode)
+        for file in list(self._files):
+            await self._apply_file(file)
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def _send(self, method: str, params: dict[str, Any] | None = None, timeout: float = 10.0) -> dict[str, Any]:
+        if self.rpc is None or self.rpc.closed:
+            raise DebugError(
+                ErrorCode.NOT_CONNECTED,
+                "the inspector target is not connected",
+                hint="pairdbg reconnects by itself when the target comes back; wait_for_stop, or close",
+            )
+        return await self.rpc.send(method, params, timeout)
+
+    def _on_close(self, reason: str) -> None:
+        if self._closing:
+            return
+        self._paused = None
+        self._refs.clear()
+        if self.process is not None and self.process.returncode is not None:
+            return  # the program ended; _program_exited reports it
+        if self.listener is not None:
+            self.listener.on_lost(f"the inspector connection was lost ({reason})")
+        if self.endpoint.rediscover is not None or self.process is None:
+            self._spawn(self._reconnect())
+
+    async def _reconnect(self) -> None:
+        """A target that went away and comes back on the same endpoint is re-attached, breakpoints restored."""
+        self.reconnecting = True
+        try:
+            for delay in RECONNECT_DELAYS:
+                await asyncio.sleep(delay)
+                if self._closing:
+                    return
+                try:
+                    endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
+                    self.scripts.clear()
+                    await self._connect(endpoint)
+                except DebugError as exc:
+                    log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
+                    continue
+                self.endpoint = endpoint
+                if endpoint.waiting:
+                    self._entry_pending = True
+                    with contextlib.suppress(DebugError):
+                        await self._send(self.dialect.release_command)
+                reconnected = getattr(self.listener, "on_reconnected", None)
+                if reconnected is not None:
+                    reconnected()
+                return
+        finally:
+            self.reconnecting = False
+
+    async def close(self, terminate: bool = True) -> None:
+        self._closing = True
+        for task in list(self._tasks):
+            task.cancel()
+        if self.rpc is not None:
+            if not terminate and self._paused is not None:
+                with contextlib.suppress(DebugError):
+                    await self.rpc.send("Debugger.resume", timeout=2)
+            await self.rpc.close()
+        if self.process is not None:
+            await self.process.stop(terminate)
+
+    # ----- program process (launched runtimes) --------------------------------------------------------------
+
+    def _program_output(self, category: str, text: str) -> None:
+        if category == "control":
+            # Node finished the script but stays alive while a debugger is attached: let it go.
+            if self.rpc is not None:
+                self._spawn(self.rpc.close())
+            return
+        if self.listener is not None:
+            self.listener.on_output(category, text)
+
+    def _program_exited(self, code: int | None) -> None:
+        if self.listener is not None and not self._closing:
+            self.listener.on_exited(code)
+            self.listener.on_terminated()
+
+    # ----- events ---------------------------------------------------------------------------------------------
+
+    def _on_event(self, method: str, params: dict[str, Any]) -> None:
+        if method == "Debugger.scriptParsed":
+            script = self.scripts.add(params)
+            waiting = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
+            if waiting and any(self.scripts.for_file(f) is script for f in waiting):
+                self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
+        elif method == "Debugger.paused":
+            self._on_paused(params)
+        elif method == "Debugger.resumed":
+            self._paused = None
+            self._refs.clear()
+            if self.listener is not None:
+                self.listener.on_continued(None, True)
+        elif method == "Debugger.breakpointResolved":
+            self._on_resolved(params.get("breakpointId"), params.get("location") or {})
+        elif method in ("Runtime.consoleAPICalled", "Console.messageAdded", "Runtime.exceptionThrown"):
+            self._on_console(method, params)
+        elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
+            self.scripts.clear()
+
+    def _on_paused(self, params: dict[str, Any]) -> None:
+        self._paused = params
+        self._refs.clear()
+        if self._entry_pending:
+            self._entry_pending = False
+            if not self.stop_on_entry:
+                self._spawn(self._leave_entry())
+                return
+            params = {**params, "reason": "Break on start"}
+        if self.listener is None:
+            return
+        hit = self.dialect.hit_breakpoint_ids(params)
+        backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
+        reason = self.dialect.reason(params, self._last_request)
+        self._last_request = None
+        text = None
+        if reason == "exception":
+            text = type_of(params.get("data") or {})
+        self.listener.on_stopped(StopInfo(reason=reason, thread_id=1, text=text, hit_breakpoint_ids=backend_ids))
+
+    async def _leave_entry(self) -> None:
+        """The first pause of --inspect-brk: every script is parsed now, so bind the pending breakpoints."""
+        await self._apply_files(list(self._files))
+        with contextlib.suppress(DebugError):
+            await self._send("Debugger.resume")
+
+    def _on_console(self, method: str, params: dict[str, Any]) -> None:
+        if self.listener is None or (self.process is not None and method != "Runtime.exceptionThrown"):
+            return  # a launched program's console already reaches us through its stdout/stderr
+        if method == "Runtime.consoleAPICalled":
+            kind = params.get("type", "log")
+            text = " ".join(_plain(arg) for arg in params.get("args") or [])
+        elif method == "Console.messageAdded":
+            message = params.get("message") or {}
+            kind = message.get("level", "log")
+            text = message.get("text", "")
+        else:
+            if self.process is not None:
+                return
+            details = params.get("exceptionDetails") or {}
+            kind = "error"
+            text = (details.get("exception") or {}).get("description") or details.get("text", "exception")
+        category = "stderr" if kind in ("error", "warning", "assert") else "console"
+        self.listener.on_output(category, text + "\n")
+
+    # ----- breakpoints ------------------------------------------------------------------------------------------
+
+    def _new_bp(self, spec: LineBreakpointSpec) -> _Bp:
+        self._bp_seq += 1
+        return _Bp(f"ib{self._bp_seq}", spec)
+
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        old = self._files.get(file, [])
+        for bp in old:
+            if bp.wire_id is not None:
+                with contextlib.suppress(DebugError):
+                    await self._send("Debugger.removeBreakpoint", {"breakpointId": bp.wire_id})
+        self._files[file] = [self._new_bp(spec) for spec in specs]
+        await self._apply_file(file)
+        return [bp.state for bp in self._files[file]]
+
+    async def _apply_files(self, files: list[str]) -> None:
+        for file in files:
+            with contextlib.suppress(DebugError):
+                await self._apply_file(file)
+
+    async def _apply_file(self, file: str) -> None:
+        """Bind the file's breakpoints that are not bound yet, through its script's source map when it has one."""
+        for bp in self._files.get(file, []):
+            if bp.wire_id is not None:
+                continue
+            script, line0, column0, bound0 = self.scripts.to_wire(file, bp.spec.line - 1)
+            if script is None and self.dialect.is_jsc:
+                # JSC targets transpile (Bun): the wire line is unknown until the script is parsed.
+                bp.state = BreakpointState(
+                    False, bp.spec.line, "pending: the file has not been loaded yet", bp.backend_id
+                )
+                if self.listener is not None:
+                    self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
+                continue
+            url = script.url if script is not None else self.dialect.url_for_path(file)
+            params = self.dialect.breakpoint_params(
+                url, line0, column0, bp.backend_id, bp.spec.condition, bp.spec.hit_condition, bp.spec.log_message
+            )
+            try:
+                result = await self._send("Debugger.setBreakpointByUrl", params)
+            except DebugError as exc:
+                bp.state = BreakpointState(False, bp.spec.line, exc.message, bp.backend_id)
+            else:
+                bp.wire_id = result.get("breakpointId")
+                locations = result.get("locations") or []
+                if locations:
+                    bp.state = self._state_at(bp, locations[0])
+                else:
+                    bp.state = BreakpointState(False, bound0 + 1, "pending: binds when the script loads", bp.backend_id)
+            if self.listener is not None:
+                self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
+
+    def _state_at(self, bp: _Bp, location: dict[str, Any]) -> BreakpointState:
+        _, line0, _ = self.scripts.from_wire(
+            location.get("scriptId", ""), location.get("lineNumber", 0), location.get("columnNumber", 0)
+        )
+        return BreakpointState(True, line0 + 1, None, bp.backend_id)
+
+    def _on_resolved(self, wire_id: str | None, location: dict[str, Any]) -> None:
+        for bps in self._files.values():
+            for bp in bps:
+                if bp.wire_id == wire_id:
+                    bp.state = self._state_at(bp, location)
+                    if self.listener is not None:
+                        self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
+                    return
+
+    async def set_exception_mode(self, mode: ExceptionMode) -> None:
+        await self._send("Debugger.setPauseOnExceptions", {"state": self.dialect.exception_states[mode]})
+        self._exception_mode = mode
+
+    # ----- execution --------------------------------------------------------------------------------------------
+
+    async def resume(self, thread_id: int | None) -> None:
+        self._last_request = None
+        await self._send("Debugger.resume")
+
+    async def step(self, kind: StepKind, thread_id: int | None) -> None:
+        self._last_request = "step"
+        await self._send(STEP_METHODS[kind])
+
+    async def pause(self, thread_id: int | None) -> None:
+        self._last_request = "pause"
+        await self._send("Debugger.pause")
+
+    async def threads(self) -> list[tuple[int, str]]:
+        if self.rpc is None or self.rpc.closed:
+            raise DebugError(ErrorCode.NOT_CONNECTED, "the inspector target is not connected")
+        return [(1, "main")]
+
+    # ----- inspection -------------------------------------------------------------------------------------------
+
+    def _frames(self) -> list[dict[str, Any]]:
+        if self._paused is None:
+            raise DebugError(ErrorCode.NOT_PAUSED, "the target is not paused")
+        return list(self._paused.get("callFrames") or [])
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        frames: list[RawFrame] = []
+        for index, frame in enumerate(self._frames()):
+            location = frame.get("location") or {}
+            if index and self._internal(location.get("scriptId", "")):
+                continue  # the runtime's own frames (node:internal/…) are noise under the user's code
+            file, line0, column0 = self.scripts.from_wire(
+                location.get("scriptId", ""), location.get("lineNumber", 0), location.get("columnNumber", 0)
+            )
+            frames.append(RawFrame(index, frame.get("functionName") or "(anonymous)", file, line0 + 1, column0 + 1))
+        frames.extend(self._async_frames())
+        total = len(frames)
+        return frames[start : start + levels], total
+
+    def _internal(self, script_id: str) -> bool:
+        script = self.scripts.by_id.get(str(script_id))
+        return script is not None and script.url.startswith(("node:", "internal/", "bun:"))
+
+    def _async_frames(self) -> list[RawFrame]:
+        """Frames of the async callers (an `await`, a timer, a promise), marked and not evaluable."""
+        out: list[RawFrame] = []
+        trace = (self._paused or {}).get("asyncStackTrace")
+        one_based = self.dialect.is_jsc  # JSC stack traces count lines from 1 (its Locations count from 0)
+        while trace and len(out) < 50:
+            label = trace.get("description") or "async"
+            for call in trace.get("callFrames") or []:
+                line0 = (call.get("lineNumber") or 0) - (1 if one_based else 0)
+                script_id = call.get("scriptId")
+                if script_id and str(script_id) in self.scripts.by_id:
+                    file, line0, column0 = self.scripts.from_wire(script_id, max(line0, 0), call.get("columnNumber", 0))
+                else:
+                    file, column0 = call.get("url") or "?", call.get("columnNumber", 0)
+                name = f"{call.get('functionName') or '(anonymous)'} [async {label}]"
+                out.append(RawFrame(-(len(out) + 1), name, file, line0 + 1, column0 + 1, hint="async"))
+            trace = trace.get("parent") or trace.get("parentStackTrace")
+        return out
+
+    def _call_frame(self, frame_id: int) -> dict[str, Any]:
+        frames = self._frames()
+        if frame_id < 0 or frame_id >= len(frames):
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "async frames can be seen but not inspected; pick a frame above the async boundary",
+            )
+        return frames[frame_id]
+
+    def _ref(self, ref: _Ref) -> int:
+        number = self._next_ref
+        self._next_ref += 1
+        self._refs[number] = ref
+        return number
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        frame = self._call_frame(frame_id)
+        chain = frame.get("scopeChain") or []
+        local_count = self.dialect.local_scope_count(frame)
+        scopes: list[RawScope] = []
+        if local_count:
+            ids = [s["object"]["objectId"] for s in chain[:local_count] if (s.get("object") or {}).get("objectId")]
+            scopes.append(RawScope("Locals", self._ref(_Ref(ids, frame_id, list(range(local_count))))))
+        for number, scope in enumerate(chain[local_count:], start=local_count):
+            object_id = (scope.get("object") or {}).get("objectId")
+            if not object_id:
+                continue
+            kind = scope.get("type", "scope")
+            name = {
+                "global": "Global",
+                "globalLexicalEnvironment": "Script",
+                "script": "Script",
+                "module": "Module",
+                "closure": "Closure",
+                "block": "Block",
+            }.get(kind, kind.title())
+            if scope.get("name"):
+                name += f" ({scope['name']})"
+            scopes.append(RawScope(name, self._ref(_Ref([object_id], frame_id, [number])), expensive=kind == "global"))
+        return scopes
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        entry = self._refs.get(ref)
+        if entry is None:
+            raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
+        values: list[RawValue] = []
+        for object_id in entry.object_ids:
+            result = await self._send(
+                "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
+            )
+            for prop in self.dialect.properties(result):
+                if "value" not in prop or prop.get("name") == "__proto__":
+                    continue
+                values.append(self._raw(prop.get("name", "?"), prop["value"], entry.frame))
+        if start or count:
+            values = values[start : start + count if count else None]
+        return values
+
+    def _raw(self, name: str, obj: dict[str, Any], frame: int | None) -> RawValue:
+        ref = 0
+        if obj.get("objectId") and obj.get("type") == "object" and obj.get("subtype") != "null":
+            ref = self._ref(_Ref([obj["objectId"]], frame))
+        return RawValue(name=name, value=describe(obj), type=type_of(obj), ref=ref, evaluate_name=name)
+
+    async def evaluate(self, expression: str, frame_id: int | None, context: str = "repl") -> RawValue:
+        if frame_id is not None and self._paused is not None:
+            frame = self._call_frame(frame_id)
+            result = await self._send(
+                "Debugger.evaluateOnCallFrame",
+                {
+                    "callFrameId": frame["callFrameId"],
+                    "expression": expression,
+                    "generatePreview": True,
+                    "objectGroup": "pairdbg",
+                },
+            )
+        else:
+            result = await self._send(
+                "Runtime.evaluate", {"expression": expression, "generatePreview": True, "objectGroup": "pairdbg"}
+            )
+        thrown = self.dialect.thrown(result)
+        if thrown is not None:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+        return self._raw(expression, result.get("result") or {}, frame_id)
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        entry = self._refs.get(ref)
+        if entry is None:
+            raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
+        frame_id = entry.frame
+        if entry.scope_numbers and frame_id is not None:
+            frame = self._call_frame(frame_id)
+            if self.dialect.is_jsc:  # JSC has no setVariableValue: assign by evaluation in the frame
+                result = await self._send(
+                    "Debugger.evaluateOnCallFrame",
+                    {
+                        "callFrameId": frame["callFrameId"],
+                        "expression": f"{name} = ({value}), {name}",
+                        "generatePreview": True,
+                    },
+                )
+                thrown = self.dialect.thrown(result)
+                if thrown is not None:
+                    raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+                return self._raw(name, result.get("result") or {}, frame_id)
+            new_value = await self._call_argument(value, frame)
+            holder = await self._scope_holding(entry, name)
+            await self._send(
+                "Debugger.setVariableValue",
+                {
+                    "scopeNumber": holder,
+                    "variableName": name,
+                    "newValue": new_value,
+                    "callFrameId": frame["callFrameId"],
+                },
+            )
+            return await self.evaluate(name, frame_id)
+        frame = self._call_frame(frame_id) if frame_id is not None and self._paused else None
+        argument = await self._call_argument(value, frame)
+        result = await self._send(
+            "Runtime.callFunctionOn",
+            {
+                "objectId": entry.object_ids[0],
+                "functionDeclaration": "function(k, v) { this[k] = v; return this[k]; }",
+                "arguments": [{"value": name}, argument],
+                "generatePreview": True,
+            },
+        )
+        thrown = self.dialect.thrown(result)
+        if thrown is not None:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+        return self._raw(name, result.get("result") or {}, frame_id)
+
+    async def _call_argument(self, expression: str, frame: dict[str, Any] | None) -> dict[str, Any]:
+        if frame is not None:
+            result = await self._send(
+                "Debugger.evaluateOnCallFrame", {"callFrameId": frame["callFrameId"], "expression": f"({expression})"}
+            )
+        else:
+            result = await self._send("Runtime.evaluate", {"expression": f"({expression})"})
+        thrown = self.dialect.thrown(result)
+        if thrown is not None:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+        obj = result.get("result") or {}
+        if obj.get("objectId"):
+            return {"objectId": obj["objectId"]}
+        if "unserializableValue" in obj:
+            return {"unserializableValue": obj["unserializableValue"]}
+        return {"value": obj.get("value")}
+
+    async def _scope_holding(self, entry: _Ref, name: str) -> int:
+        for number, object_id in zip(entry.scope_numbers, entry.object_ids, strict=False):
+            result = await self._send("Runtime.getProperties", {"objectId": object_id, "ownProperties": True})
+            if any(p.get("name") == name for p in self.dialect.properties(result)):
+                return number
+        return entry.scope_numbers[-1]
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        data = (self._paused or {}).get("data") or {}
+        if not data:
+            return None
+        description = str(data.get("description") or describe(data))
+        first = description.split("\n", 1)[0]
+        kind, _, message = first.partition(": ")
+        uncaught = data.get("uncaught") if "uncaught" in data else (self._paused or {}).get("data", {}).get("uncaught")
+        mode = "uncaught" if uncaught else None
+        return ExceptionDetails(
+            type=data.get("className") or kind or "Error", message=message or first, break_mode=mode
+        )
+
+    async def script_source(self, path: str) -> str | None:
+        """Source text for a file that is not on this machine (a page script): from its source map, or the target."""
+        script = self.scripts.for_file(path) or self.scripts.by_id.get(self.scripts.by_key.get(path, ""))
+        if script is None:
+            return None
+        source_map = script.source_map()
+        content = source_map.source_content(path) if source_map is not None and path != script.url else None
+        if content is not None:
+            return content
+        result = await self._send("Debugger.getScriptSource", {"scriptId": script.script_id})
+        return result.get("scriptSource")
+
+
+def _plain(arg: dict[str, Any]) -> str:
+    if arg.get("type") == "string":
+        return str(arg.get("value", ""))
+    return describe(arg)

@@ -1,0 +1,128 @@
+"""Finding an inspector endpoint: launch a runtime, or discover a running target from host:port or a ws:// URL.
+
+Node and Chromium list targets at /json/list; Bun answers only /json/version (its ws path is in its banner);
+WebKitGTK's inspector server lists pages in an HTML page at `/` whose sockets are /socket/<conn>/<target>/<kind>.
+Only loopback hosts are reachable unless the configured allow-list names others.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import re
+from urllib.parse import urlparse
+
+import aiohttp
+
+from ..errors import DebugError, ErrorCode
+from .backend import Endpoint
+from .dialect import Dialect
+
+WEBKIT_SOCKET = re.compile(r"/socket/\d+/\d+/\w+")
+
+
+def check_host(host: str, allowed: list[str]) -> None:
+    try:
+        if ipaddress.ip_address(host.strip("[]")).is_loopback:
+            return
+    except ValueError:
+        if host == "localhost":
+            return
+    if host in allowed:
+        return
+    raise DebugError(
+        ErrorCode.INVALID_PARAMETERS,
+        f"host {host!r} is not allowed: pairdbg only reaches loopback inspectors unless the host is allow-listed",
+        hint="debug through an SSH tunnel to 127.0.0.1, or add the host to the allowed_hosts setting",
+    )
+
+
+def split_target(target: str) -> tuple[str, int, str]:
+    """(scheme, host, port, path) parts of host:port, http://host:port or ws://host:port/path."""
+    text = target.strip()
+    if "://" not in text:
+        text = "http://" + text
+    parsed = urlparse(text)
+    if parsed.scheme not in ("http", "https", "ws", "wss") or not parsed.hostname:
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"{target!r} is not host:port, http://host:port or ws://…",
+            hint="e.g. 127.0.0.1:9229 or ws://127.0.0.1:6499/pairdbg",
+        )
+    if parsed.port is None:
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{target!r} has no port")
+    return parsed.hostname, parsed.port, parsed.path or ""
+
+
+async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
+    async with session.get(url) as response:
+        return response.status, await response.text()
+
+
+async def discover(target: str, allowed: list[str]) -> Endpoint:
+    """The debuggable target behind host:port (or an http:// URL): Node/Chromium, WebKitGTK, or a clear error."""
+    if target.strip().startswith(("ws://", "wss://")):
+        return await endpoint_for_ws(target, allowed)
+    host, port, _ = split_target(target)
+    check_host(host, allowed)
+    base = f"http://{host}:{port}"
+    timeout = aiohttp.ClientTimeout(total=5)
+    try:
+        async with aiohttp.ClientSession(timeout=timeout) as session:
+            status, body = await _get(session, base + "/json/list")
+            if status == 200:
+                return _pick_cdp_target(body, target)
+            status, body = await _get(session, base + "/json/version")
+            if status == 200 and '"Bun"' in body:
+                raise DebugError(
+                    ErrorCode.CONNECTION_FAILED,
+                    f"{target} is a Bun inspector, which lists no targets over HTTP",
+                    hint="pass the ws:// URL from Bun's banner (`Listening: ws://…`) to connect_debugger",
+                )
+            status, body = await _get(session, base + "/")
+            match = WEBKIT_SOCKET.search(body) if status == 200 else None
+            if match:
+                return Endpoint(f"ws://{host}:{port}{match.group(0)}", Dialect("jsc"), wrapped=True, page=True)
+    except (aiohttp.ClientError, TimeoutError, OSError) as exc:
+        raise DebugError(
+            ErrorCode.CONNECTION_FAILED,
+            f"no inspector answers at {base} ({exc.__class__.__name__})",
+            hint="start the target with --inspect (Node/Bun) or --remote-debugging-port (Chromium)",
+        ) from None
+    raise DebugError(ErrorCode.CONNECTION_FAILED, f"{base} answers HTTP but offers no debuggable target")
+
+
+def _pick_cdp_target(body: str, target: str) -> Endpoint:
+    import json
+
+    try:
+        targets = json.loads(body)
+    except ValueError:
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{target}/json/list did not return JSON") from None
+    for kind in ("page", "node", "other"):
+        for entry in targets:
+            if entry.get("type") == kind and entry.get("webSocketDebuggerUrl"):
+                return Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page")
+    raise DebugError(
+        ErrorCode.CONNECTION_FAILED,
+        f"{target} lists no page or node target to debug",
+        hint="open a page in the browser first",
+    )
+
+
+async def endpoint_for_ws(url: str, allowed: list[str]) -> Endpoint:
+    """Which dialect a ws:// inspector speaks, from its path and its /json/version."""
+    host, port, path = split_target(url)
+    check_host(host, allowed)
+    if WEBKIT_SOCKET.fullmatch(path):
+        return Endpoint(url, Dialect("jsc"), wrapped=True, page=True)
+    browser = ""
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
+            status, body = await _get(session, f"http://{host}:{port}/json/version")
+            if status == 200:
+                browser = body
+    except (aiohttp.ClientError, TimeoutError, OSError):
+        pass
+    if '"Bun"' in browser:
+        return Endpoint(url, Dialect("jsc"))
+    return Endpoint(url, Dialect("v8"), page="/devtools/page/" in path)

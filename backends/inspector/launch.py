@@ -1,0 +1,67 @@
+"""Starting a JavaScript/TypeScript program under Node or Bun with the inspector, stopped before its first line."""
+
+from __future__ import annotations
+
+import os
+import secrets
+from typing import Literal
+
+from ..errors import DebugError, ErrorCode
+from .backend import Endpoint, InspectorBackend
+from .dialect import Dialect
+from .discovery import discover, endpoint_for_ws
+from .process import RuntimeProcess
+from .targets import TargetMissing, find_bun, find_node, free_port
+
+Runtime = Literal["node", "bun"]
+
+
+def runtime_path(runtime: Runtime) -> str:
+    try:
+        return find_bun() if runtime == "bun" else find_node()
+    except TargetMissing as exc:
+        raise DebugError(ErrorCode.CONNECTION_FAILED, str(exc), hint=exc.how_to_install) from None
+
+
+async def launch_js(
+    program: str,
+    runtime: Runtime,
+    language: str,
+    args: list[str],
+    cwd: str | None,
+    env: dict[str, str],
+    stop_on_entry: bool,
+) -> InspectorBackend:
+    """Spawn the runtime paused before the first line (--inspect-brk on a loopback port) and wrap it."""
+    executable = runtime_path(runtime)
+    if runtime == "bun":
+        # Bun needs a port up front and prints the path it serves; a random path keeps other clients out.
+        flag = f"--inspect-brk=127.0.0.1:{free_port()}/pairdbg-{secrets.token_hex(8)}"
+        dialect = Dialect("jsc")
+    else:
+        flag = "--inspect-brk=127.0.0.1:0"
+        dialect = Dialect("v8")
+    process = await RuntimeProcess.spawn([executable, flag, program, *args], cwd or os.path.dirname(program), env)
+    endpoint = Endpoint(process.ws_url, dialect, waiting=True)
+    return InspectorBackend(endpoint, language, program, process, stop_on_entry)
+
+
+async def attach_js(target: str, language: str, allowed: list[str]) -> InspectorBackend:
+    """A running target at host:port / http:// (discovered) or ws:// (as given); re-found when it restarts."""
+    endpoint = await discover(target, allowed)
+
+    async def rediscover() -> Endpoint:
+        return await discover(target, allowed)
+
+    endpoint.rediscover = rediscover
+    return InspectorBackend(endpoint, language, target)
+
+
+async def connect_ws(url: str, allowed: list[str]) -> InspectorBackend:
+    endpoint = await endpoint_for_ws(url, allowed)
+
+    async def same() -> Endpoint:
+        return endpoint
+
+    endpoint.rediscover = same
+    return InspectorBackend(endpoint, "javascript", url)

@@ -1,0 +1,141 @@
+"""A JavaScript runtime (Node or Bun) that pairdbg starts with its inspector on a loopback port.
+
+The inspector's WebSocket URL is read from the runtime's stderr banner; the rest of stdout/stderr becomes the
+session's program output. The runtime runs in its own process group, so stopping it ends everything it started.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+import signal
+from collections.abc import Callable
+
+from ..errors import DebugError, ErrorCode
+
+WS_URL = re.compile(r"(ws://[^\s]+)")
+BANNER_NOISE = (
+    "Debugger listening on",
+    "For help, see:",
+    "Debugger attached.",
+    "--- Bun Inspector ---",
+    "Listening:",
+    "Inspect in browser:",
+    "debug.bun.sh",
+    "Waiting for the debugger to disconnect",
+)
+
+
+class RuntimeProcess:
+    def __init__(self, proc: asyncio.subprocess.Process, ws_url: str) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self.ws_url = ws_url
+        self.on_output: Callable[[str, str], None] | None = None
+        self.on_exit: Callable[[int | None], None] | None = None
+        self._early: list[tuple[str, str]] = []
+        self._tasks = [
+            asyncio.create_task(self._pump(proc.stdout, "stdout")),
+            asyncio.create_task(self._pump(proc.stderr, "stderr")),
+        ]
+        self._waiter = asyncio.create_task(self._wait())
+
+    @property
+    def returncode(self) -> int | None:
+        return self.proc.returncode
+
+    @classmethod
+    async def spawn(cls, argv: list[str], cwd: str | None, env: dict[str, str] | None, timeout: float = 10.0):
+        """Start the runtime and wait for its inspector banner; on failure nothing is left running."""
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                *argv,
+                cwd=cwd,
+                env={**os.environ, **(env or {})},
+                stdin=asyncio.subprocess.DEVNULL,
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.PIPE,
+                start_new_session=True,
+            )
+        except OSError as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]}: {exc}") from None
+        seen: list[str] = []
+        try:
+            url = await asyncio.wait_for(_banner_url(proc, seen), timeout)
+        except (TimeoutError, EOFError):
+            await _end_group(proc)
+            tail = "".join(seen)[-1500:].strip()
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"{os.path.basename(argv[0])} did not open its inspector" + (f":\n{tail}" if tail else " (no output)"),
+                hint="check the program path and that the runtime supports --inspect-brk",
+            ) from None
+        runtime = cls(proc, url)
+        runtime._early = [("stderr", line) for line in seen if not any(n in line for n in BANNER_NOISE)]
+        return runtime
+
+    async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
+        if stream is None:
+            return
+        while True:
+            chunk = await stream.read(65536)
+            if not chunk:
+                return
+            text = chunk.decode(errors="replace")
+            if category == "stderr":
+                kept = "".join(
+                    line for line in text.splitlines(keepends=True) if not any(n in line for n in BANNER_NOISE)
+                )
+                if "Waiting for the debugger to disconnect" in text and self.on_output is not None:
+                    self.on_output("control", "Waiting for the debugger to disconnect")
+                text = kept
+            if text and self.on_output is not None:
+                for early in self._early:
+                    self.on_output(*early)
+                self._early.clear()
+                self.on_output(category, text)
+
+    async def _wait(self) -> None:
+        code = await self.proc.wait()
+        for task in self._tasks:  # let the last output arrive before the end is reported
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(task), 1)
+        if self.on_exit is not None:
+            self.on_exit(code)
+
+    async def stop(self, terminate: bool = True) -> None:
+        if terminate:
+            await _end_group(self.proc)
+        for task in (*self._tasks, self._waiter):
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+
+
+async def _banner_url(proc: asyncio.subprocess.Process, seen: list[str]) -> str:
+    assert proc.stderr is not None
+    while True:
+        line = (await proc.stderr.readline()).decode(errors="replace")
+        if not line:
+            raise EOFError
+        seen.append(line)
+        match = WS_URL.search(line)
+        if match:
+            return match.group(1)
+
+
+async def _end_group(proc: asyncio.subprocess.Process) -> None:
+    """TERM the runtime's process group, then KILL what is left, and reap it."""
+    if proc.returncode is None:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            await asyncio.wait_for(proc.wait(), 3)
+        except TimeoutError:
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.killpg(proc.pid, signal.SIGKILL)
+            await proc.wait()
+    with contextlib.suppress(ProcessLookupError, PermissionError):
+        os.killpg(proc.pid, signal.SIGKILL)  # anything the runtime started in its group

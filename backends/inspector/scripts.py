@@ -1,0 +1,99 @@
+"""What the inspector told us about loaded scripts, and mapping locations between the user's files and the wire.
+
+Lines here are 0-based (the wire's convention); the backend converts to the 1-based lines people see.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+
+from .dialect import Dialect
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Script:
+    script_id: str
+    url: str
+    path: str | None  # a local file, when the url names one
+    map_url: str | None = None
+    _map: object | None = None
+    _map_loaded: bool = False
+
+    def source_map(self):
+        """The parsed source map (or None), loaded on first use; a broken map is logged and ignored."""
+        if not self._map_loaded:
+            self._map_loaded = True
+            if self.map_url:
+                from .sourcemap import SourceMap, SourceMapError
+
+                try:
+                    self._map = SourceMap.from_url(self.map_url, self.path or self.url)
+                except (SourceMapError, OSError) as exc:
+                    log.warning("ignoring the source map of %s: %s", self.url, exc)
+                except Exception:  # a map we cannot read must never cost the session; lines stay unmapped
+                    log.exception("failed to read the source map of %s", self.url)
+        return self._map
+
+
+@dataclass
+class Scripts:
+    dialect: Dialect
+    by_id: dict[str, Script] = field(default_factory=dict)
+    by_key: dict[str, str] = field(default_factory=dict)  # url or local path -> newest scriptId
+    by_original: dict[str, str] = field(default_factory=dict)  # original source path -> scriptId of its map
+
+    def add(self, params: dict) -> Script:
+        url = params.get("url") or ""
+        script = Script(
+            str(params.get("scriptId")), url, self.dialect.local_path(url), params.get("sourceMapURL") or None
+        )
+        self.by_id[script.script_id] = script
+        if url:
+            self.by_key[url] = script.script_id
+        if script.path:
+            self.by_key[script.path] = script.script_id
+        if script.map_url:
+            source_map = script.source_map()
+            for source in source_map.sources_list if source_map is not None else []:
+                if source and source != script.path:
+                    self.by_original[source] = script.script_id
+        return script
+
+    def clear(self) -> None:
+        self.by_id.clear()
+        self.by_key.clear()
+        self.by_original.clear()
+
+    def for_file(self, path: str) -> Script | None:
+        """The loaded script that holds `path` (itself, or through a source map)."""
+        script_id = self.by_key.get(path) or self.by_key.get(self.dialect.url_for_path(path))
+        script_id = script_id or self.by_original.get(path)
+        return self.by_id.get(script_id) if script_id else None
+
+    def to_wire(self, path: str, line0: int) -> tuple[Script | None, int, int | None, int]:
+        """(script, generated line, generated column or None, the original line it really binds to)."""
+        script = self.for_file(path)
+        source_map = script.source_map() if script else None
+        if script is None or source_map is None:
+            return script, line0, None, line0
+        position = source_map.generated_for(path, line0)
+        if position is None:
+            return script, line0, None, line0
+        bound = getattr(position, "original_line", line0)
+        return script, position.line, position.column, bound
+
+    def from_wire(self, script_id: str, line0: int, column0: int = 0) -> tuple[str, int, int]:
+        """(file or url, original line, original column) for a location in a loaded script."""
+        script = self.by_id.get(str(script_id))
+        if script is None:
+            return f"script {script_id}", line0, column0
+        source_map = script.source_map()
+        if source_map is not None:
+            found = source_map.original_for(line0, column0)
+            if found is not None:
+                source, line, column = found
+                return source or script.path or script.url, line, column
+        return script.path or script.url, line0, column0
