@@ -1,0 +1,1 @@
+"""The inspector backend: WebKit Inspector Protocol (JSC) and CDP (V8) over WebSocket."""
