@@ -131,8 +131,12 @@ def main(argv: list[str] | None = None) -> int:
             from mcp_bridge.http import DEFAULT_PORT
             from mcp_bridge.stdio import serve_http
 
-            with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-                asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
+            try:
+                with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+                    asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
+            except OSError as exc:
+                print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+                return 2
             return 0
         from mcp_bridge.stdio import serve_stdio
 
@@ -175,7 +179,11 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     if not args.no_http:
         from mcp_bridge.http import DEFAULT_PORT, HttpMcpService
 
-        http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
+        try:
+            http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
+        except OSError as exc:
+            print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+            return 2
     run_tui(hub, registry, http, launch=launch, theme=args.theme)
     return 0
 

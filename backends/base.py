@@ -105,6 +105,10 @@ class Backend(ABC):
     language: str = "?"
     #: What this backend can do at all; the session derives per-phase capabilities from it.
     features: frozenset[str] = frozenset()
+    #: pairdbg started the program (so it cannot be detached from: its output runs through pairdbg).
+    launched: bool = False
+    #: True while the backend is trying to reach its target again after losing it.
+    reconnecting: bool = False
 
     def __init__(self) -> None:
         self.listener: BackendListener | None = None

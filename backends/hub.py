@@ -14,6 +14,7 @@ from .limits import Limits
 from .session import Session
 
 log = logging.getLogger(__name__)
+MAX_ENDED_KEPT = 20
 
 
 class Hub:
@@ -75,6 +76,7 @@ class Hub:
         except DebugError:
             self._next -= 1
             raise
+        self._forget_old_ended()
         self.sessions[session_id] = session
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
@@ -90,15 +92,22 @@ class Hub:
     async def close(self, session_id: str, terminate: bool = True) -> Session:
         session = self.get(session_id)
         await session.close(terminate)
-        del self.sessions[session.id]
-        self.bus.publish(SessionRemoved(session.id))
+        if self.sessions.pop(session.id, None) is not None:  # a concurrent close may have removed it already
+            self.bus.publish(SessionRemoved(session.id))
         return session
 
     async def shutdown(self) -> None:
         """Close every session; used when pairdbg exits, so no adapter or program outlives it."""
         await asyncio.gather(*(s.close(True) for s in list(self.sessions.values())), return_exceptions=True)
         for sid in list(self.sessions):
-            self.sessions.pop(sid)
+            if self.sessions.pop(sid, None) is not None:
+                self.bus.publish(SessionRemoved(sid))
+
+    def _forget_old_ended(self) -> None:
+        """Ended sessions stay readable (output, last stop) until there are too many; the oldest go first."""
+        ended = [s.id for s in self.sessions.values() if s.phase.ended]
+        for sid in ended[: max(0, len(ended) - MAX_ENDED_KEPT)]:
+            self.sessions.pop(sid, None)
             self.bus.publish(SessionRemoved(sid))
 
 

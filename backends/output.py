@@ -48,7 +48,7 @@ class OutputRing:
             used += len(entry.text)
         return out, self._next_seq, False, dropped
 
-    def tail_text(self, since: int, max_lines: int = 10) -> list[str]:
+    def tail_text(self, since: int, max_lines: int = 10, line_chars: int = 300) -> list[str]:
         """The last lines of output since a cursor, for stop reports.
 
         Adapters send output in arbitrary chunks (debugpy sends `print("a", 1)` as "a", " ", "1", "\n"), so chunks
@@ -64,4 +64,7 @@ class OutputRing:
             if rest:
                 partial[entry.category] = rest
         lines.extend(rest.rstrip("\r") for rest in partial.values())
-        return lines[-max_lines:]
+        return [
+            line if len(line) <= line_chars else line[: line_chars - 1] + f"… ({len(line) - line_chars + 1} more)"
+            for line in lines[-max_lines:]
+        ]

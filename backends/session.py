@@ -44,6 +44,9 @@ from .output import OutputRing
 from .source import lines_of, window
 
 log = logging.getLogger(__name__)
+WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
+WATCH_BUDGET_S = 2.0  # for all watches of one stop report
+TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
 
 
 @dataclass
@@ -132,6 +135,8 @@ class Session:
         self._output_mark = 1
         self._stop_tasks: set[asyncio.Task[None]] = set()
         self._current_thread: int | None = None
+        self._release_task: asyncio.Future[None] | None = None
+        self._close_task: asyncio.Future[None] | None = None
         backend.listener = self
 
     # ----- phase machine ---------------------------------------------------------------------------------------
@@ -144,6 +149,24 @@ class Session:
             self.handles.expire()
         self.bus.publish(PhaseChanged(self.id, phase=phase, detail=detail))
         self._notify()
+        if phase.ended and not (phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False)):
+            # The program is gone: release the adapter/connection now, not when someone closes the session.
+            # The session record (output, last stop) stays for reading.
+            self._release_task = self._release_task or asyncio.ensure_future(self._release())
+
+    async def _release(self) -> None:
+        for task in list(self._stop_tasks):
+            task.cancel()
+        with contextlib.suppress(Exception):
+            await self.backend.close(True)
+
+    def on_reconnected(self) -> None:
+        """The backend found its target again (same endpoint): breakpoints are restored, the program runs."""
+        if self.phase == Phase.DISCONNECTED:
+            self.phase = Phase.RUNNING
+            self.error = None
+            self.bus.publish(PhaseChanged(self.id, phase=Phase.RUNNING, detail="reconnected"))
+            self._notify()
 
     def _notify(self) -> None:
         event, self._changed = self._changed, asyncio.Event()
@@ -227,7 +250,8 @@ class Session:
                 session_id=self.id,
                 stop_number=self.stop_number + 1,
                 reason=info.reason,
-                description=f"stopped, but the report failed: {exc.message}",
+                description=f"stopped, but the stop report could not be built ({exc.message}); "
+                "call get_call_stack to look again",
                 location=Location(),
                 thread_id=info.thread_id,
             )
@@ -267,9 +291,11 @@ class Session:
         if info.reason == "exception":
             details = await backend.exception_details(thread_id)
             if details is not None:
-                exception = ExceptionInfo(type=details.type, message=details.message, break_mode=details.break_mode)
+                exception = ExceptionInfo(
+                    type=_cap(details.type, 120), message=_cap(details.message), break_mode=details.break_mode
+                )
             elif info.text or info.description:
-                exception = ExceptionInfo(type=info.text or "Exception", message=info.description)
+                exception = ExceptionInfo(type=_cap(info.text or "Exception", 120), message=_cap(info.description))
         thread_name = None
         with contextlib.suppress(DebugError):
             thread_name = dict(await backend.threads()).get(thread_id)
@@ -277,7 +303,7 @@ class Session:
             session_id=self.id,
             stop_number=stop_number,
             reason=info.reason,
-            description=info.description,
+            description=_cap(info.description),
             exception=exception,
             thread_id=thread_id,
             thread_name=thread_name,
@@ -318,23 +344,28 @@ class Session:
         return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
 
     async def _evaluate_watches(self, frame_id: int | None) -> list[WatchView]:
+        """Watches for a stop report, within a time budget: a slow watch must not hold the stop back."""
         views = []
+        deadline = asyncio.get_running_loop().time() + WATCH_BUDGET_S
         for watch in self.watches.values():
-            views.append(await self._evaluate_watch(watch, frame_id))
+            left = deadline - asyncio.get_running_loop().time()
+            views.append(await self._evaluate_watch(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
         return views
 
-    async def _evaluate_watch(self, watch: Watch, frame_id: int | None) -> WatchView:
+    async def _evaluate_watch(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
         error = False
         try:
-            raw = await self.backend.evaluate(watch.expression, frame_id, context="watch")
+            raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
             value = raw.value
+        except TimeoutError:
+            value, error = f"(not evaluated: took over {timeout:.1f}s)", True
         except DebugError as exc:
             value, error = _first_line(exc.message), True
         if len(value) > self.limits.value_chars:
             value = value[: self.limits.value_chars - 1] + "…"
         changed = watch.last is not None and value != watch.last
         watch.last = value
-        return WatchView(id=watch.id, expression=watch.expression, value=value, changed=changed, error=error)
+        return WatchView(id=watch.id, expression=_cap(watch.expression, 120), value=value, changed=changed, error=error)
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -359,8 +390,23 @@ class Session:
             self._set_phase(Phase.RUNNING)
 
     async def close(self, terminate: bool = True) -> None:
+        """End the session (once: a second caller waits for the first close)."""
+        if not terminate and getattr(self.backend, "launched", False) and not self.phase.ended:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"session {self.id} launched its program, which cannot outlive it (its output goes through pairdbg)",
+                hint="close with terminate=true, or start the program yourself under a debug server and attach",
+            )
+        if self._close_task is None:
+            self._close_task = asyncio.ensure_future(self._close(terminate))
+        await asyncio.shield(self._close_task)
+
+    async def _close(self, terminate: bool) -> None:
         for task in list(self._stop_tasks):
             task.cancel()
+        if self._release_task is not None:
+            with contextlib.suppress(Exception):
+                await self._release_task
         with contextlib.suppress(Exception):
             await self.backend.close(terminate)
         self._set_phase(Phase.TERMINATED, "closed")
@@ -418,6 +464,8 @@ class Session:
         if "pause" not in self.backend.features:
             raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot pause a running program")
         before = self.stop_number
+        if self._stop_tasks:  # the program already stopped; its report is being built
+            return await self.wait_for_stop(before, wait_s)
         await self.backend.pause(self._current_thread or 0)
         self.last_control = f"{actor} pause"
         return await self.wait_for_stop(before, wait_s)
@@ -691,6 +739,12 @@ class Session:
 
 def _is_special(name: str) -> bool:
     return (name.startswith("__") and name.endswith("__")) or name in ("special variables", "function variables")
+
+
+def _cap(text: str | None, limit: int = TEXT_CAP) -> str | None:
+    if text is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + f"… ({len(text) - limit + 1} more characters)"
 
 
 def _first_line(text: str) -> str:

@@ -97,9 +97,10 @@ class HttpMcpService:
         self.server, self.notifier = build_server(hub, registry)
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
+        self._check_loopback(host)
         self.sock = self._bind(host, port)
         self.port = self.sock.getsockname()[1]
-        self.url = f"http://{host}:{self.port}{MCP_PATH}"
+        self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
         self.publish_endpoint = publish_endpoint
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
         config = uvicorn.Config(
@@ -107,6 +108,20 @@ class HttpMcpService:
         )
         self.uvicorn = _EmbeddedUvicorn(config)
         self._task: asyncio.Task[None] | None = None
+
+    @staticmethod
+    def _check_loopback(host: str) -> None:
+        import ipaddress
+
+        try:
+            loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+        except ValueError:
+            loopback = False
+        if not loopback and os.environ.get("PAIRDBG_ALLOW_REMOTE_MCP") != "1":
+            raise OSError(
+                f"refusing to serve MCP on {host}: the DNS-rebinding protection only covers loopback addresses; "
+                "set PAIRDBG_ALLOW_REMOTE_MCP=1 if you really mean it (and put TLS in front)"
+            )
 
     @staticmethod
     def _bind(host: str, port: int) -> socket.socket:
@@ -136,7 +151,9 @@ class HttpMcpService:
     def _write_endpoint(self) -> None:
         path = endpoint_file()
         path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(path.parent, 0o700)  # an older or hand-made folder keeps its mode otherwise
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        os.fchmod(fd, 0o600)  # O_CREAT's mode applies only to a new file; the token must never be readable
         with os.fdopen(fd, "w") as fh:
             json.dump({"url": self.url, "token": self.token, "pid": os.getpid()}, fh)
 

@@ -53,7 +53,7 @@ def build_relay(url: str, token: str) -> Server[Upstream]:
 
     @asynccontextmanager
     async def lifespan(_: Server[Upstream]) -> AsyncIterator[Upstream]:
-        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=600))
+        http = httpx2.AsyncClient(headers={"Authorization": f"Bearer {token}"}, timeout=httpx2.Timeout(30, read=660))
         # cache=None: a relay must never answer live debugger state from a cache.
         async with http, Client(streamable_http_client(url, http_client=http), cache=None) as client:
             async with anyio.create_task_group() as tg:

@@ -35,6 +35,7 @@ log = logging.getLogger(__name__)
 
 SESSIONS_URI = "debug://sessions"
 COALESCE_S = 0.1
+AGENT_IDLE_S = 600  # an agent silent this long no longer counts as connected
 
 
 def session_uri(session_id: str) -> str:
@@ -82,8 +83,14 @@ class Notifier:
             agent_key = key if key != "stdio" else f"stdio:{name}"
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and key == "stdio":
                 agent_key = f"modern:{name}"
+            now = time.time()
             self.hub.agents[agent_key] = name
-            self.hub.agent_seen[agent_key] = time.time()
+            self.hub.agent_seen[agent_key] = now
+            for key, seen in list(self.hub.agent_seen.items()):  # HTTP reconnects make new keys: forget stale ones
+                if now - seen > AGENT_IDLE_S:
+                    self.hub.agent_seen.pop(key, None)
+                    self.hub.agents.pop(key, None)
+                    self.legacy.pop(key, None)
             if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 _, uris = self.legacy.get(key, (None, set()))
                 self.legacy[key] = (ctx.session, uris)

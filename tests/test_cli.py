@@ -151,3 +151,8 @@ def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> No
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+
+
+def test_http_mcp_refuses_a_non_loopback_bind(tmp_path) -> None:
+    result = run_cli("--mcp", "--http", "--host", "0.0.0.0", "--port", "0", runtime_dir=tmp_path)
+    assert result.returncode == 2 and "refusing to serve MCP on 0.0.0.0" in result.stderr

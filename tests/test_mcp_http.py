@@ -12,7 +12,7 @@ import pytest
 from mcp import types
 from mcp.client.subscriptions import ResourceUpdated
 
-from mcp_bridge.http import endpoint_file, read_endpoint
+from mcp_bridge.http import HttpMcpService, endpoint_file, read_endpoint
 from mcp_helpers import DEMO, DEMO_BP_LINE, http_client, until
 
 INIT = {
@@ -103,3 +103,19 @@ async def test_legacy_agent_hears_the_person_on_its_stream(served) -> None:
                 actors.append((event.action, event.actor))
         agent_name = next(iter(hub.agents.values()))
         assert actors == [("start_debugging", f"agent:{agent_name}"), ("step_over", "human")]
+
+
+@pytest.mark.asyncio
+async def test_an_existing_endpoint_file_is_made_private(hub, registry, tmp_path, monkeypatch) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    folder = tmp_path / "pairdbg"
+    folder.mkdir(mode=0o755)
+    (folder / "endpoint.json").write_text("{}")
+    os.chmod(folder / "endpoint.json", 0o644)
+    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
+    await service.start()
+    try:
+        assert stat.S_IMODE(os.stat(folder / "endpoint.json").st_mode) == 0o600
+        assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
+    finally:
+        await service.stop()

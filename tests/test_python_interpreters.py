@@ -40,3 +40,16 @@ async def test_not_a_python_fails_fast_with_a_hint(registry) -> None:
     assert "not a CPython 3.8+ interpreter" in err.value.message and "executable_path" in err.value.hint
     assert time.monotonic() - started < 5
     assert registry.hub.sessions == {}
+
+
+@pytest.mark.asyncio
+async def test_the_program_sees_a_clean_sys_path(registry, tmp_path) -> None:
+    """Neither debugpy's folder nor pairdbg's boot folder may shadow the program's own imports."""
+    program = tmp_path / "paths.py"
+    program.write_text("import sys, importlib.util\nprint(sys.path[:3])\nprint(importlib.util.find_spec('common'))\n")
+    reply = await registry.run("start_debugging", {"program": str(program), "wait_s": 10}, "agent:test")
+    assert reply.data["state"] == "terminated", reply.text
+    printed = "\n".join(reply.data["output_tail"])
+    assert printed.startswith(f"['{tmp_path}'"), printed
+    assert "debugpy" not in printed and "backends" not in printed
+    assert printed.endswith("None")

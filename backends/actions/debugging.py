@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from ..dap.python import PythonAttach, PythonLaunch, debugpy_available, resolve_python
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
+from ..models import Phase
 from ..session import ExecOutcome, Session
 from ..source import lines_of
 from . import render
@@ -438,7 +439,8 @@ class SourceParams(BaseModel):
 async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
     file, line = p.file, p.line
     if (not file or not line) and p.session_id:
-        stop = hub.get(p.session_id).last_stop
+        session = hub.get(p.session_id)
+        stop = session.last_stop if session.phase == Phase.PAUSED else None  # an old stop is not "where it is"
         if stop is not None:
             file, line = file or stop.location.file, line or stop.location.line
     if not file:

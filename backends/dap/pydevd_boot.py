@@ -9,7 +9,6 @@ It must run on any Python the user's program needs, so it uses nothing but the s
 """
 
 import os
-import runpy
 import socket
 import sys
 
@@ -20,6 +19,10 @@ def main() -> None:
         args = args[2:]
     debugpy_dir = args[0]
     sys.argv = args
+    # Python put this script's folder first on sys.path; the program must not see it (nor debugpy's folder),
+    # or `import client` / `import common` would find pairdbg's or debugpy's modules instead of the user's.
+    if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
+        del sys.path[0]
     sys.path.insert(0, os.path.dirname(debugpy_dir))
     import debugpy._vendored.force_pydevd  # noqa: F401  (sets pydevd up exactly as debugpy's CLI would)
     import pydevd
@@ -36,7 +39,9 @@ def main() -> None:
 
     pydevd.start_client = start_client
     del sys.path[0]
-    runpy.run_path(debugpy_dir, run_name="__main__")
+    from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
+
+    cli.main()
 
 
 main()

@@ -77,6 +77,7 @@ class PythonLaunch(DapBackend):
 
     language = "python"
     adapter_id = "debugpy"
+    launched = True
     features = frozenset(
         {
             "conditional_breakpoints",

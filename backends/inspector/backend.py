@@ -93,6 +93,7 @@ class InspectorBackend(Backend):
         self.language = language
         self.program = program or endpoint.url
         self.process = process
+        self.launched = process is not None
         self.pid = process.pid if process else None
         self.stop_on_entry = stop_on_entry
         self.scripts = Scripts(self.dialect)
@@ -162,9 +163,13 @@ class InspectorBackend(Backend):
         self._refs.clear()
         if self.process is not None and self.process.returncode is not None:
             return  # the program ended; _program_exited reports it
+        will_retry = self.endpoint.rediscover is not None and self.process is None
+        self.reconnecting = will_retry  # read by the session: a lost target that may come back is kept open
         if self.listener is not None:
-            self.listener.on_lost(f"the inspector connection was lost ({reason})")
-        if self.endpoint.rediscover is not None or self.process is None:
+            self.listener.on_lost(
+                f"the inspector connection was lost ({reason})" + ("; reconnecting" if will_retry else "")
+            )
+        if will_retry:
             self._spawn(self._reconnect())
 
     async def _reconnect(self) -> None:
@@ -187,10 +192,14 @@ class InspectorBackend(Backend):
                     self._entry_pending = True
                     with contextlib.suppress(DebugError):
                         await self._send(self.dialect.release_command)
+                self.reconnecting = False
                 reconnected = getattr(self.listener, "on_reconnected", None)
                 if reconnected is not None:
                     reconnected()
                 return
+            self.reconnecting = False
+            if self.listener is not None:  # gave up: the session ends as disconnected, resources released
+                self.listener.on_terminated()
         finally:
             self.reconnecting = False
 
