@@ -41,7 +41,7 @@ from .models import (
     WatchView,
 )
 from .output import OutputRing
-from .source import lines_of, window
+from .source import has_source, is_url, lines_of, register_source, window
 
 log = logging.getLogger(__name__)
 WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
@@ -311,7 +311,7 @@ class Session:
                 bp.id for bp in self.breakpoints.values() if bp.state.backend_id in info.hit_breakpoint_ids
             ],
             location=location,
-            source=window(location.file, location.line, self.limits.report_context),
+            source=await self._source_window(location),
             locals=locals_,
             locals_total=locals_total,
             stack=stack,
@@ -320,6 +320,17 @@ class Session:
             output_tail=self.output.tail_text(self._output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
         )
+
+    async def _source_window(self, location: Location) -> list:
+        """Source lines around the stop; a script with no local file is fetched from the target once."""
+        if location.file and not os.path.isfile(location.file) and not has_source(location.file):
+            fetch = getattr(self.backend, "script_source", None)
+            if fetch is not None:
+                with contextlib.suppress(DebugError):
+                    text = await fetch(location.file)
+                    if text is not None:
+                        register_source(location.file, text)
+        return window(location.file, location.line, self.limits.report_context)
 
     def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
         cap = cap or self.limits.value_chars
@@ -534,9 +545,17 @@ class Session:
                 set_by=actor,
             )
         assert file is not None and line is not None
-        path = os.path.abspath(os.path.expanduser(file))
-        lines = lines_of(path)  # a missing file fails here, before an id is used up
-        if not 1 <= line <= max(len(lines), 1):
+        if is_url(file):
+            # A script the target knows by URL (a page's http://…/app.js): only the target can check it.
+            if "remote_sources" not in self.backend.features:
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"{self.backend.kind} sessions take file paths, not URLs"
+                )
+            path, lines = file, ()
+        else:
+            path = os.path.abspath(os.path.expanduser(file))
+            lines = lines_of(path)  # a missing file fails here, before an id is used up
+        if lines and not 1 <= line <= max(len(lines), 1):
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
                 f"line {line} is outside {path}, which has {len(lines)} lines",

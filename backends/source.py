@@ -9,6 +9,27 @@ from .errors import DebugError, ErrorCode
 from .models import SourceLine
 
 
+# Sources with no local file (a page's http://…/app.js, a script's source-map content), by URL or path.
+# Bounded: the oldest are forgotten first.
+_remote: dict[str, tuple[str, ...]] = {}
+MAX_REMOTE = 200
+
+
+def is_url(path: str) -> bool:
+    return "://" in path and not path.startswith("file://")
+
+
+def register_source(path: str, text: str) -> None:
+    _remote.pop(path, None)
+    _remote[path] = tuple(text.splitlines())
+    while len(_remote) > MAX_REMOTE:
+        _remote.pop(next(iter(_remote)))
+
+
+def has_source(path: str) -> bool:
+    return path in _remote
+
+
 @lru_cache(maxsize=64)
 def _read(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
     with open(path, encoding="utf-8", errors="replace") as fh:
@@ -17,6 +38,8 @@ def _read(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
 
 def lines_of(path: str) -> tuple[str, ...]:
     """All lines of a file (0-based tuple), or PATH_NOT_FOUND."""
+    if path in _remote:
+        return _remote[path]
     try:
         st = os.stat(path)
     except OSError:

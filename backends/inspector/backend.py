@@ -26,6 +26,7 @@ from ..base import (
     StopInfo,
 )
 from ..errors import DebugError, ErrorCode
+from ..source import is_url
 from .dialect import Dialect
 from .process import RuntimeProcess
 from .rpc import InspectorRpc
@@ -76,6 +77,7 @@ class InspectorBackend(Backend):
             "pause",
             "threads",
             "async_stacks",
+            "remote_sources",
         }
     )
 
@@ -94,6 +96,8 @@ class InspectorBackend(Backend):
         self.program = program or endpoint.url
         self.process = process
         self.launched = process is not None
+        # Bun (JSC outside a browser page) transpiles every file, so lines are only known once a script is parsed.
+        self.transpiles = self.dialect.is_jsc and not endpoint.page
         self.pid = process.pid if process else None
         self.stop_on_entry = stop_on_entry
         self.scripts = Scripts(self.dialect)
@@ -325,15 +329,15 @@ class InspectorBackend(Backend):
             if bp.wire_id is not None:
                 continue
             script, line0, column0, bound0 = self.scripts.to_wire(file, bp.spec.line - 1)
-            if script is None and self.dialect.is_jsc:
-                # JSC targets transpile (Bun): the wire line is unknown until the script is parsed.
+            if script is None and self.transpiles:
+                # Bun transpiles every file: the wire line is unknown until the script is parsed.
                 bp.state = BreakpointState(
                     False, bp.spec.line, "pending: the file has not been loaded yet", bp.backend_id
                 )
                 if self.listener is not None:
                     self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
                 continue
-            url = script.url if script is not None else self.dialect.url_for_path(file)
+            url = script.url if script is not None else file if is_url(file) else self.dialect.url_for_path(file)
             params = self.dialect.breakpoint_params(
                 url, line0, column0, bp.backend_id, bp.spec.condition, bp.spec.hit_condition, bp.spec.log_message
             )
