@@ -112,6 +112,9 @@ class InspectorBackend(Backend):
         self._entry_pending = endpoint.waiting
         self._closing = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        # Binding runs from scriptParsed, the entry pause and set_breakpoint at once; one at a time, or a second
+        # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
+        self._apply_lock = asyncio.Lock()
         self.reconnecting = False
         if process is not None:
             process.on_output = self._program_output
@@ -309,14 +312,15 @@ class InspectorBackend(Backend):
         return _Bp(f"ib{self._bp_seq}", spec)
 
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
-        old = self._files.get(file, [])
-        for bp in old:
-            if bp.wire_id is not None:
-                with contextlib.suppress(DebugError):
-                    await self._send("Debugger.removeBreakpoint", {"breakpointId": bp.wire_id})
-        self._files[file] = [self._new_bp(spec) for spec in specs]
-        await self._apply_file(file)
-        return [bp.state for bp in self._files[file]]
+        async with self._apply_lock:  # an in-flight bind of the old list must finish first, or its id leaks
+            old = self._files.get(file, [])
+            for bp in old:
+                if bp.wire_id is not None:
+                    with contextlib.suppress(DebugError):
+                        await self._send("Debugger.removeBreakpoint", {"breakpointId": bp.wire_id})
+            self._files[file] = [self._new_bp(spec) for spec in specs]
+            await self._apply_file_locked(file)
+            return [bp.state for bp in self._files[file]]
 
     async def _apply_files(self, files: list[str]) -> None:
         for file in files:
@@ -325,6 +329,10 @@ class InspectorBackend(Backend):
 
     async def _apply_file(self, file: str) -> None:
         """Bind the file's breakpoints that are not bound yet, through its script's source map when it has one."""
+        async with self._apply_lock:
+            await self._apply_file_locked(file)
+
+    async def _apply_file_locked(self, file: str) -> None:
         for bp in self._files.get(file, []):
             if bp.wire_id is not None:
                 continue
