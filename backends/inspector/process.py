@@ -25,7 +25,13 @@ BANNER_NOISE = (
     "Inspect in browser:",
     "debug.bun.sh",
     "Waiting for the debugger to disconnect",
+    "Debugger ending on",  # Node, as it exits
 )
+BANNER_URL_LINE = re.compile(r"^\s*wss?://\S+\s*$")  # Bun prints its URL on a line of its own
+
+
+def _noise(line: str) -> bool:
+    return any(n in line for n in BANNER_NOISE) or BANNER_URL_LINE.match(line) is not None
 
 
 class RuntimeProcess:
@@ -73,7 +79,7 @@ class RuntimeProcess:
                 hint="check the program path and that the runtime supports --inspect-brk",
             ) from None
         runtime = cls(proc, url)
-        runtime._early = [("stderr", line) for line in seen if not any(n in line for n in BANNER_NOISE)]
+        runtime._early = [("stderr", line) for line in seen if not _noise(line)]
         return runtime
 
     async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
@@ -85,9 +91,7 @@ class RuntimeProcess:
                 return
             text = chunk.decode(errors="replace")
             if category == "stderr":
-                kept = "".join(
-                    line for line in text.splitlines(keepends=True) if not any(n in line for n in BANNER_NOISE)
-                )
+                kept = "".join(line for line in text.splitlines(keepends=True) if not _noise(line))
                 if "Waiting for the debugger to disconnect" in text and self.on_output is not None:
                     self.on_output("control", "Waiting for the debugger to disconnect")
                 text = kept
