@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -252,14 +253,34 @@ async def test_pause_execution_on_running_page(registry, hub, browser):
     paused = stop_of(await run(registry, "pause_execution", session_id=sid, wait_s=10))
     assert paused["reason"] == "pause", paused
     assert paused["location"]["file"] == browser.app_url, paused["location"]
-    frame_lines = [f["line"] for f in paused["stack"] if f["file"] == browser.app_url]
-    assert frame_lines, paused["stack"]
-    assert int(await evaluate(registry, sid, "counter")) >= 1
+    assert paused["location"]["line"] >= 1 and paused["stack"], paused
+    counter = int(await evaluate(registry, sid, "counter"))
+    assert counter >= 1
 
-    resumed = await run(registry, "continue_execution", session_id=sid, wait_s=0)
-    assert resumed.data["state"] == "running", resumed.text
+    # Detaching while paused must let the page run on (it is not ours to leave frozen).
     await run(registry, "close_debug_session", session_id=sid, terminate=False)
     assert browser.alive()
+    again = await attach(registry, browser)
+    await wait_for_output(registry, again, f"tick {counter + 3} doubled")
+    assert hub.sessions[again].phase.value == "running"
+    await run(registry, "close_debug_session", session_id=again, terminate=False)
+
+
+@pytest.mark.asyncio
+async def test_browser_gone_while_attached(registry, hub, browser):
+    """The browser exits under an attached session: it says so (disconnected), and closing it is quick."""
+    sid = await attach(registry, browser)
+    await wait_for_output(registry, sid, "doubled")
+    await browser.stop()
+    session = hub.sessions[sid]
+    await poll(lambda: session.phase.value == "disconnected", 10, "the session to notice the browser is gone")
+    assert "lost" in (session.error or ""), session.error
+    await expect_error(registry, "pause_execution", {"session_id": sid}, "SESSION_INVALID_STATE")
+    loop = asyncio.get_running_loop()
+    began = loop.time()
+    await run(registry, "close_debug_session", session_id=sid)
+    assert loop.time() - began < 3
+    assert sid not in hub.sessions
 
 
 @pytest.mark.asyncio
@@ -283,10 +304,23 @@ async def test_pause_on_caught_exceptions(registry, hub, browser):
     await run(registry, "close_debug_session", session_id=sid, terminate=False)
 
 
+WEBKIT_ASYNC_STACK = (
+    "WebKitGTK: after an await the stack shows JSC's builtin frames (asyncFunctionResume, promiseReactionJob) as "
+    "'script N:1', the async parents as '[native code]' line 0 and '?:1', and labels them '[async async]' "
+    "(backend.py stack()/_internal only hides node:/internal//bun: URLs; _async_frames: no 1-based floor for "
+    "frames with no scriptId, label 'async' when JSC gives no description)"
+)
+
+
 @pytest.mark.asyncio
-@pytest.mark.parametrize("browser", ["chromium"], indirect=True)
+@pytest.mark.parametrize(
+    "browser",
+    ["chromium", pytest.param("webkit", marks=pytest.mark.xfail(strict=True, reason=WEBKIT_ASYNC_STACK))],
+    indirect=True,
+)
 async def test_async_frames_in_call_stack(registry, hub, browser):
-    """settle() awaits a timer; paused after the await, the stack shows the interval callback that called it."""
+    """settle() awaits a timer; paused after the await, the stack shows the interval callback that called it, and
+    only the page's own frames (no engine internals, every line 1-based)."""
     sid = await attach(registry, browser)
     await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=ASYNC)
     stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=20))
@@ -299,9 +333,14 @@ async def test_async_frames_in_call_stack(registry, hub, browser):
     caller = line_of_text("settle(counter);")
     assert any(f["file"] == browser.app_url and f["line"] == caller for f in async_frames), frames
     await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "1", "frame": async_frames[0]["handle"]},
+        registry,
+        "evaluate_expression",
+        {"session_id": sid, "expression": "1", "frame": async_frames[0]["handle"]},
         "INVALID_PARAMETERS",
     )
+    shown = [(f["function"], f["file"], f["line"]) for f in frames]
+    assert all(f["file"] == browser.app_url and f["line"] >= 1 for f in frames), shown
+    assert not any("[async async]" in f["function"] for f in frames), shown
     await run(registry, "close_debug_session", session_id=sid, terminate=False)
 
 
@@ -321,3 +360,117 @@ async def test_attach_where_nothing_listens(registry, hub):
     assert str(port) in exc.message
     assert exc.hint, exc
     assert hub.sessions == {}
+
+
+# ----- backend bugs, pinned (xfail strict: they pass the day the bug is fixed, and then must lose the mark) --------
+
+
+@pytest.mark.asyncio
+@pytest.mark.xfail(
+    strict=True,
+    reason="attaching to the page's own web server (not the inspector port) fails without a hint: discovery.py "
+    "raises CONNECTION_FAILED 'answers HTTP but offers no debuggable target' with hint=None",
+)
+async def test_attach_to_the_page_server_hints_at_the_debugging_port(registry, hub, site):
+    target = site.removeprefix("http://").rstrip("/")
+    exc = await expect_error(registry, "attach", {"target": target, "language": "javascript"}, "CONNECTION_FAILED")
+    assert exc.hint, exc.text()
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("browser", ["chromium"], indirect=True)
+@pytest.mark.xfail(
+    strict=True,
+    reason="get_source_context at a page-script stop: debugging.py get_source_context runs os.path.abspath() on the "
+    "URL (http://… → <cwd>/http:/…) and fails PATH_NOT_FOUND, though the stop report has the source",
+)
+async def test_get_source_context_at_a_page_stop(registry, hub, browser):
+    sid = await attach(registry, browser)
+    await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)
+    stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=20))
+    reply = await run(registry, "get_source_context", session_id=sid)
+    assert reply.data["file"] == browser.app_url
+    assert [r["text"] for r in reply.data["lines"] if r["current"]] == [APP.read_text().splitlines()[TICK - 1]]
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("browser", ["chromium"], indirect=True)
+@pytest.mark.xfail(
+    strict=True,
+    reason="a DOM element's children list is empty: backend.py variables() asks Runtime.getProperties for "
+    "ownProperties only and drops __proto__, and a DOM node's properties are prototype accessors (same in WebKit)",
+)
+async def test_dom_element_can_be_expanded(registry, hub, browser):
+    sid = await attach(registry, browser)
+    await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)
+    stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=20))
+    element = await run(registry, "evaluate_expression", session_id=sid, expression="document.getElementById('out')")
+    assert element.data["handle"], element.text
+    assert "HTMLParagraphElement" in element.data["value"]
+    children = await run(registry, "get_variables", session_id=sid, ref=element.data["handle"], names=["id", "tagName"])
+    assert {v["name"]: v["value"] for v in children.data["variables"]} == {"id": '"out"', "tagName": '"P"'}
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("kind", ["chromium", "webkit"])
+@pytest.mark.xfail(
+    strict=True,
+    reason="stale source after the page script changes and the page reloads: session.py _source_window fetches a "
+    "URL's source only if not has_source(url), and source.py's cache (module-global, keyed by URL) is never "
+    "dropped when the target parses a new script, so the stop shows the old file's lines",
+)
+async def test_source_is_fetched_again_after_the_page_script_changes(registry, hub, tmp_path, kind):
+    copy = tmp_path / "site"
+    shutil.copytree(SITE, copy)
+    base, close = targets.serve_directory(copy)
+    try:
+        async with running(kind, base) as browser:
+            sid = await attach(registry, browser)
+            bp = await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)
+            before = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=20))
+            assert "MARK:tick" in next(s["text"] for s in before["source"] if s["current"])
+
+            script = copy / "app.js"  # one line more at the top, and a new console text to know the reload ran
+            script.write_text("// inserted\n" + script.read_text().replace('"tick "', '"v2 tick "'))
+            await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=bp.data["id"])
+            await evaluate(registry, sid, "setTimeout(() => location.reload(), 0)")
+            await run(registry, "continue_execution", session_id=sid, wait_s=0)
+            await wait_for_output(registry, sid, "v2 tick")
+
+            await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK + 1)
+            after = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
+            assert after["location"]["line"] == TICK + 1 and after["location"]["function"] == "tick"
+            current = next(s["text"] for s in after["source"] if s["current"])
+            assert "MARK:tick" in current, after["source"]
+            await run(registry, "close_debug_session", session_id=sid, terminate=False)
+    finally:
+        close()
+
+
+WEBKIT_TARGET_SWAP = (
+    "WebKitGTK swaps the page target on a cross-origin navigation (Target.targetCreated isProvisional, "
+    "Target.didCommitProvisionalTarget {oldTargetId,newTargetId}, Target.targetDestroyed); rpc.py _dispatch keeps "
+    "the first targetId and drops the rest, so the session stays 'running' but deaf: no stop, no error"
+)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize(
+    "browser",
+    ["chromium", pytest.param("webkit", marks=pytest.mark.xfail(strict=True, reason=WEBKIT_TARGET_SWAP))],
+    indirect=True,
+)
+async def test_breakpoints_after_a_cross_origin_navigation(registry, hub, browser):
+    """The page navigates from 127.0.0.1 to localhost (another site): the session follows it."""
+    sid = await attach(registry, browser)
+    bp = await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)
+    stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=20))
+    other = browser.page_url.replace("127.0.0.1", "localhost")
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=bp.data["id"])
+    await run(registry, "set_breakpoint", session_id=sid, file=other.replace("index.html", "app.js"), line=TICK)
+    await evaluate(registry, sid, f"setTimeout(() => {{ location.href = {other!r}; }}, 0)")
+    await run(registry, "continue_execution", session_id=sid, wait_s=0)
+    stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=5))
+    assert stop["location"]["file"] == other.replace("index.html", "app.js")
+    assert await evaluate(registry, sid, "location.href") == f'"{other}"'
+    await run(registry, "close_debug_session", session_id=sid, terminate=False)
