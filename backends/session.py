@@ -205,6 +205,10 @@ class Session:
     # ----- backend callbacks (BackendListener) -------------------------------------------------------------------
 
     def on_stopped(self, info: StopInfo) -> None:
+        if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
+            # The target is back: a breakpoint restored during the re-handshake can stop it before the backend
+            # reports the reconnect, and a stop recorded while "disconnected" would be dropped as after the end.
+            self.on_reconnected()
         self._stop_gen += 1
         task = asyncio.create_task(self._record_stop(info, self._stop_gen))
         self._stop_tasks.add(task)
@@ -222,6 +226,12 @@ class Session:
         self.exit_code = exit_code
 
     def on_terminated(self) -> None:
+        if self.phase == Phase.DISCONNECTED:
+            # A backend that was reconnecting gave up: the session stays disconnected (it is already an end), but
+            # its connection is released now and waiters stop waiting for a reconnect.
+            self._release_task = self._release_task or asyncio.ensure_future(self._release())
+            self._notify()
+            return
         detail = f"exit code {self.exit_code}" if self.exit_code is not None else None
         self._set_phase(Phase.TERMINATED, detail)
 
@@ -488,6 +498,8 @@ class Session:
             after = self.stop_number - 1
 
         def settled() -> bool:
+            if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
+                return False  # the target may come back (attach, restarted on its port) and stop again
             return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
 
         await self._wait_until(settled, max(0.0, timeout))

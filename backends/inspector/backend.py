@@ -190,10 +190,16 @@ class InspectorBackend(Backend):
                 try:
                     endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
                     self.scripts.clear()
+                    for bps in self._files.values():  # ids of the old target mean nothing to the new one
+                        for bp in bps:
+                            bp.wire_id = None
                     await self._connect(endpoint)
                 except DebugError as exc:
                     log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
+                    if self.rpc is not None and not self.rpc.closed:  # half-open: its close must not count as a loss
+                        await self.rpc.close()
                     continue
+                endpoint.rediscover = endpoint.rediscover or self.endpoint.rediscover  # so a second restart is followed too
                 self.endpoint = endpoint
                 if endpoint.waiting:
                     self._entry_pending = True
