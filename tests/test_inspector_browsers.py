@@ -20,6 +20,7 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
+from backends.errors import DebugError
 from backends.inspector import targets
 from backends.inspector.targets import TargetMissing
 from conftest import IN_CI, expect_error, poll
@@ -42,6 +43,12 @@ def line_of(marker: str) -> int:
 
 
 TICK, AFTER, THROW, ASYNC = line_of("tick"), line_of("after"), line_of("throw"), line_of("async")
+
+
+def bug(reason: str, raises: type[BaseException] = AssertionError):
+    """A backend bug pinned by a test: strict (it must fail now), and only by the bug's own failure type, so a
+    missing browser or a crashed launch still fails the run."""
+    return pytest.mark.xfail(strict=True, reason=reason, raises=raises)
 
 
 def need(*finders) -> None:
@@ -315,7 +322,7 @@ WEBKIT_ASYNC_STACK = (
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "browser",
-    ["chromium", pytest.param("webkit", marks=pytest.mark.xfail(strict=True, reason=WEBKIT_ASYNC_STACK))],
+    ["chromium", pytest.param("webkit", marks=bug(WEBKIT_ASYNC_STACK))],
     indirect=True,
 )
 async def test_async_frames_in_call_stack(registry, hub, browser):
@@ -366,9 +373,8 @@ async def test_attach_where_nothing_listens(registry, hub):
 
 
 @pytest.mark.asyncio
-@pytest.mark.xfail(
-    strict=True,
-    reason="attaching to the page's own web server (not the inspector port) fails without a hint: discovery.py "
+@bug(
+    "attaching to the page's own web server (not the inspector port) fails without a hint: discovery.py "
     "raises CONNECTION_FAILED 'answers HTTP but offers no debuggable target' with hint=None",
 )
 async def test_attach_to_the_page_server_hints_at_the_debugging_port(registry, hub, site):
@@ -379,8 +385,8 @@ async def test_attach_to_the_page_server_hints_at_the_debugging_port(registry, h
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("browser", ["chromium"], indirect=True)
-@pytest.mark.xfail(
-    strict=True,
+@bug(
+    raises=DebugError,
     reason="get_source_context at a page-script stop: debugging.py get_source_context runs os.path.abspath() on the "
     "URL (http://… → <cwd>/http:/…) and fails PATH_NOT_FOUND, though the stop report has the source",
 )
@@ -395,9 +401,8 @@ async def test_get_source_context_at_a_page_stop(registry, hub, browser):
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("browser", ["chromium"], indirect=True)
-@pytest.mark.xfail(
-    strict=True,
-    reason="a DOM element's children list is empty: backend.py variables() asks Runtime.getProperties for "
+@bug(
+    "a DOM element's children list is empty: backend.py variables() asks Runtime.getProperties for "
     "ownProperties only and drops __proto__, and a DOM node's properties are prototype accessors (same in WebKit)",
 )
 async def test_dom_element_can_be_expanded(registry, hub, browser):
@@ -413,9 +418,8 @@ async def test_dom_element_can_be_expanded(registry, hub, browser):
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["chromium", "webkit"])
-@pytest.mark.xfail(
-    strict=True,
-    reason="stale source after the page script changes and the page reloads: session.py _source_window fetches a "
+@bug(
+    "stale source after the page script changes and the page reloads: session.py _source_window fetches a "
     "URL's source only if not has_source(url), and source.py's cache (module-global, keyed by URL) is never "
     "dropped when the target parses a new script, so the stop shows the old file's lines",
 )
@@ -457,7 +461,7 @@ WEBKIT_TARGET_SWAP = (
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "browser",
-    ["chromium", pytest.param("webkit", marks=pytest.mark.xfail(strict=True, reason=WEBKIT_TARGET_SWAP))],
+    ["chromium", pytest.param("webkit", marks=bug(WEBKIT_TARGET_SWAP))],
     indirect=True,
 )
 async def test_breakpoints_after_a_cross_origin_navigation(registry, hub, browser):
