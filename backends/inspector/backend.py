@@ -136,7 +136,10 @@ class InspectorBackend(Backend):
 
     async def _connect(self, endpoint: Endpoint) -> None:
         rpc = InspectorRpc(endpoint.url, self._on_event, self._on_close)
-        await rpc.open(timeout=5.0, wrapped=endpoint.wrapped)
+        # A Bun we launched must end when its program does; by default our connection keeps its event loop alive
+        # (it would idle after the last line until we hang up). Bun's own adapter sends this header.
+        headers = {"Ref-Event-Loop": "0"} if self.launched and self.transpiles else None
+        await rpc.open(timeout=5.0, wrapped=endpoint.wrapped, headers=headers)
         self.rpc = rpc
         for method, params in self.dialect.enable_commands(endpoint.page):
             try:
@@ -168,8 +171,11 @@ class InspectorBackend(Backend):
             return
         self._paused = None
         self._refs.clear()
-        if self.process is not None and self.process.returncode is not None:
-            return  # the program ended; _program_exited reports it
+        if self.process is not None:
+            # A launched runtime closes the socket as it exits (Bun after an uncaught error, or at the end): the
+            # exit, with its code, is the honest report. Only a runtime still alive after a moment has lost us.
+            self._spawn(self._lost_launched(reason))
+            return
         will_retry = self.endpoint.rediscover is not None and self.process is None
         self.reconnecting = will_retry  # read by the session: a lost target that may come back is kept open
         if self.listener is not None:
@@ -178,6 +184,15 @@ class InspectorBackend(Backend):
             )
         if will_retry:
             self._spawn(self._reconnect())
+
+    async def _lost_launched(self, reason: str) -> None:
+        assert self.process is not None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), 3)
+        if self.process.returncode is not None or self._closing:
+            return  # _program_exited reports the end (after the last output)
+        if self.listener is not None:
+            self.listener.on_lost(f"the inspector connection was lost ({reason})")
 
     async def _reconnect(self) -> None:
         """A target that went away and comes back on the same endpoint is re-attached, breakpoints restored."""
@@ -199,7 +214,9 @@ class InspectorBackend(Backend):
                     if self.rpc is not None and not self.rpc.closed:  # half-open: its close must not count as a loss
                         await self.rpc.close()
                     continue
-                endpoint.rediscover = endpoint.rediscover or self.endpoint.rediscover  # so a second restart is followed too
+                endpoint.rediscover = (
+                    endpoint.rediscover or self.endpoint.rediscover
+                )  # so a second restart is followed too
                 self.endpoint = endpoint
                 if endpoint.waiting:
                     self._entry_pending = True
@@ -392,11 +409,20 @@ class InspectorBackend(Backend):
 
     async def resume(self, thread_id: int | None) -> None:
         self._last_request = None
-        await self._send("Debugger.resume")
+        await self._send_running("Debugger.resume")
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
-        await self._send(STEP_METHODS[kind])
+        await self._send_running(STEP_METHODS[kind])
+
+    async def _send_running(self, method: str) -> None:
+        """Resume or step. A launched runtime may run to its end and close the socket before it answers (Bun
+        does after an uncaught error): the request did its work, and the exit is reported as the outcome."""
+        try:
+            await self._send(method)
+        except DebugError as exc:
+            if exc.code != ErrorCode.NOT_CONNECTED or self.process is None or self.rpc is None or not self.rpc.closed:
+                raise
 
     async def pause(self, thread_id: int | None) -> None:
         self._last_request = "pause"
@@ -438,15 +464,19 @@ class InspectorBackend(Backend):
         trace = (self._paused or {}).get("asyncStackTrace")
         one_based = self.dialect.is_jsc  # JSC stack traces count lines from 1 (its Locations count from 0)
         while trace and len(out) < 50:
-            label = trace.get("description") or "async"
+            label = trace.get("description")  # V8: "await", "Timeout", "Promise.then"; JSC gives none
+            tag = f"[async {label}]" if label and label != "async" else "[async]"
             for call in trace.get("callFrames") or []:
+                url = call.get("url") or ""
+                if url.startswith(("node:", "internal/", "bun:")) or url == "[native code]":
+                    continue  # the runtime's own frames (Node's async hooks, JSC natives) bury the user's callers
                 line0 = (call.get("lineNumber") or 0) - (1 if one_based else 0)
                 script_id = call.get("scriptId")
                 if script_id and str(script_id) in self.scripts.by_id:
                     file, line0, column0 = self.scripts.from_wire(script_id, max(line0, 0), call.get("columnNumber", 0))
                 else:
                     file, column0 = call.get("url") or "?", call.get("columnNumber", 0)
-                name = f"{call.get('functionName') or '(anonymous)'} [async {label}]"
+                name = f"{call.get('functionName') or '(anonymous)'} {tag}"
                 out.append(RawFrame(-(len(out) + 1), name, file, line0 + 1, column0 + 1, hint="async"))
             trace = trace.get("parent") or trace.get("parentStackTrace")
         return out

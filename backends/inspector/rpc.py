@@ -61,10 +61,11 @@ class InspectorRpc:
     def closed(self) -> bool:
         return self._closed_reason is not None
 
-    async def open(self, timeout: float = 5.0, wrapped: bool = False) -> None:
+    async def open(self, timeout: float = 5.0, wrapped: bool = False, headers: dict[str, str] | None = None) -> None:
         try:
             self._ws = await connect(
                 self.url,
+                additional_headers=headers,
                 open_timeout=timeout,
                 max_size=MAX_MESSAGE,
                 ping_interval=10,
