@@ -312,10 +312,10 @@ async def test_pause_on_caught_exceptions(registry, hub, browser):
 
 
 WEBKIT_ASYNC_STACK = (
-    "WebKitGTK: after an await the stack shows JSC's builtin frames (asyncFunctionResume, promiseReactionJob) as "
-    "'script N:1', the async parents as '[native code]' line 0 and '?:1', and labels them '[async async]' "
-    "(backend.py stack()/_internal only hides node:/internal//bun: URLs; _async_frames: no 1-based floor for "
-    "frames with no scriptId, label 'async' when JSC gives no description)"
+    "WebKitGTK: after an await the stack shows JSC's builtin frames (asyncFunctionResume, "
+    "promiseReactionJobWithoutPromise, promiseReactionJob: scripts with no URL) as 'script N:1', and an async "
+    "parent with no URL (the Promise constructor) as '?:1'; backend.py _internal() only hides node:/internal//bun: "
+    "URLs, and _async_frames only skips '[native code]'"
 )
 
 
