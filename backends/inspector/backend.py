@@ -295,12 +295,27 @@ class InspectorBackend(Backend):
         if self.listener is None:
             return
         hit = self.dialect.hit_breakpoint_ids(params)
-        backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
         reason = self.dialect.reason(params, self._last_request)
         self._last_request = None
-        text = None
-        if reason == "exception":
-            text = type_of(params.get("data") or {})
+        text = type_of(params.get("data") or {}) if reason == "exception" else None
+        known = {bp.wire_id for bps in self._files.values() for bp in bps}
+        if self._apply_lock.locked() and any(h not in known for h in hit):
+            # A breakpoint can hit the moment it is set (a restarted target, a bind on scriptParsed), before we
+            # have read the reply that names it: report the stop once binding is done, so the hit has its id.
+            self._spawn(self._report_after_binding(self._paused, reason, text, hit))
+            return
+        self._report_stop(reason, text, hit)
+
+    async def _report_after_binding(self, paused: dict[str, Any] | None, reason: str, text: str | None, hit) -> None:
+        async with self._apply_lock:
+            pass
+        if self._paused is paused:  # still the same pause
+            self._report_stop(reason, text, hit)
+
+    def _report_stop(self, reason: str, text: str | None, hit: list[str]) -> None:
+        if self.listener is None:
+            return
+        backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
         self.listener.on_stopped(StopInfo(reason=reason, thread_id=1, text=text, hit_breakpoint_ids=backend_ids))
 
     async def _leave_entry(self) -> None:
