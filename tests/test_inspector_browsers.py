@@ -20,7 +20,6 @@ from pathlib import Path
 import pytest
 import pytest_asyncio
 
-from backends.errors import DebugError
 from backends.inspector import targets
 from backends.inspector.targets import TargetMissing
 from conftest import IN_CI, expect_error, poll
@@ -373,10 +372,6 @@ async def test_attach_where_nothing_listens(registry, hub):
 
 
 @pytest.mark.asyncio
-@bug(
-    "attaching to the page's own web server (not the inspector port) fails without a hint: discovery.py "
-    "raises CONNECTION_FAILED 'answers HTTP but offers no debuggable target' with hint=None",
-)
 async def test_attach_to_the_page_server_hints_at_the_debugging_port(registry, hub, site):
     target = site.removeprefix("http://").rstrip("/")
     exc = await expect_error(registry, "attach", {"target": target, "language": "javascript"}, "CONNECTION_FAILED")
@@ -385,11 +380,6 @@ async def test_attach_to_the_page_server_hints_at_the_debugging_port(registry, h
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("browser", ["chromium"], indirect=True)
-@bug(
-    raises=DebugError,
-    reason="get_source_context at a page-script stop: debugging.py get_source_context runs os.path.abspath() on the "
-    "URL (http://… → <cwd>/http:/…) and fails PATH_NOT_FOUND, though the stop report has the source",
-)
 async def test_get_source_context_at_a_page_stop(registry, hub, browser):
     sid = await attach(registry, browser)
     await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)

@@ -12,7 +12,7 @@ from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..models import Phase
 from ..session import ExecOutcome, Session
-from ..source import lines_of
+from ..source import is_url, lines_of
 from . import render
 from .registry import Action, Reply
 
@@ -445,7 +445,7 @@ async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
             file, line = file or stop.location.file, line or stop.location.line
     if not file:
         raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file (and line), or a paused session_id")
-    path = os.path.abspath(os.path.expanduser(file))
+    path = file if is_url(file) else os.path.abspath(os.path.expanduser(file))
     lines = lines_of(path)
     line = line or 1
     if line > len(lines):

@@ -88,7 +88,12 @@ async def discover(target: str, allowed: list[str]) -> Endpoint:
             f"no inspector answers at {base} ({exc.__class__.__name__})",
             hint="start the target with --inspect (Node/Bun) or --remote-debugging-port (Chromium)",
         ) from None
-    raise DebugError(ErrorCode.CONNECTION_FAILED, f"{base} answers HTTP but offers no debuggable target")
+    raise DebugError(
+        ErrorCode.CONNECTION_FAILED,
+        f"{base} answers HTTP but offers no debuggable target (is it the page's web server?)",
+        hint="attach to the browser's debugging port instead (chromium --remote-debugging-port=N, or "
+        "WEBKIT_INSPECTOR_HTTP_SERVER=127.0.0.1:N for WebKitGTK), or to node/bun --inspect",
+    )
 
 
 def _pick_cdp_target(body: str, target: str) -> Endpoint:
