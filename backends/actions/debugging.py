@@ -46,25 +46,33 @@ class NoParams(BaseModel):
     pass
 
 
+def _runtime_status(find) -> tuple[bool, str]:
+    from ..inspector.targets import TargetMissing
+
+    try:
+        return True, find()
+    except TargetMissing as exc:
+        return False, f"not installed: {exc.how_to_install}"
+
+
 async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
+    from ..inspector.targets import find_bun, find_chromium, find_minibrowser, find_node
+
     ok, why = debugpy_available()
+    node_ok, node = _runtime_status(find_node)
+    bun_ok, bun = _runtime_status(find_bun)
     langs = [
         {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
-        {
-            "language": "javascript",
-            "backend": "inspector",
-            "installed": False,
-            "detail": "not available yet in this version of pairdbg",
-        },
-        {
-            "language": "typescript",
-            "backend": "inspector",
-            "installed": False,
-            "detail": "not available yet in this version of pairdbg",
-        },
+        {"language": "javascript", "backend": "inspector (node)", "installed": node_ok, "detail": node},
+        {"language": "javascript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
+        {"language": "typescript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
     ]
+    for name, find in (("chromium page", find_chromium), ("webkitgtk page", find_minibrowser)):
+        present, detail = _runtime_status(find)
+        langs.append({"language": "javascript", "backend": f"inspector attach ({name})", "installed": present,
+                      "detail": detail})
     text = "\n".join(
-        f"{lang['language']:<11} {lang['backend']:<15} {'ready' if lang['installed'] else 'unavailable'}: "
+        f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'unavailable'}: "
         f"{lang['detail']}"
         for lang in langs
     )
