@@ -39,7 +39,9 @@ def parse(argv: list[str]) -> argparse.Namespace:
         metavar="FILE:LINE",
         help="breakpoint to set before the program starts (repeatable)",
     )
-    p.add_argument("--python", default=None, help="interpreter for the program (default: this one)")
+    p.add_argument("--python", default=None, help="interpreter for a Python program (default: this one)")
+    p.add_argument("--runtime", choices=["node", "bun"], default=None,
+                   help="runtime for a JavaScript/TypeScript program (default: node for .js, bun for .ts)")
     p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
     p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -56,6 +58,16 @@ def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
             raise SystemExit(f"pairdbg: -b expects FILE:LINE (or LINE for the program), got {spec!r}")
         out.append({"file": os.path.abspath(file), "line": int(line)})
     return out
+
+
+def language_of(program: str) -> str:
+    """The language a program file is in, by its extension (Python unless it is JavaScript or TypeScript)."""
+    ext = os.path.splitext(program)[1].lower()
+    if ext in (".js", ".mjs", ".cjs", ".jsx"):
+        return "javascript"
+    if ext in (".ts", ".mts", ".cts", ".tsx"):
+        return "typescript"
+    return "python"
 
 
 def _demo_launch() -> dict:
@@ -153,7 +165,12 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         bps = _breakpoints(args.breaks, program)
         launch = {"program": program, "args": args.args, "breakpoints": bps, "stop_on_entry": not bps}
-        if args.python:
+        language = language_of(program)
+        if language != "python":
+            launch["language"] = language
+            if args.runtime:
+                launch["runtime"] = args.runtime
+        elif args.python:
             launch["executable_path"] = args.python
     _setup_logging(headless=False)
     return _run_tui(args, launch)

@@ -156,3 +156,8 @@ def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> No
 def test_http_mcp_refuses_a_non_loopback_bind(tmp_path) -> None:
     result = run_cli("--mcp", "--http", "--host", "0.0.0.0", "--port", "0", runtime_dir=tmp_path)
     assert result.returncode == 2 and "refusing to serve MCP on 0.0.0.0" in result.stderr
+
+
+def test_the_language_follows_the_program_extension() -> None:
+    assert pairdbg.language_of("a/b.py") == "python"
+    assert pairdbg.language_of("app.mjs") == "javascript" and pairdbg.language_of("x.ts") == "typescript"
