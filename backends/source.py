@@ -26,6 +26,10 @@ def register_source(path: str, text: str) -> None:
         _remote.pop(next(iter(_remote)))
 
 
+def forget_source(path: str) -> None:
+    _remote.pop(path, None)
+
+
 def has_source(path: str) -> bool:
     return path in _remote
 

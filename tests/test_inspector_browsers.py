@@ -310,18 +310,10 @@ async def test_pause_on_caught_exceptions(registry, hub, browser):
     await run(registry, "close_debug_session", session_id=sid, terminate=False)
 
 
-WEBKIT_ASYNC_STACK = (
-    "WebKitGTK: after an await the stack shows JSC's builtin frames (asyncFunctionResume, "
-    "promiseReactionJobWithoutPromise, promiseReactionJob: scripts with no URL) as 'script N:1', and an async "
-    "parent with no URL (the Promise constructor) as '?:1'; backend.py _internal() only hides node:/internal//bun: "
-    "URLs, and _async_frames only skips '[native code]'"
-)
-
-
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "browser",
-    ["chromium", pytest.param("webkit", marks=bug(WEBKIT_ASYNC_STACK))],
+    BROWSERS,
     indirect=True,
 )
 async def test_async_frames_in_call_stack(registry, hub, browser):
@@ -390,11 +382,7 @@ async def test_get_source_context_at_a_page_stop(registry, hub, browser):
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("browser", ["chromium"], indirect=True)
-@bug(
-    "a DOM element's children list is empty: backend.py variables() asks Runtime.getProperties for "
-    "ownProperties only and drops __proto__, and a DOM node's properties are prototype accessors (same in WebKit)",
-)
+@pytest.mark.parametrize("browser", BROWSERS, indirect=True)
 async def test_dom_element_can_be_expanded(registry, hub, browser):
     sid = await attach(registry, browser)
     await run(registry, "set_breakpoint", session_id=sid, file=browser.app_url, line=TICK)
@@ -408,11 +396,6 @@ async def test_dom_element_can_be_expanded(registry, hub, browser):
 
 @pytest.mark.asyncio
 @pytest.mark.parametrize("kind", ["chromium", "webkit"])
-@bug(
-    "stale source after the page script changes and the page reloads: session.py _source_window fetches a "
-    "URL's source only if not has_source(url), and source.py's cache (module-global, keyed by URL) is never "
-    "dropped when the target parses a new script, so the stop shows the old file's lines",
-)
 async def test_source_is_fetched_again_after_the_page_script_changes(registry, hub, tmp_path, kind):
     copy = tmp_path / "site"
     shutil.copytree(SITE, copy)
@@ -441,17 +424,10 @@ async def test_source_is_fetched_again_after_the_page_script_changes(registry, h
         close()
 
 
-WEBKIT_TARGET_SWAP = (
-    "WebKitGTK swaps the page target on a cross-origin navigation (Target.targetCreated isProvisional, "
-    "Target.didCommitProvisionalTarget {oldTargetId,newTargetId}, Target.targetDestroyed); rpc.py _dispatch keeps "
-    "the first targetId and drops the rest, so the session stays 'running' but deaf: no stop, no error"
-)
-
-
 @pytest.mark.asyncio
 @pytest.mark.parametrize(
     "browser",
-    ["chromium", pytest.param("webkit", marks=bug(WEBKIT_TARGET_SWAP))],
+    BROWSERS,
     indirect=True,
 )
 async def test_breakpoints_after_a_cross_origin_navigation(registry, hub, browser):

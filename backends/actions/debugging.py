@@ -69,8 +69,9 @@ async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
     ]
     for name, find in (("chromium page", find_chromium), ("webkitgtk page", find_minibrowser)):
         present, detail = _runtime_status(find)
-        langs.append({"language": "javascript", "backend": f"inspector attach ({name})", "installed": present,
-                      "detail": detail})
+        langs.append(
+            {"language": "javascript", "backend": f"inspector attach ({name})", "installed": present, "detail": detail}
+        )
     text = "\n".join(
         f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'unavailable'}: "
         f"{lang['detail']}"

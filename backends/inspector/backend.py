@@ -26,7 +26,7 @@ from ..base import (
     StopInfo,
 )
 from ..errors import DebugError, ErrorCode
-from ..source import is_url
+from ..source import forget_source, is_url
 from .dialect import Dialect
 from .process import RuntimeProcess
 from .rpc import InspectorRpc
@@ -35,6 +35,15 @@ from .values import describe, type_of
 
 log = logging.getLogger(__name__)
 STEP_METHODS = {"over": "Debugger.stepOver", "into": "Debugger.stepInto", "out": "Debugger.stepOut"}
+# Copies the readable, non-function properties of `this` (own and inherited) into a plain object, at most 300.
+READABLE_SNAPSHOT = """function() {
+  const out = {}; let n = 0;
+  for (const key in this) {
+    if (n >= 300) break;
+    try { const v = this[key]; if (typeof v !== "function") { out[key] = v; n++; } } catch (e) {}
+  }
+  return out;
+}"""
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0)
 
 
@@ -141,6 +150,10 @@ class InspectorBackend(Backend):
         headers = {"Ref-Event-Loop": "0"} if self.launched and self.transpiles else None
         await rpc.open(timeout=5.0, wrapped=endpoint.wrapped, headers=headers)
         self.rpc = rpc
+        await self._set_up_target(endpoint)
+
+    async def _set_up_target(self, endpoint: Endpoint) -> None:
+        """Enable the domains, the exception mode and every breakpoint on the (current) target."""
         for method, params in self.dialect.enable_commands(endpoint.page):
             try:
                 await self._send(method, params)
@@ -151,6 +164,19 @@ class InspectorBackend(Backend):
         await self.set_exception_mode(self._exception_mode)
         for file in list(self._files):
             await self._apply_file(file)
+
+    async def _follow_new_target(self) -> None:
+        """A WebKit page moved to a new target (cross-site navigation): its scripts and breakpoints start over."""
+        self.scripts.clear()
+        self._paused = None
+        self._refs.clear()
+        for bps in self._files.values():
+            for bp in bps:
+                bp.wire_id = None
+        try:
+            await self._set_up_target(self.endpoint)
+        except DebugError as exc:
+            log.warning("could not set up the new page target: %s", exc.message)
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
@@ -266,11 +292,15 @@ class InspectorBackend(Backend):
     def _on_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Debugger.scriptParsed":
             script = self.scripts.add(params)
+            if is_url(script.url):
+                forget_source(script.url)  # a reloaded page may serve a new version of the script
             waiting = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
             if waiting and any(self.scripts.for_file(f) is script for f in waiting):
                 self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
         elif method == "Debugger.paused":
             self._on_paused(params)
+        elif method == "Target.targetSwapped":
+            self._spawn(self._follow_new_target())
         elif method == "Debugger.resumed":
             self._paused = None
             self._refs.clear()
@@ -471,7 +501,9 @@ class InspectorBackend(Backend):
 
     def _internal(self, script_id: str) -> bool:
         script = self.scripts.by_id.get(str(script_id))
-        return script is not None and script.url.startswith(("node:", "internal/", "bun:"))
+        # The runtime's own code: Node's node:/internal/ modules, Bun's bun: ones, and WebKit's built-ins
+        # (asyncFunctionResume, promise jobs), which have no URL or were never announced by scriptParsed.
+        return script is None or not script.url or script.url.startswith(("node:", "internal/", "bun:"))
 
     def _async_frames(self) -> list[RawFrame]:
         """Frames of the async callers (an `await`, a timer, a promise), marked and not evaluable."""
@@ -483,8 +515,8 @@ class InspectorBackend(Backend):
             tag = f"[async {label}]" if label and label != "async" else "[async]"
             for call in trace.get("callFrames") or []:
                 url = call.get("url") or ""
-                if url.startswith(("node:", "internal/", "bun:")) or url == "[native code]":
-                    continue  # the runtime's own frames (Node's async hooks, JSC natives) bury the user's callers
+                if not url or url.startswith(("node:", "internal/", "bun:")) or url == "[native code]":
+                    continue  # the runtime's own frames (async hooks, JSC built-ins and natives) bury the callers
                 line0 = (call.get("lineNumber") or 0) - (1 if one_based else 0)
                 script_id = call.get("scriptId")
                 if script_id and str(script_id) in self.scripts.by_id:
@@ -543,16 +575,34 @@ class InspectorBackend(Backend):
             raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
         values: list[RawValue] = []
         for object_id in entry.object_ids:
+            values.extend(await self._own_values(object_id, entry.frame))
+        if not values and not entry.scope_numbers and entry.object_ids:
+            # A DOM node (or any object of getters) has no own data properties: list its readable ones instead.
             result = await self._send(
-                "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
+                "Runtime.callFunctionOn",
+                {
+                    "objectId": entry.object_ids[0],
+                    "functionDeclaration": READABLE_SNAPSHOT,
+                    "generatePreview": True,
+                    "objectGroup": "pairdbg",
+                },
             )
-            for prop in self.dialect.properties(result):
-                if "value" not in prop or prop.get("name") == "__proto__":
-                    continue
-                values.append(self._raw(prop.get("name", "?"), prop["value"], entry.frame))
+            snapshot = (result.get("result") or {}).get("objectId")
+            if snapshot and self.dialect.thrown(result) is None:
+                values.extend(await self._own_values(snapshot, entry.frame))
         if start or count:
             values = values[start : start + count if count else None]
         return values
+
+    async def _own_values(self, object_id: str, frame: int | None) -> list[RawValue]:
+        result = await self._send(
+            "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
+        )
+        return [
+            self._raw(prop.get("name", "?"), prop["value"], frame)
+            for prop in self.dialect.properties(result)
+            if "value" in prop and prop.get("name") != "__proto__"
+        ]
 
     def _raw(self, name: str, obj: dict[str, Any], frame: int | None) -> RawValue:
         ref = 0

@@ -143,6 +143,14 @@ class InspectorRpc:
                 self.target_id = info.get("targetId")
                 self._target_ready.set()
             return
+        if method == "Target.didCommitProvisionalTarget":
+            # WebKit replaces a page's target when it navigates to another site (process swap). Follow it, and
+            # let the backend set the new target up as it did the first one.
+            params = message.get("params") or {}
+            if params.get("oldTargetId") == self.target_id and params.get("newTargetId"):
+                self.target_id = params["newTargetId"]
+                self._on_event("Target.targetSwapped", params)
+            return
         if method == "Target.dispatchMessageFromTarget":
             params = message.get("params") or {}
             if params.get("targetId") == self.target_id:
