@@ -44,12 +44,6 @@ def line_of(marker: str) -> int:
 TICK, AFTER, THROW, ASYNC = line_of("tick"), line_of("after"), line_of("throw"), line_of("async")
 
 
-def bug(reason: str, raises: type[BaseException] = AssertionError):
-    """A backend bug pinned by a test: strict (it must fail now), and only by the bug's own failure type, so a
-    missing browser or a crashed launch still fails the run."""
-    return pytest.mark.xfail(strict=True, reason=reason, raises=raises)
-
-
 def need(*finders) -> None:
     """A missing browser fails under CI=true and skips (with the install hint) elsewhere."""
     for find in finders:
@@ -360,7 +354,7 @@ async def test_attach_where_nothing_listens(registry, hub):
     assert hub.sessions == {}
 
 
-# ----- backend bugs, pinned (xfail strict: they pass the day the bug is fixed, and then must lose the mark) --------
+# ----- regressions: each of these once failed against a real browser ----------------------------------------------
 
 
 @pytest.mark.asyncio
