@@ -156,7 +156,11 @@ class Backend(ABC):
     async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]: ...
 
     @abstractmethod
-    async def evaluate(self, expression: str, frame_id: int | None, context: str = "repl") -> RawValue: ...
+    async def evaluate(
+        self, expression: str, frame_id: int | None, context: str = "repl", by_value: bool = False
+    ) -> RawValue:
+        """Evaluate in a frame, or globally with frame_id None (backends with the "global_evaluate" feature).
+        by_value asks for the whole value serialised (JSON) instead of a reference, where the protocol can."""
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         raise NotImplementedError

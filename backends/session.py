@@ -447,6 +447,16 @@ class Session:
         detail = f" (exit code {self.exit_code})" if self.exit_code is not None else ""
         if self.error:
             detail += f": {self.error}"
+        if self.phase == Phase.DISCONNECTED:
+            retrying = getattr(self.backend, "reconnecting", False)
+            return DebugError(
+                ErrorCode.NOT_CONNECTED,
+                f"session {self.id} is not connected to its target{detail}",
+                hint=f"pairdbg is reconnecting; call wait_for_stop(session_id='{self.id}') to wait for it"
+                if retrying
+                else "start the target again and attach, or start a new session",
+                phase=self.phase.value,
+            )
         return DebugError(
             ErrorCode.SESSION_INVALID_STATE,
             f"session {self.id} has {self.phase.value}{detail}",
@@ -659,12 +669,26 @@ class Session:
 
     # ----- inspection -------------------------------------------------------------------------------------------
 
-    async def evaluate(self, expression: str, frame: str | None) -> VariableView:
+    async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:
+        """In a frame of the paused program; or globally (frame="global", or any time the program runs) where the
+        backend can. Values evaluated while the program runs get no handle: it could not outlive the next pause."""
         self._check_text("expression", expression)
-        self._require_paused()
-        frame_id = self.handles.frame_id(frame)
+        global_ok = "global_evaluate" in self.backend.features
+        if frame == "global" or (self.phase == Phase.RUNNING and global_ok and frame is None):
+            if not global_ok:
+                raise DebugError(
+                    ErrorCode.CAPABILITY_UNSUPPORTED,
+                    f"{self.backend.kind} cannot evaluate globally",
+                    hint="pause first and evaluate in a frame",
+                )
+            if self.phase.ended:
+                raise self._ended_error()
+            frame_id = None
+        else:
+            self._require_paused()
+            frame_id = self.handles.frame_id(frame)
         try:
-            raw = await self.backend.evaluate(expression, frame_id, context="repl")
+            raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
                 raise DebugError(
@@ -674,6 +698,8 @@ class Session:
                     detail=exc.message,
                 ) from None
             raise
+        if self.phase != Phase.PAUSED:
+            raw.ref = 0
         return self.value_view(raw, 0, frame_id, cap=4000)
 
     async def children(

@@ -411,12 +411,17 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 class EvaluateParams(SessionParams):
     expression: str = Field(description="expression in the program's language")
-    frame: str | None = Field(None, description="frame handle (default @f0, the top frame)")
+    frame: str | None = Field(
+        None,
+        description="frame handle (default @f0, the top frame); 'global' for the global scope (JavaScript, "
+        "also while the program runs)",
+    )
+    return_by_value: bool = Field(False, description="JavaScript: return the whole value as JSON, not a handle")
 
 
 async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    view = await session.evaluate(p.expression, p.frame)
+    view = await session.evaluate(p.expression, p.frame, p.return_by_value)
     handle = f"  {view.handle} to expand" if view.handle else ""
     text = f"{p.expression} = {view.value}" + (f"  ({view.type})" if view.type else "") + handle
     return Reply(text, {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})

@@ -276,7 +276,9 @@ class DapBackend(Backend):
         body = await self._req("variables", args)
         return [_raw_value(v) for v in body.get("variables", [])]
 
-    async def evaluate(self, expression: str, frame_id: int | None, context: str = "repl") -> RawValue:
+    async def evaluate(
+        self, expression: str, frame_id: int | None, context: str = "repl", by_value: bool = False
+    ) -> RawValue:
         args: dict[str, Any] = {"expression": expression, "context": context}
         if frame_id is not None:
             args["frameId"] = frame_id

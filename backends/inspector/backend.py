@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 from dataclasses import dataclass, field
 from typing import Any
@@ -87,6 +88,7 @@ class InspectorBackend(Backend):
             "threads",
             "async_stacks",
             "remote_sources",
+            "global_evaluate",
         }
     )
 
@@ -610,26 +612,27 @@ class InspectorBackend(Backend):
             ref = self._ref(_Ref([obj["objectId"]], frame))
         return RawValue(name=name, value=describe(obj), type=type_of(obj), ref=ref, evaluate_name=name)
 
-    async def evaluate(self, expression: str, frame_id: int | None, context: str = "repl") -> RawValue:
+    async def evaluate(
+        self, expression: str, frame_id: int | None, context: str = "repl", by_value: bool = False
+    ) -> RawValue:
+        params: dict[str, Any] = {
+            "expression": expression,
+            "generatePreview": True,
+            "objectGroup": "pairdbg",
+            "returnByValue": by_value,
+        }
         if frame_id is not None and self._paused is not None:
-            frame = self._call_frame(frame_id)
-            result = await self._send(
-                "Debugger.evaluateOnCallFrame",
-                {
-                    "callFrameId": frame["callFrameId"],
-                    "expression": expression,
-                    "generatePreview": True,
-                    "objectGroup": "pairdbg",
-                },
-            )
+            params["callFrameId"] = self._call_frame(frame_id)["callFrameId"]
+            result = await self._send("Debugger.evaluateOnCallFrame", params)
         else:
-            result = await self._send(
-                "Runtime.evaluate", {"expression": expression, "generatePreview": True, "objectGroup": "pairdbg"}
-            )
+            result = await self._send("Runtime.evaluate", params)
         thrown = self.dialect.thrown(result)
         if thrown is not None:
             raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
-        return self._raw(expression, result.get("result") or {}, frame_id)
+        obj = result.get("result") or {}
+        if by_value and "value" in obj and obj.get("type") in ("object", "array"):
+            return RawValue(name=expression, value=json.dumps(obj["value"], ensure_ascii=False), type=type_of(obj))
+        return self._raw(expression, obj, frame_id)
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         entry = self._refs.get(ref)
