@@ -168,7 +168,8 @@ async def main() -> None:
         for via in ("pairdbg core", "MCP stdio"):
             ours = samples[f"{runtime}: evaluate ({via})"]
             if raw and ours:
-                print(f"  {runtime}: evaluate ratio {via} / raw = {statistics.median(ours) / statistics.median(raw):.1f}x")
+                ratio = statistics.median(ours) / statistics.median(raw)
+                print(f"  {runtime}: evaluate ratio {via} / raw = {ratio:.1f}x")
 
 
 if __name__ == "__main__":
