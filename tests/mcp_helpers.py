@@ -14,6 +14,13 @@ from mcp.client.streamable_http import streamable_http_client
 ROOT = Path(__file__).resolve().parent.parent
 DEMO = str(ROOT / "backends" / "samples" / "orders.py")
 DEMO_BP_LINE = 13  # `total = price * qty` in apply_discount
+# A 2025-handshake `initialize` request, for tests that speak the wire protocol by hand.
+INITIALIZE = {
+    "jsonrpc": "2.0",
+    "id": 1,
+    "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "t", "version": "0"}},
+}
 
 
 def stdio_params(*extra: str) -> StdioServerParameters:

@@ -10,7 +10,7 @@ import sys
 import pytest
 
 import pairdbg
-from mcp_helpers import DEMO, ROOT
+from mcp_helpers import DEMO, INITIALIZE, ROOT
 
 
 def run_cli(*args: str, runtime_dir) -> subprocess.CompletedProcess:
@@ -113,18 +113,7 @@ def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> No
                 proc.stdin.write(json.dumps(message) + "\n")
                 proc.stdin.flush()
 
-            send(
-                {
-                    "jsonrpc": "2.0",
-                    "id": 1,
-                    "method": "initialize",
-                    "params": {
-                        "protocolVersion": "2025-11-25",
-                        "capabilities": {},
-                        "clientInfo": {"name": "t", "version": "0"},
-                    },
-                }
-            )
+            send(INITIALIZE)
             proc.stdout.readline()
             send({"jsonrpc": "2.0", "method": "notifications/initialized"})
             send(

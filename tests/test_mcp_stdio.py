@@ -10,7 +10,7 @@ import warnings
 import pytest
 from mcp import Client, types
 
-from mcp_helpers import DEMO, DEMO_BP_LINE, ROOT, stdio_params, text
+from mcp_helpers import DEMO, DEMO_BP_LINE, INITIALIZE, ROOT, stdio_params, text
 
 
 @pytest.mark.asyncio
@@ -96,18 +96,7 @@ def test_headless_mcp_never_imports_textual() -> None:
 
 def test_running_mcp_process_loads_no_textual() -> None:
     """The real `pairdbg --mcp` process answers `initialize`, and its import log names no textual module."""
-    init = json.dumps(
-        {
-            "jsonrpc": "2.0",
-            "id": 1,
-            "method": "initialize",
-            "params": {
-                "protocolVersion": "2025-11-25",
-                "capabilities": {},
-                "clientInfo": {"name": "t", "version": "0"},
-            },
-        }
-    )
+    init = json.dumps(INITIALIZE)
     proc = subprocess.run(
         [sys.executable, "-X", "importtime", "-m", "pairdbg", "--mcp"],
         input=init + "\n",
