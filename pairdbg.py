@@ -181,7 +181,7 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
 
     import themes
     from backends.actions import build_registry
-    from backends.hub import Hub
+    from backends.setup import make_hub
     from tui import run_tui
 
     if args.theme:  # before anything binds a port or starts a program
@@ -190,7 +190,7 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
-    hub = Hub()
+    hub = make_hub()
     registry = build_registry(hub)
     http = None
     if not args.no_http:

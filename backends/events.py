@@ -47,6 +47,18 @@ class BreakpointsChanged(Event):
 
 
 @dataclass(frozen=True)
+class ResourceChanged(Event):
+    """An MCP resource a service owns has new content (e.g. debug://redux/state)."""
+
+    uri: str = ""
+
+
+@dataclass(frozen=True)
+class ResourceListChanged(Event):
+    """A service's list of resources changed (e.g. a new storage instance appeared)."""
+
+
+@dataclass(frozen=True)
 class ActionPerformed(Event):
     """Who did what and how it went: the activity feed both the person and the agent read."""
 

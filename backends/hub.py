@@ -24,6 +24,7 @@ class Hub:
         self.sessions: dict[str, Session] = {}
         self.agents: dict[str, str] = {}  # connection key -> client name, for "N agents connected"
         self.agent_seen: dict[str, float] = {}  # connection key -> time of its last request
+        self.services: list = []  # backends.services.Service: listeners apps connect to (started by entry points)
         self._next = 1
 
     def get(self, session_id: str | None) -> Session:
@@ -96,8 +97,22 @@ class Hub:
             self.bus.publish(SessionRemoved(session.id))
         return session
 
+    def add_service(self, service) -> None:
+        """Register a service before the registry is built (its actions become tools)."""
+        self.services.append(service)
+
+    async def start_services(self) -> None:
+        for service in self.services:
+            try:
+                await service.start()
+            except Exception as exc:  # a port in use must not stop the debugger; health checks say why
+                log.warning("service %s did not start: %s", getattr(service, "name", service), exc)
+
     async def shutdown(self) -> None:
-        """Close every session; used when pairdbg exits, so no adapter or program outlives it."""
+        """Close every session and stop every service; used when pairdbg exits, so nothing outlives it."""
+        for service in list(self.services):
+            with contextlib.suppress(Exception):
+                await service.stop()
         await asyncio.gather(*(s.close(True) for s in list(self.sessions.values())), return_exceptions=True)
         for sid in list(self.sessions):
             if self.sessions.pop(sid, None) is not None:

@@ -25,6 +25,8 @@ from backends.events import (
     Event,
     OutputAppended,
     PhaseChanged,
+    ResourceChanged,
+    ResourceListChanged,
     SessionAdded,
     SessionRemoved,
     Stopped,
@@ -124,6 +126,10 @@ class Notifier:
             self._dirty.update((SESSIONS_URI, session_uri(sid)))
         elif isinstance(event, ActionPerformed) and sid:
             self._dirty.add(session_uri(sid))
+        elif isinstance(event, ResourceChanged):
+            self._dirty.add(event.uri)
+        elif isinstance(event, ResourceListChanged):
+            self._list_changed = True
         else:
             return
         if self._flush is None:

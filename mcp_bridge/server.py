@@ -103,6 +103,11 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
                     mime_type="text/plain",
                 )
             )
+        for service in hub.services:
+            resources.extend(
+                Resource(uri=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
+                for r in service.resources()
+            )
         return ListResourcesResult(resources=resources)
 
     async def list_templates(
@@ -122,11 +127,25 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
                     description="the last 200 output entries of a session",
                     mime_type="text/plain",
                 ),
+                *(
+                    ResourceTemplate(uri_template=r.uri, name=r.name, description=r.description,
+                                     mime_type=r.mime_type)
+                    for service in hub.services
+                    for r in service.resource_templates()
+                ),
             ]
         )
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         uri = str(params.uri)
+        for service in hub.services:
+            try:
+                found = await service.read_resource(uri)
+            except DebugError as exc:
+                raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
+            if found is not None:
+                text, mime = found
+                return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
         text, mime = _read(hub, uri)
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 

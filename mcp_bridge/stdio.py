@@ -12,6 +12,7 @@ from mcp.server.stdio import stdio_server
 
 from backends.actions import build_registry
 from backends.hub import Hub
+from backends.setup import make_hub
 
 from .server import build_server
 
@@ -39,10 +40,11 @@ def end_on_sigterm(hub: Hub) -> None:
 
 
 async def serve_stdio(hub: Hub | None = None) -> None:
-    hub = hub or Hub()
+    hub = hub or make_hub()
     end_on_sigterm(hub)
     registry = build_registry(hub)
     server, notifier = build_server(hub, registry)
+    await hub.start_services()
     try:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
@@ -55,10 +57,11 @@ async def serve_http(host: str, port: int, token: str | None) -> None:
     """Headless Streamable HTTP until interrupted (Ctrl+C or SIGTERM)."""
     from .http import HttpMcpService
 
-    hub = Hub()
+    hub = make_hub()
     end_on_sigterm(hub)
     service = HttpMcpService(hub, build_registry(hub), host, port, token)
     await service.start()
+    await hub.start_services()
     print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)
     try:
         await asyncio.Event().wait()

@@ -22,6 +22,7 @@ async def run_tui_async(
     with contextlib.suppress(NotImplementedError, RuntimeError):
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.exit)
     try:
+        await hub.start_services()
         await app.run_async()
     finally:
         await hub.shutdown()

@@ -126,4 +126,7 @@ def build_registry(hub: Hub) -> Registry:
     registry = Registry(hub)
     for action in debugging.ACTIONS:
         registry.add(action)
+    for service in hub.services:
+        for action in service.actions():
+            registry.add(action)
     return registry

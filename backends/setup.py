@@ -1,0 +1,18 @@
+"""Builds the Hub every entry point runs: the sessions core plus the default services (listeners apps connect to)."""
+
+from __future__ import annotations
+
+from .hub import Hub
+
+
+def make_hub() -> Hub:
+    """A Hub with the default services registered (not started: the entry point starts them in its loop)."""
+    hub = Hub()
+    for service in default_services():
+        hub.add_service(service)
+    return hub
+
+
+def default_services() -> list:
+    """The listeners pairdbg runs by default. Each reads its own configuration (environment) when created."""
+    return []
