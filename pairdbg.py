@@ -40,8 +40,14 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="breakpoint to set before the program starts (repeatable)",
     )
     p.add_argument("--python", default=None, help="interpreter for a Python program (default: this one)")
-    p.add_argument("--runtime", choices=["node", "bun"], default=None,
-                   help="runtime for a JavaScript/TypeScript program (default: node for .js, bun for .ts)")
+    p.add_argument(
+        "--runtime",
+        choices=["node", "bun"],
+        default=None,
+        help="runtime for a JavaScript/TypeScript program (default: node for .js, bun for .ts)",
+    )
+    p.add_argument("--config", default=None, metavar="NAME", help="start from this .vscode/launch.json configuration")
+    p.add_argument("--workspace", default=None, help="folder holding .vscode/launch.json (default: here)")
     p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
     p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -156,7 +162,18 @@ def main(argv: list[str] | None = None) -> int:
             asyncio.run(serve_stdio())
         return 0
     launch = None
-    if args.program == "demo":
+    if args.config:
+        from backends import launch_json
+        from backends.errors import DebugError
+
+        workspace = os.path.abspath(args.workspace or os.getcwd())
+        try:  # refuse a wrong name or a broken file here, before a window opens
+            launch_json.to_action(launch_json.find(workspace, args.config), workspace)
+        except DebugError as exc:
+            print(f"pairdbg: {exc.text()}", file=sys.stderr)
+            return 2
+        launch = {"action": "start_from_launch_config", "name": args.config, "workspace": workspace}
+    elif args.program == "demo":
         launch = _demo_launch()
     elif args.program:
         program = os.path.abspath(args.program)

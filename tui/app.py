@@ -104,7 +104,9 @@ class PairDbgApp(Controller):
                 self.http = None
         self.refresh_status()
         if self.launch:
-            self.perform("start_debugging", dict(self.launch))
+            # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action.
+            args = dict(self.launch)
+            self.perform(args.pop("action", "start_debugging"), args)
 
     async def on_unmount(self) -> None:
         self.bridge.detach()

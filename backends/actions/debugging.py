@@ -192,6 +192,54 @@ async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
     return reply
 
 
+class LaunchConfigParams(BaseModel):
+    name: str = Field(description='the configuration\'s "name" in .vscode/launch.json')
+    workspace: str | None = Field(None, description="folder holding .vscode/launch.json (default: pairdbg's cwd)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop")
+
+
+async def start_from_launch_config(hub: Hub, p: LaunchConfigParams, actor: str) -> Reply:
+    from .. import launch_json
+
+    workspace = os.path.abspath(p.workspace or os.getcwd())
+    action, args = launch_json.to_action(launch_json.find(workspace, p.name), workspace)
+    if action == "attach":
+        return await attach(hub, AttachParams(**args), actor)
+    if p.wait_s is not None:
+        args["wait_s"] = p.wait_s
+    return await start_debugging(hub, StartParams(**args), actor)
+
+
+class WorkspaceParams(BaseModel):
+    workspace: str | None = Field(None, description="folder holding .vscode/launch.json (default: pairdbg's cwd)")
+
+
+async def list_launch_configs(hub: Hub, p: WorkspaceParams, actor: str) -> Reply:
+    from .. import launch_json
+
+    workspace = os.path.abspath(p.workspace or os.getcwd())
+    rows = []
+    for config in launch_json.load_configurations(workspace):
+        try:
+            action, args = launch_json.to_action(config, workspace)
+            rows.append({"name": config.get("name"), "action": action, "arguments": args})
+        except DebugError as exc:
+            rows.append({"name": config.get("name"), "unsupported": exc.message})
+    text = (
+        "\n".join(
+            f"{r['name']}: "
+            + (
+                f"unsupported ({r['unsupported']})"
+                if "unsupported" in r
+                else f"{r['action']} {r['arguments'].get('program') or r['arguments'].get('target')}"
+            )
+            for r in rows
+        )
+        or "launch.json has no configurations"
+    )
+    return Reply(text, {"workspace": workspace, "configurations": rows})
+
+
 async def list_debug_sessions(hub: Hub, p: NoParams, actor: str) -> Reply:
     summaries = [s.summary() for s in hub.sessions.values()]
     text = "\n".join(render.session_line(s) for s in summaries) or "No sessions. Call start_debugging to begin one."
@@ -562,6 +610,23 @@ ACTIONS = [
         ConnectParams,
         connect_debugger,
         "Connect to an inspector WebSocket",
+    ),
+    Action(
+        "start_from_launch_config",
+        "Start (or attach) from a configuration in .vscode/launch.json, by name (Python and Node/Bun configurations;"
+        " ${workspaceFolder}-style variables are substituted).",
+        LaunchConfigParams,
+        start_from_launch_config,
+        "Start from launch.json",
+    ),
+    Action(
+        "list_launch_configs",
+        "The configurations in .vscode/launch.json and what pairdbg would do with each.",
+        WorkspaceParams,
+        list_launch_configs,
+        "List launch.json configurations",
+        read_only=True,
+        quiet=True,
     ),
     Action(
         "list_debug_sessions",
