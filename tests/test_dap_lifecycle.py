@@ -184,6 +184,8 @@ async def test_attach_set_breakpoint_and_stop(registry, hub, listening_target):
     assert again["stop_number"] == 2 and int(again["locals"][0]["value"]) == n + 1
     await poll(lambda: hub.sessions[sid].backend.pid is not None, 5, "the attached pid")
     assert hub.sessions[sid].backend.pid == proc.pid
+    refused = await expect_error(registry, "restart_debugging", {"session_id": sid}, "CAPABILITY_UNSUPPORTED")
+    assert "attach again" in refused.hint  # pairdbg did not start it, so it cannot start it again
     await registry.run("close_debug_session", {"session_id": sid}, "human")
     # terminate=True (the default) ends the attached program too
     await poll(lambda: proc.poll() is not None, 10, "the attached program to end")

@@ -89,3 +89,21 @@ def test_cli_refuses_an_unknown_configuration(workspace) -> None:
                             env={**os.environ, "XDG_RUNTIME_DIR": str(workspace)})
     assert result.returncode == 2 and "no launch configuration named 'Nope'" in result.stderr
     assert "'Run app'" in result.stderr
+
+
+@pytest.mark.asyncio
+async def test_restart_keeps_breakpoints_watches_and_exception_mode(registry, workspace) -> None:
+    program = str(workspace / "count.py")
+    (workspace / "count.py").write_text("total = 0\nfor i in range(3):\n    total += i\nprint(total)\n")
+    first = await registry.run("start_debugging", {"program": program, "breakpoints": [{"file": program, "line": 3}]},
+                               "agent:test")
+    await registry.run("add_watch", {"session_id": "S1", "expression": "total * 10"}, "agent:test")
+    await registry.run("set_pause_on_exceptions", {"session_id": "S1", "mode": "all"}, "agent:test")
+    assert first.data["stop"]["location"]["line"] == 3
+    again = await registry.run("restart_debugging", {"session_id": "S1"}, "human")
+    assert again.data["previous_session_id"] == "S1" and again.data["session_id"] == "S2"
+    stop = again.data["stop"]
+    assert stop["location"]["line"] == 3 and stop["watches"][0]["expression"] == "total * 10"
+    session = registry.hub.sessions["S2"]
+    assert session.exception_mode == "all" and "S1" not in registry.hub.sessions
+

@@ -132,6 +132,7 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
             )
         backend = await launch_js(program, runtime, p.language, p.args, p.cwd, p.env, p.stop_on_entry)
     session = await hub.open(backend, display_name(program), [bp.model_dump() for bp in p.breakpoints], actor)
+    session.launch_args = p.model_dump()  # what restart_debugging starts again
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
     reply = _outcome_reply(session, outcome, wait, actor)
@@ -238,6 +239,52 @@ async def list_launch_configs(hub: Hub, p: WorkspaceParams, actor: str) -> Reply
         or "launch.json has no configurations"
     )
     return Reply(text, {"workspace": workspace, "configurations": rows})
+
+
+class RestartParams(SessionParams):
+    wait_s: float | None = WAIT
+
+
+async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
+    """End the program and start it again the same way, with the same breakpoints, watches and exception mode."""
+    old = hub.get(p.session_id)
+    launch = getattr(old, "launch_args", None)
+    if launch is None:
+        raise DebugError(
+            ErrorCode.CAPABILITY_UNSUPPORTED,
+            f"session {old.id} was attached, not launched by pairdbg",
+            hint="restart the program yourself, then attach again",
+        )
+    breakpoints = [
+        {
+            k: v
+            for k, v in (
+                ("file", bp.file),
+                ("line", bp.line),
+                ("condition", bp.condition),
+                ("hit_condition", bp.hit_condition),
+                ("log_message", bp.log_message),
+            )
+            if v is not None
+        }
+        for bp in old.breakpoints.values()
+        if bp.kind == "line"
+    ]
+    watches = [w.expression for w in old.watches.values()]
+    mode = old.exception_mode
+    await hub.close(old.id, terminate=True)
+    args = {**launch, "breakpoints": breakpoints, "wait_s": 0}
+    started = await start_debugging(hub, StartParams(**args), actor)
+    session = hub.get(started.data["session_id"])
+    if mode != "uncaught":
+        await session.set_exception_mode(mode)
+    for expression in watches:
+        await session.add_watch(expression)
+    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+    reply = _outcome_reply(session, await session.wait_for_stop(0, wait), wait, actor)
+    reply.text = f"Restarted {old.id} as {session.id} (same program, breakpoints, watches)\n" + reply.text
+    reply.data["previous_session_id"] = old.id
+    return reply
 
 
 async def list_debug_sessions(hub: Hub, p: NoParams, actor: str) -> Reply:
@@ -627,6 +674,14 @@ ACTIONS = [
         "List launch.json configurations",
         read_only=True,
         quiet=True,
+    ),
+    Action(
+        "restart_debugging",
+        "End a launched program and start it again with the same arguments, breakpoints, watches and exception "
+        "mode; returns the new session id and its first stop report.",
+        RestartParams,
+        restart_debugging,
+        "Restart",
     ),
     Action(
         "list_debug_sessions",

@@ -16,11 +16,41 @@ REDACTED: dict[str, str] = {"$t": "redacted"}
 
 SENSITIVE_NAMES = frozenset(
     {
-        "password", "passwd", "pwd", "passphrase", "pin", "secret", "clientsecret", "token", "accesstoken",
-        "refreshtoken", "idtoken", "authtoken", "sessiontoken", "csrftoken", "xsrftoken", "apikey", "xapikey",
-        "apitoken", "privatekey", "secretkey", "authorization", "proxyauthorization", "cookie", "setcookie",
-        "sessionid", "otp", "cvv", "cvc", "ssn", "creditcard", "cardnumber", "signature", "credentials",
-        "mnemonic", "seedphrase",
+        "password",
+        "passwd",
+        "pwd",
+        "passphrase",
+        "pin",
+        "secret",
+        "clientsecret",
+        "token",
+        "accesstoken",
+        "refreshtoken",
+        "idtoken",
+        "authtoken",
+        "sessiontoken",
+        "csrftoken",
+        "xsrftoken",
+        "apikey",
+        "xapikey",
+        "apitoken",
+        "privatekey",
+        "secretkey",
+        "authorization",
+        "proxyauthorization",
+        "cookie",
+        "setcookie",
+        "sessionid",
+        "otp",
+        "cvv",
+        "cvc",
+        "ssn",
+        "creditcard",
+        "cardnumber",
+        "signature",
+        "credentials",
+        "mnemonic",
+        "seedphrase",
     }
 )
 # Names whose suffix marks a secret: anything ending in these (after normalising) is redacted too.
@@ -34,8 +64,9 @@ _KEY_PREFIX = re.compile(
     r"^(sk|pk|rk)_(live|test)_[A-Za-z0-9]{8,}$|^(ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}$|^AKIA[0-9A-Z]{16}$"
     r"|^xox[abposr]-[A-Za-z0-9-]{10,}$|^AIza[0-9A-Za-z_-]{30,}$"
 )
-_URL_SECRET = re.compile(r"([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&#\s]+",
-                         re.IGNORECASE)
+_URL_SECRET = re.compile(
+    r"([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&#\s]+", re.IGNORECASE
+)
 
 
 def _norm(key: str) -> str:
@@ -78,8 +109,12 @@ class Redactor:
                     self.count += 1
                 elif k == "key" and isinstance(v, str) and "value" in value and self.sensitive_key(v):
                     nv = v  # an MMKV-style {key: "authToken", value: ...}: the value is handled below
-                elif k == "value" and isinstance(value.get("key"), str) and self.sensitive_key(value["key"]) \
-                        and not _trivial(v):
+                elif (
+                    k == "value"
+                    and isinstance(value.get("key"), str)
+                    and self.sensitive_key(value["key"])
+                    and not _trivial(v)
+                ):
                     nv = REDACTED
                     self.count += 1
                 else:
@@ -105,6 +140,11 @@ class Redactor:
 
 
 def _trivial(v: Any) -> bool:
-    return v is None or v == "" or isinstance(v, bool) or v == {} or v == [] or (
-        isinstance(v, dict) and v.get("$t") in ("undefined", "redacted")
+    return (
+        v is None
+        or v == ""
+        or isinstance(v, bool)
+        or v == {}
+        or v == []
+        or (isinstance(v, dict) and v.get("$t") in ("undefined", "redacted"))
     )

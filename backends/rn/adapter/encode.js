@@ -85,7 +85,7 @@ function isBytes(v) {
   return v instanceof ArrayBuffer || ArrayBuffer.isView(v);
 }
 
-function segment(path, key) {
+export function segment(path, key) {
   return typeof key === 'number' ? `${path}[${key}]` : /^[A-Za-z_$][\w$]*$/.test(key) ? `${path}.${key}` : `${path}[${JSON.stringify(key)}]`;
 }
 
@@ -103,14 +103,20 @@ export function encodeError(e, stackLines = DEFAULT_VALUE_LIMITS.stackLines) {
 
 /**
  * Encode `value` into a JSON-safe tree.
- * opts: {limits, depth (depth of `value` itself, for sub-trees of a larger state), path (for circular refs),
- *        redact (predicate on key names: matching values become {"$t":"redacted"})}
+ * opts: {limits, redact (predicate on key names: matching values become {"$t":"redacted"}),
+ *        and for a sub-tree of a larger state: depth (of `value` itself), path (its `$.a.b` path),
+ *        ancestors ([[object, path], ...] from the root down, so circular refs point where a full encode would)}
  */
 export function encode(value, opts = {}) {
   const lim = opts.limits ? { ...DEFAULT_VALUE_LIMITS, ...opts.limits } : DEFAULT_VALUE_LIMITS;
   const redact = opts.redact || null;
-  const stack = []; // ancestors being encoded (for circular detection)
+  // Ancestors being encoded (circular detection); `ancestors` seeds it when `value` is a sub-tree of a larger state.
+  const stack = [];
   const paths = [];
+  for (const [obj, p] of opts.ancestors || []) {
+    stack.push(obj);
+    paths.push(p);
+  }
 
   function enc(v, depth, path) {
     switch (typeof v) {
