@@ -14,6 +14,17 @@
         PATH_NOT_FOUND         a file, handle or path does not exist (or has expired)
         LIMIT_EXCEEDED         a configured limit (sessions, breakpoints, expression size) was hit
         BUSY                   another actor holds the session for a conflicting action
+      React Native listener (backends/rn, PROTOCOL.md; wire and tool codes are the same strings):
+        STREAM_UNAVAILABLE     the app has no such stream (redux, navigation, mmkv) or nothing mirrored for it
+        SCOPE_NOT_FOUND        a snapshot scope does not exist in the state
+        SNAPSHOT_NOT_FOUND     the state at a seq cannot be served (details list the seqs that can)
+        SNAPSHOT_UNAVAILABLE   (wire) the adapter cannot materialise that seq
+        SEQ_EVICTED            the requested seq is older than the buffer (details.oldestSeq)
+        PAYLOAD_TOO_LARGE      a result above the size budget; narrow it (scope, path, limit)
+        UNAUTHORIZED           (wire) the app's token is wrong (close 4001)
+        UNSUPPORTED_VERSION    (wire) no common protocol version (close 4002)
+        BAD_REQUEST            (wire) a message or request params failed validation
+        UNKNOWN_METHOD         (wire) the adapter does not implement that request
         ...and the remaining codes DESIGN.md lists for other backends.
 
 Messages say what happened; hints say what to do next, so an agent's next call can be right.
@@ -42,6 +53,12 @@ class ErrorCode(StrEnum):
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
     BUSY = "BUSY"
+    SEQ_EVICTED = "SEQ_EVICTED"
+    SNAPSHOT_UNAVAILABLE = "SNAPSHOT_UNAVAILABLE"
+    UNAUTHORIZED = "UNAUTHORIZED"
+    UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
+    BAD_REQUEST = "BAD_REQUEST"
+    UNKNOWN_METHOD = "UNKNOWN_METHOD"
     INTERNAL = "INTERNAL"
 
 

@@ -172,15 +172,23 @@ class ProtocolViolation(Exception):
         self.t = t
 
 
-def parse_message(frame: str | bytes) -> Hello | Events | Snapshot | Gap | Res | Pong | Bye:
-    if isinstance(frame, bytes):
-        raise ProtocolViolation("malformed", "binary frame (protocol v1 is JSON text frames)")
+Message = Hello | Events | Snapshot | Gap | Res | Pong | Bye
+
+
+def parse_raw(frame: str | bytes) -> dict[str, Any]:
+    """The frame as a JSON object, or ProtocolViolation('malformed')."""
     try:
         raw = json.loads(frame)
     except ValueError as exc:
         raise ProtocolViolation("malformed", f"not JSON: {exc}") from None
     if not isinstance(raw, dict):
         raise ProtocolViolation("malformed", "a message must be a JSON object")
+    return raw
+
+
+def parse_message(frame: str | bytes | dict[str, Any]) -> Message:
+    """A validated message (frames may be text or bytes holding UTF-8 JSON)."""
+    raw = frame if isinstance(frame, dict) else parse_raw(frame)
     t = raw.get("t")
     if not isinstance(t, str) or t not in KNOWN_TYPES:
         raise ProtocolViolation("unknown", f"unknown message type {t!r}", t if isinstance(t, str) else None)
