@@ -79,6 +79,7 @@ class Hub:
             raise
         self._forget_old_ended()
         self.sessions[session_id] = session
+        session.open_child = self._open_child
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
             await session.start(initial)
@@ -96,6 +97,16 @@ class Hub:
         if self.sessions.pop(session.id, None) is not None:  # a concurrent close may have removed it already
             self.bus.publish(SessionRemoved(session.id))
         return session
+
+    async def _open_child(self, backend: Backend, name: str) -> None:
+        """A program's further process (fork, worker) as a session of its own; failures are logged, not raised,
+        since nobody awaits them."""
+        try:
+            await self.open(backend, name)
+        except Exception as exc:
+            log.warning("could not open a session for %s: %s", name, exc)
+            with contextlib.suppress(Exception):
+                await backend.close(terminate=False)
 
     def add_service(self, service) -> None:
         """Register a service before the registry is built (its actions become tools)."""

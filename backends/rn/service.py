@@ -1,0 +1,324 @@
+"""`RnService`: the React Native listener as a Hub service — its six tools, its MCP resources with throttled change
+notifications, and a small public `status()` for a TUI pane.
+
+Configuration comes from the environment (config.py). A bad value does not stop pairdbg: `start()` raises the
+ConfigError naming the variable (the Hub logs it) and the health check reports it.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from typing import TYPE_CHECKING, Any
+
+from ..errors import DebugError, ErrorCode
+from ..events import ResourceChanged, ResourceListChanged
+from ..services import ResourceInfo
+from .config import ConfigError, RnConfig
+from .mirror import Limits, Mirror
+from .redact import REDACTED, Redactor, _trivial
+from .server import AdapterServer
+from .shape import dumps, fit_resource
+from .tools import build_actions, iso
+
+if TYPE_CHECKING:
+    from ..actions.registry import Action
+    from ..hub import Hub
+
+log = logging.getLogger(__name__)
+
+SESSION_URI = "debug://session/current"
+REDUX_URI = "debug://redux/state"
+NAV_URI = "debug://navigation/state"
+MMKV_PREFIX = "debug://mmkv/"
+THROTTLE_S = 1.0
+
+
+class RnService:
+    name = "rn"
+
+    def __init__(self, hub: Hub | None = None, config: RnConfig | None = None, limits: Limits | None = None) -> None:
+        self.hub = hub
+        self.config_error: str | None = None
+        try:
+            self.config = config or RnConfig.from_env()
+        except ConfigError as exc:
+            self.config_error = str(exc)
+            self.config = RnConfig(WS_PORT=0)  # placeholder so reads still answer; never started
+        self.mirror = Mirror(limits)
+        self.redactor = Redactor()
+        self.server = AdapterServer(self.config, self.mirror, self._on_change)
+        self.start_error: str | None = None
+        self._sent_at: dict[str, float] = {}
+        self._timers: dict[str, asyncio.TimerHandle] = {}
+        self._mmkv_seen: dict[str, Any] = {}
+        self._instances: tuple[str, ...] = ()
+        self._actions: list[Action] | None = None
+
+    def bind(self, hub: Hub) -> None:
+        self.hub = hub
+
+    # ----- lifecycle ----------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        if self.config_error:
+            self.start_error = self.config_error
+            log.error("%s", self.config_error)
+            raise ConfigError(self.config_error)
+        logging.getLogger("backends.rn").setLevel(self.config.python_log_level())
+        try:
+            await self.server.start()
+        except OSError as exc:
+            self.start_error = f"cannot listen on {self.config.WS_HOST}:{self.config.WS_PORT}: {exc.strerror or exc}"
+            raise
+        if self.config.token_generated:
+            log.warning("React Native adapter token for this run: %s (set RN_DEBUG_TOKEN to fix it)",
+                        self.config.token)
+
+    async def stop(self) -> None:
+        for timer in self._timers.values():
+            timer.cancel()
+        self._timers.clear()
+        await self.server.stop()
+
+    @property
+    def url(self) -> str:
+        return self.server.url if self.server.port is not None else self.config.url
+
+    def server_connected(self) -> bool:
+        return self.server.connected
+
+    # ----- actions ------------------------------------------------------------------------------------------------
+
+    def actions(self) -> list[Action]:
+        if self._actions is None:
+            self._actions = build_actions(self)
+        return self._actions
+
+    # ----- redaction ----------------------------------------------------------------------------------------------
+
+    def redact_at(self, parts: list[str | int], value: Any) -> Any:
+        """Redact a value found at `parts`: a sensitive key anywhere on the path hides it entirely."""
+        if any(isinstance(p, str) and self.redactor.sensitive_key(p) for p in parts) and not _trivial(value):
+            self.redactor.count += 1
+            return REDACTED
+        if len(parts) >= 2 and parts[-1] == "value" and isinstance(parts[-2], str) and \
+                self.redactor.sensitive_key(parts[-2]) and not _trivial(value):
+            return REDACTED
+        return self.redactor.redact(value)
+
+    def redact_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [self.redactor.redact(e) for e in events]
+
+    # ----- summaries ----------------------------------------------------------------------------------------------
+
+    def _session_info(self) -> dict[str, Any] | None:
+        session = self.mirror.latest()
+        if session is None:
+            return None
+        conn = self.server.conn
+        live = conn is not None and conn.session is session
+        hello = session.hello
+        started = hello.get("startedAt")
+        connected_at = conn.connected_at if live and conn else None
+        uptime_from = started / 1000 if isinstance(started, (int, float)) else session.created_at
+        return {
+            "sessionId": session.session_id,
+            "adapterVersion": (hello.get("adapter") or {}).get("version"),
+            "adapter": hello.get("adapter"),
+            "uptime": round(time.time() - uptime_from) if session.ended_at is None else None,
+            "connectedAt": iso(connected_at),
+            "connected": live,
+            "endedAt": iso(session.ended_at),
+            "installId": hello.get("installId"),
+            "app": hello.get("app") or {},
+            "deviceInfo": hello.get("device") or {},
+            "capabilities": hello.get("capabilities") or [],
+        }
+
+    def stream_list(self) -> list[dict[str, Any]]:
+        session = self.mirror.latest()
+        if session is None:
+            return []
+        conn = self.server.conn
+        live = conn is not None and conn.session is session
+        declared = {s.name for s in conn.hello.streams} if live and conn else set()
+        out = []
+        for name, s in session.streams.items():
+            summ = s.summary()
+            out.append({
+                "name": name, "active": name in declared, "eventCount": summ["eventCount"],
+                "latestSeq": summ["latestSeq"], "oldestSeq": summ["oldestSeq"], "hasSnapshot": summ["hasSnapshot"],
+                "snapshotSeq": summ["snapshotSeq"], "buffered": summ["buffered"], "gaps": summ["gaps"],
+                "lastEventAt": iso(summ["lastEventAt"]),
+                **({"instances": s.info.get("instances")} if s.info.get("instances") else {}),
+            })
+        return out
+
+    def health(self) -> dict[str, Any]:
+        conn = self.server.conn
+        listening = {"up": self.server.port is not None, "url": self.url, "port": self.server.port,
+                     "error": self.start_error or self.config_error,
+                     "tokenSource": "generated for this run" if self.config.token_generated else "RN_DEBUG_TOKEN"}
+        base: dict[str, Any] = {"connected": conn is not None, "responsive": self.server.responsive(),
+                                "listening": listening, "redactedValues": self.redactor.count,
+                                "rejected": dict(self.server.rejected)}
+        if conn is None:
+            base.update({"adapter": None, "streams": []})
+            info = self._session_info()
+            if info is not None:
+                base["lastSession"] = {"sessionId": info["sessionId"], "endedAt": info["endedAt"],
+                                       "streams": self.stream_list()}
+            if self.server.last_close:
+                base["lastClose"] = {**self.server.last_close, "at": iso(self.server.last_close.get("at"))}
+            return base
+        info = self._session_info() or {}
+        session = conn.session
+        gaps = [{"stream": n, **g.as_dict()} for n, s in session.streams.items() for g in s.gaps[-10:]]
+        base.update({
+            "adapter": {k: info.get(k) for k in ("sessionId", "adapterVersion", "uptime", "connectedAt")},
+            "app": info.get("app"),
+            "device": info.get("deviceInfo"),
+            "capabilities": info.get("capabilities"),
+            "streams": [{"name": s["name"], "active": s["active"], "eventCount": s["eventCount"],
+                         "lastEventAt": s["lastEventAt"], "latestSeq": s["latestSeq"], "gaps": s["gaps"]}
+                        for s in self.stream_list()],
+            "lastPongAt": iso(conn.last_pong),
+            "rttMs": round(conn.rtt_ms, 1) if conn.rtt_ms is not None else None,
+            "adapterStats": conn.pong_stats,
+            "gaps": gaps,
+            "duplicates": sum(s.duplicates for s in session.streams.values()),
+            "evicted": sum(s.evicted for s in session.streams.values()),
+            "protocolErrors": conn.protocol_errors,
+            "ignoredMessages": conn.ignored,
+        })
+        return self.redactor.redact(base)
+
+    def status(self) -> dict[str, Any]:
+        """A small public summary for a TUI pane (includes the token: the person passes it to the app)."""
+        h = self.health()
+        info = self._session_info() or {}
+        return {
+            "listening": h["listening"]["up"], "url": self.url, "token": self.config.token,
+            "token_generated": self.config.token_generated, "error": h["listening"]["error"],
+            "connected": h["connected"], "responsive": h["responsive"],
+            "session_id": info.get("sessionId"), "app": info.get("app") or {}, "device": info.get("deviceInfo") or {},
+            "streams": {s["name"]: s["latestSeq"] for s in self.stream_list()},
+        }
+
+    # ----- resources ----------------------------------------------------------------------------------------------
+
+    def _instances_now(self) -> tuple[str, ...]:
+        session = self.mirror.latest()
+        if session is None or "mmkv" not in session.streams:
+            return ()
+        s = session.streams["mmkv"]
+        names = list(s.info.get("instances") or [])
+        cur = s.current()
+        if cur is not None and isinstance(cur[1], dict):
+            names += [k for k in cur[1] if k not in names]
+        return tuple(names)
+
+    def resources(self) -> list[ResourceInfo]:
+        out = [
+            ResourceInfo(SESSION_URI, "React Native session", "the connected app's session, adapter, device, streams"),
+            ResourceInfo(REDUX_URI, "Redux state", "latest Redux state of the React Native app (redacted)"),
+            ResourceInfo(NAV_URI, "navigation state", "latest navigation state tree of the React Native app"),
+        ]
+        out += [ResourceInfo(MMKV_PREFIX + name, f"MMKV {name}", f"keys of MMKV instance {name!r}")
+                for name in self._instances_now()]
+        return out
+
+    def resource_templates(self) -> list[ResourceInfo]:
+        return [ResourceInfo(MMKV_PREFIX + "{instance}", "MMKV instance",
+                             "latest keys, types and sizes of one MMKV instance (values of secure ones never sent)")]
+
+    async def read_resource(self, uri: str) -> tuple[str, str] | None:
+        if uri == SESSION_URI:
+            info = self._session_info()
+            if info is None:
+                raise DebugError(ErrorCode.NOT_CONNECTED, "no React Native app has connected",
+                                 hint=f"start the app with the pairdbg adapter ({self.url})")
+            info["responsive"] = self.server.responsive()
+            info["streams"] = self.stream_list()
+            return json.dumps(self.redactor.redact(info)), "application/json"
+        if uri in (REDUX_URI, NAV_URI):
+            stream = "redux" if uri == REDUX_URI else "navigation"
+            return dumps(fit_resource(self.redactor.redact(self._state(stream)))), "application/json"
+        if uri.startswith(MMKV_PREFIX):
+            name = uri[len(MMKV_PREFIX):]
+            state = self._state("mmkv")
+            inst = state.get(name) if isinstance(state, dict) else None
+            if not isinstance(inst, dict):
+                raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"no MMKV instance {name!r}",
+                                 hint="instances: " + (", ".join(self._instances_now()) or "none"))
+            keys = inst.get("keys", {})
+            body = {"instance": name, "keys": self.redact_at([name, "keys"], keys),
+                    "totalSize": inst.get("totalSize"), "secure": bool(inst.get("secure"))}
+            return dumps(fit_resource(body)), "application/json"
+        return None
+
+    def _state(self, stream: str) -> Any:
+        session = self.mirror.latest()
+        if session is None:
+            raise DebugError(ErrorCode.NOT_CONNECTED, "no React Native app has connected",
+                             hint=f"start the app with the pairdbg adapter ({self.url})")
+        s = session.streams.get(stream)
+        cur = s.current() if s is not None else None
+        if cur is None:
+            raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"no {stream} state mirrored",
+                             hint="the app may not register this stream; debug_list_streams shows what it sends")
+        return cur[1]
+
+    # ----- change notifications (throttled per URI) ---------------------------------------------------------------
+
+    def changed(self, stream: str | None) -> None:
+        self._on_change("snapshot", stream)
+
+    def _on_change(self, kind: str, stream: str | None) -> None:
+        if self.hub is None:
+            return
+        self._notify(SESSION_URI)
+        if stream == "redux":
+            self._notify(REDUX_URI)
+        elif stream == "navigation":
+            self._notify(NAV_URI)
+        elif stream == "mmkv":
+            self._notify(MMKV_PREFIX)  # resolved to the instances that changed when it fires
+        if kind in ("connected", "snapshot") or stream == "mmkv":
+            names = self._instances_now()
+            if names != self._instances:
+                self._instances = names
+                self.hub.bus.publish(ResourceListChanged(None))
+
+    def _notify(self, uri: str) -> None:
+        if uri in self._timers:
+            return
+        wait = self._sent_at.get(uri, 0.0) + THROTTLE_S - time.monotonic()
+        if wait <= 0:
+            self._fire(uri)
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        self._timers[uri] = loop.call_later(wait, self._fire, uri)
+
+    def _fire(self, uri: str) -> None:
+        self._timers.pop(uri, None)
+        self._sent_at[uri] = time.monotonic()
+        if self.hub is None:
+            return
+        if uri != MMKV_PREFIX:
+            self.hub.bus.publish(ResourceChanged(None, uri=uri))
+            return
+        session = self.mirror.latest()
+        s = session.streams.get("mmkv") if session else None
+        cur = s.current() if s else None
+        state = cur[1] if cur and isinstance(cur[1], dict) else {}
+        for name, inst in state.items():
+            if self._mmkv_seen.get(name) is not inst:  # states share unchanged subtrees: identity = unchanged
+                self._mmkv_seen[name] = inst
+                self.hub.bus.publish(ResourceChanged(None, uri=MMKV_PREFIX + name))

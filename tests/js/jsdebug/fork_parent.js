@@ -1,0 +1,7 @@
+// Forks a child process: js-debug offers it as a second session, which pairdbg declines without hanging.
+const { fork } = require("child_process");
+const child = fork(__dirname + "/fork_child.js");
+child.on("exit", (code) => {
+  const total = 2 + 3; // MARK:after
+  console.log("child exited", code, total);
+});
