@@ -40,7 +40,6 @@ SENSITIVE_NAMES = frozenset(
         "proxyauthorization",
         "cookie",
         "setcookie",
-        "sessionid",
         "otp",
         "cvv",
         "cvc",

@@ -245,8 +245,7 @@ class AdapterServer:
             pass
         finally:
             heartbeat.cancel()
-            rcvd = ws.close_rcvd or ws.close_sent
-            close_info = {"code": rcvd.code if rcvd else None, "reason": rcvd.reason if rcvd else "",
+            close_info = {"code": ws.close_code, "reason": ws.close_reason or "",
                           "at": time.time(), "sessionId": hello.sessionId}
             if self.conn is conn:
                 self.conn = None
