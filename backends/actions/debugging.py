@@ -90,7 +90,10 @@ class BreakpointArg(BaseModel):
 
 class StartParams(BaseModel):
     program: str = Field(description="path of the script to debug (or a module name with module=true)")
-    language: Literal["python", "javascript", "typescript"] = "python"
+    language: str = Field(
+        "python",
+        description="python, javascript, typescript, or a language an adapter profile serves (c, cpp, rust with lldb)",
+    )
     runtime: Literal["node", "bun"] | None = Field(
         None, description="JavaScript/TypeScript runtime (default: node for JavaScript, bun for TypeScript)"
     )
@@ -119,7 +122,17 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
             )
     if p.cwd and not os.path.isdir(p.cwd):
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
-    if p.language == "python":
+    if p.language not in ("python", "javascript", "typescript"):
+        from ..dap.profile import ProfileLaunch, load_profiles, profile_for
+
+        profile = profile_for(p.language)
+        if profile is None:
+            known = sorted({"python", "javascript", "typescript", *(
+                lang for prof in load_profiles().values() for lang in prof.languages)})
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"no debugger for language {p.language!r}",
+                             hint=f"languages: {', '.join(known)}; or add an adapter profile (see README)")
+        backend = ProfileLaunch(profile, p.language, program, p.args, p.cwd, p.env, p.stop_on_entry)
+    elif p.language == "python":
         python = resolve_python(p.executable_path)
         backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
     elif p.backend == "dap":
