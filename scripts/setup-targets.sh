@@ -58,6 +58,19 @@ if [ ! -f "$JS_DEBUG" ] && command -v npm >/dev/null 2>&1; then
 fi
 [ -f "$JS_DEBUG" ] || { echo "setup-targets: $JS_DEBUG is missing (no npm to install it with)" >&2; exit 1; }
 
+# The React Native adapter's test harness (tests/rn: Redux Toolkit, redux, ws). The adapter itself has no
+# dependencies; these are for the fake app and the unit tests only. Skipped when installed and up to date.
+rn_ok() {
+  for pkg in ws redux @reduxjs/toolkit; do [ -f "tests/rn/node_modules/$pkg/package.json" ] || return 1; done
+  [ ! tests/rn/package.json -nt tests/rn/node_modules/.package-lock.json ]
+}
+if ! rn_ok && command -v npm >/dev/null 2>&1; then
+  t0=$SECONDS
+  echo "setup-targets: installing the RN adapter harness into tests/rn/node_modules" >&2
+  npm install --prefix tests/rn --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null
+  echo "setup-targets: RN harness installed in $((SECONDS - t0)) s" >&2
+fi
+
 if [ "$need_root" -eq 1 ]; then
   echo "setup-targets: missing Debian packages: ${missing[*]}; run:" >&2
   echo "  sudo sh -c 'apt-get update && DEBIAN_FRONTEND=noninteractive" \
@@ -66,6 +79,7 @@ if [ "$need_root" -eq 1 ]; then
   exit 1
 fi
 bun_ok || { echo "setup-targets: $BUN is missing (no npm to install it with)" >&2; exit 1; }
+rn_ok || { echo "setup-targets: tests/rn/node_modules is missing (no npm to install it with)" >&2; exit 1; }
 minibrowser=$(compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -n1 || true)
 if [ -z "$minibrowser" ]; then
   echo "setup-targets: libwebkit2gtk-4.1-0 is installed but has no MiniBrowser under /usr/lib/*/webkit2gtk-4.1/" >&2

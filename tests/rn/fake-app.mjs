@@ -10,6 +10,7 @@
 // when the server refused the adapter (4001/4002) — the process then exits 3. stdin commands: see COMMANDS below.
 
 import { createInterface } from 'node:readline';
+import { pathToFileURL } from 'node:url';
 import { configureStore, createSlice } from '@reduxjs/toolkit';
 import WebSocket from 'ws';
 import { createAdapter, mmkvCollector, navigationCollector, reduxCollector } from '../../backends/rn/adapter/index.js';
@@ -451,7 +452,10 @@ async function main() {
   adapter.start();
 }
 
-main().catch((e) => {
-  process.stderr.write(`fake-app: ${e && e.stack ? e.stack : e}\n`);
-  process.exit(2);
-});
+// Run only as a program: the unit tests import the fakes from this file.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  main().catch((e) => {
+    process.stderr.write(`fake-app: ${e && e.stack ? e.stack : e}\n`);
+    process.exit(2);
+  });
+}

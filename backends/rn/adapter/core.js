@@ -412,7 +412,7 @@ export function createAdapter(options) {
     log('warn', `outbox overflow: ${n} events dropped from the outbox, resending from the buffers later`);
   }
 
-  /** Send everything queued, in order: events in batches, snapshots and gaps as their own frames. */
+  /** Send everything queued: gaps and events in order (events in batches), then the snapshots asked for. */
   function flush() {
     if (flushTimer) {
       clearT(flushTimer);
@@ -435,6 +435,7 @@ export function createAdapter(options) {
     }
     const queue = outbox;
     outbox = [];
+    const snaps = [];
     let batch = [];
     let batchBytes = 0;
     let batchReplay = false;
@@ -453,16 +454,20 @@ export function createAdapter(options) {
         batchReplay = e.replay;
         batch.push(e);
         batchBytes += n * 3; // ...and 3x an upper bound for the BMP: never over the frame cap
+      } else if (e.kind === 'snapshot') {
+        snaps.push(e.stream);
       } else {
         sendBatch();
-        if (e.kind === 'snapshot') {
-          if (!e.stream.wantSnapshot) continue; // coalesced into an earlier one
-          e.stream.wantSnapshot = false;
-          sendSnapshot(e.stream);
-        } else sendRaw(e.json);
+        sendRaw(e.json);
       }
     }
     sendBatch();
+    // Snapshots last: built now, they reflect every event just sent (seq = the stream's latest).
+    for (const s of snaps) {
+      if (!s.wantSnapshot) continue; // asked for twice
+      s.wantSnapshot = false;
+      sendSnapshot(s);
+    }
   }
 
   function sendSnapshot(s) {
