@@ -9,6 +9,7 @@ sensitive key are kept, so the agent can still see that a token is *absent*. App
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 from collections.abc import Iterable
 from typing import Any
 
@@ -76,12 +77,35 @@ class Redactor:
     def __init__(self, extra_names: Iterable[str] = ()) -> None:
         self.names = SENSITIVE_NAMES | {_norm(n) for n in extra_names}
         self.count = 0  # values redacted so far (reported in health)
+        self._keys: dict[str, bool] = {}  # key -> sensitive (app state reuses few distinct keys)
+        self._events: OrderedDict[int, tuple[Any, Any]] = OrderedDict()  # id -> (stored event, redacted copy)
 
     def add_names(self, names: Iterable[str]) -> None:
         """Apps may add sensitive names (two-key rule: they can never remove the defaults)."""
         self.names = self.names | {_norm(n) for n in names if isinstance(n, str) and n}
+        self._keys.clear()
+        self._events.clear()
 
     def sensitive_key(self, key: str) -> bool:
+        hit = self._keys.get(key)
+        if hit is None:
+            if len(self._keys) > 50_000:
+                self._keys.clear()
+            hit = self._keys[key] = self._sensitive(key)
+        return hit
+
+    def redact_stored(self, value: Any) -> Any:
+        """`redact` for values that never change once stored (mirrored events): computed once, then cached."""
+        hit = self._events.get(id(value))
+        if hit is not None and hit[0] is value:
+            return hit[1]
+        out = self.redact(value)
+        self._events[id(value)] = (value, out)  # holding `value` keeps its id from being reused
+        if len(self._events) > 20_000:
+            self._events.popitem(last=False)
+        return out
+
+    def _sensitive(self, key: str) -> bool:
         n = _norm(key)
         if not n:
             return False

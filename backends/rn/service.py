@@ -110,7 +110,7 @@ class RnService:
         return self.redactor.redact(value)
 
     def redact_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
-        return [self.redactor.redact(e) for e in events]
+        return [self.redactor.redact_stored(e) for e in events]
 
     # ----- summaries ----------------------------------------------------------------------------------------------
 

@@ -225,10 +225,10 @@ def build_actions(svc: RnService) -> list[Action]:
                  + f" (buffer {oldest}..{latest}){'; more: since_seq=' + str(next_since) if out['hasMore'] else ''}"]
         if data.get("evicted"):
             lines.append(f"{data['evicted']} older events were evicted from the buffer")
-        for ev in events[:50]:
+        for ev in events[:20]:
             lines.append(f"  #{ev['seq']} {ev.get('type')} {excerpt(_brief(ev), 160)}")
-        if len(events) > 50:
-            lines.append(f"  … {len(events) - 50} more in structured content")
+        if len(events) > 20:
+            lines.append(f"  … {len(events) - 20} more in structured content")
         return Reply("\n".join(lines), data)
 
     # ----- debug_get_state_path --------------------------------------------------------------------------------
