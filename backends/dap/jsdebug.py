@@ -1,5 +1,9 @@
-"""JavaScript on VS Code's js-debug DAP server: a parent session that launches Node, and the child session js-debug
-asks for (reverse `startDebugging` with `__pendingTargetId`) that does the actual debugging.
+"""JavaScript on VS Code's js-debug DAP server: a parent session attached to a Node we start, and the child session
+js-debug asks for (reverse `startDebugging` with `__pendingTargetId`) that does the actual debugging.
+
+pairdbg starts Node itself (`--inspect-brk` on a loopback port, stdout/stderr piped to the session) and lets js-debug
+attach through a TcpRelay: Node's inspector and js-debug (both Node) otherwise stall every request ~40 ms on
+Nagle + delayed ACK. This is also the order the seed found reliable (attach, then child adoption).
 
 Order matters to js-debug (seed 004): the child connects on a second TCP connection to the same server, sends
 `initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
@@ -19,6 +23,8 @@ from typing import Any
 from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError, ErrorCode
 from ..inspector.targets import TargetMissing, find_node, free_port
+from ..inspector.process import RuntimeProcess
+from ..tcp_relay import TcpRelay
 from .backend import DapBackend
 from .client import DapClient
 
@@ -54,8 +60,12 @@ class JsDebugLaunch(DapBackend):
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
 
     def __init__(
-        self, program: str, args: list[str] | None = None, cwd: str | None = None,
-        env: dict[str, str] | None = None, stop_on_entry: bool = False,
+        self,
+        program: str,
+        args: list[str] | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        stop_on_entry: bool = False,
     ) -> None:
         super().__init__()
         self.program = program
@@ -65,6 +75,9 @@ class JsDebugLaunch(DapBackend):
         self.stop_on_entry = stop_on_entry
         self.parent: DapClient | None = None
         self.port = 0
+        self.runtime: RuntimeProcess | None = None
+        self.relay: TcpRelay | None = None
+        self.ws_url = ""
         self._files: dict[str, list[LineBreakpointSpec]] = {}
         self._child_ready = asyncio.Event()
         self._child_error: DebugError | None = None
@@ -82,13 +95,70 @@ class JsDebugLaunch(DapBackend):
             raise DebugError(ErrorCode.CONNECTION_FAILED, str(exc), hint=exc.how_to_install) from None
         self.port = free_port()
         await self._spawn_adapter([node, server, str(self.port), "127.0.0.1"])
+        await self._start_program(node)
         assert self.proc is not None and self.proc.stdout is not None
         try:
             await asyncio.wait_for(self._wait_listening(), 10)
             return await asyncio.wait_for(asyncio.open_connection("127.0.0.1", self.port), 5)
         except (TimeoutError, OSError) as exc:
-            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug did not start ({exc.__class__.__name__})",
-                             hint="\n".join(self.stderr_tail)[-500:] or None) from None
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"js-debug did not start ({exc.__class__.__name__})",
+                hint="\n".join(self.stderr_tail)[-500:] or None,
+            ) from None
+
+    async def _start_program(self, node: str) -> None:
+        """Node paused before its first line, its inspector reached through the relay."""
+        self.runtime = await RuntimeProcess.spawn(
+            [node, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
+            self.cwd or os.path.dirname(self.program),
+            self.env,
+        )
+        self.pid = self.runtime.pid
+        self.runtime.on_output = self._program_output
+        self.runtime.on_exit = self._program_exited
+        self.runtime.on_child_inspector = self._child_process
+        match = re.match(r"ws://([^/:]+):(\d+)(/.*)", self.runtime.ws_url)
+        if match is None:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {self.runtime.ws_url}")
+        self.relay = TcpRelay(match.group(1), int(match.group(2)))
+        self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
+
+    def _program_output(self, category: str, text: str) -> None:
+        if category == "control":  # Node waits for a debugger to let go: js-debug does that by itself
+            return
+        if self.listener is not None:
+            self.listener.on_output(category, text)
+
+    def _child_process(self, url: str) -> None:
+        """A fork or worker of the program, paused on --inspect-brk: debug it as a session of its own, through
+        pairdbg's inspector backend (it is a plain Node inspector, and it waits until a debugger releases it)."""
+        from ..inspector.backend import Endpoint, InspectorBackend
+        from ..inspector.dialect import Dialect
+
+        opener = getattr(self.listener, "open_child", None)
+        if opener is not None:
+            backend = InspectorBackend(Endpoint(url, Dialect("v8"), waiting=True), "javascript", url)
+            self._spawn(opener(backend, f"{os.path.basename(self.program)} child"))
+
+    def _on_close(self, reason: str) -> None:
+        """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
+        if self.runtime is None or self._closing:
+            return super()._on_close(reason)
+        self._spawn(self._lost_unless_exiting(reason))
+
+    async def _lost_unless_exiting(self, reason: str) -> None:
+        assert self.runtime is not None
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.runtime.proc.wait()), 3)
+        if self.runtime.returncode is None:
+            super()._on_close(reason)
+
+    def _program_exited(self, code: int | None) -> None:
+        if self.listener is not None and not self._closing:
+            self._terminated = True
+            self.listener.on_exited(code)
+            self.listener.on_terminated()
 
     async def _wait_listening(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
@@ -105,11 +175,14 @@ class JsDebugLaunch(DapBackend):
             pass
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
-        return "launch", {
-            "type": "pwa-node", "request": "launch", "name": "pairdbg", "program": self.program,
-            "args": self.args, "cwd": self.cwd or os.path.dirname(self.program), "env": self.env,
-            "console": "internalConsole", "outputCapture": "std", "runtimeExecutable": find_node(),
-            "stopOnEntry": self.stop_on_entry, "skipFiles": ["<node_internals>/**"],
+        return "attach", {
+            "type": "pwa-node",
+            "request": "attach",
+            "name": "pairdbg",
+            "websocketAddress": self.ws_url,
+            "continueOnAttach": not self.stop_on_entry,
+            "attachExistingChildren": False,
+            "skipFiles": ["<node_internals>/**"],
         }
 
     async def start(
@@ -122,8 +195,11 @@ class JsDebugLaunch(DapBackend):
         try:
             await asyncio.wait_for(self._child_ready.wait(), 15)
         except TimeoutError:
-            raise DebugError(ErrorCode.TIMEOUT, "js-debug launched the program but never handed over its session",
-                             hint="check that `node` runs the program on its own") from None
+            raise DebugError(
+                ErrorCode.TIMEOUT,
+                "js-debug launched the program but never handed over its session",
+                hint="check that `node` runs the program on its own",
+            ) from None
         if self._child_error is not None:
             raise self._child_error
         return dict(self._bound)
@@ -151,9 +227,18 @@ class JsDebugLaunch(DapBackend):
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             child = DapClient(reader, writer, self._on_child_event, self._on_reverse, self._on_close, name="js-child")
-            await child.request("initialize", {"clientID": "pairdbg", "adapterID": "pwa-node", "linesStartAt1": True,
-                                               "columnsStartAt1": True, "pathFormat": "path",
-                                               "supportsVariableType": True}, timeout=15)
+            await child.request(
+                "initialize",
+                {
+                    "clientID": "pairdbg",
+                    "adapterID": "pwa-node",
+                    "linesStartAt1": True,
+                    "columnsStartAt1": True,
+                    "pathFormat": "path",
+                    "supportsVariableType": True,
+                },
+                timeout=15,
+            )
             started = child.send_request(request, configuration)
             await asyncio.wait_for(self._child_initialized.wait(), 15)
             self.client = child  # from here on, debuggee-scoped requests go to the child
@@ -163,8 +248,13 @@ class JsDebugLaunch(DapBackend):
             await child.request("configurationDone", {}, timeout=self.request_timeout)
             await child.wait(started, request, 20)
         except (DebugError, OSError, TimeoutError) as exc:
-            self._child_error = exc if isinstance(exc, DebugError) else DebugError(
-                ErrorCode.CONNECTION_FAILED, f"could not join js-debug's child session: {exc.__class__.__name__}")
+            self._child_error = (
+                exc
+                if isinstance(exc, DebugError)
+                else DebugError(
+                    ErrorCode.CONNECTION_FAILED, f"could not join js-debug's child session: {exc.__class__.__name__}"
+                )
+            )
         finally:
             self._child_ready.set()
 
@@ -173,12 +263,12 @@ class JsDebugLaunch(DapBackend):
             self._child_initialized.set()
             return
         if event in ("output", "terminated", "exited"):
-            return  # the parent reports the program's output and its end; the child's copies would double them
+            return  # the program's own pipes and exit tell its output and its end
         self._on_event(event, body)
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
-        if event == "output" and self._is_noise(body):
-            return
+        if event in ("output", "terminated", "exited"):
+            return  # the parent's copies: output comes from the program's pipes, the end from its exit
         super()._on_event(event, body)
 
     @staticmethod
@@ -215,6 +305,10 @@ class JsDebugLaunch(DapBackend):
             await child.close()
         self.client = self.parent
         await super().close(terminate)
+        if self.relay is not None:
+            await self.relay.stop()
+        if self.runtime is not None:
+            await self.runtime.stop(terminate)
 
 
 class JsDebugChild(DapBackend):

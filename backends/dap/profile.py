@@ -63,8 +63,11 @@ def load_profiles() -> dict[str, AdapterProfile]:
             try:
                 profile = AdapterProfile.model_validate(json.loads(path.read_text(encoding="utf-8")))
             except (ValueError, ValidationError) as exc:
-                raise DebugError(ErrorCode.INVALID_PARAMETERS, f"adapter profile {path} is invalid: {exc}",
-                                 hint="fix or remove the file") from None
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS,
+                    f"adapter profile {path} is invalid: {exc}",
+                    hint="fix or remove the file",
+                ) from None
             profiles[profile.name] = profile
     return profiles
 
@@ -93,8 +96,16 @@ class ProfileLaunch(DapBackend):
 
     launched = True
 
-    def __init__(self, profile: AdapterProfile, language: str, program: str, args: list[str] | None = None,
-                 cwd: str | None = None, env: dict[str, str] | None = None, stop_on_entry: bool = False) -> None:
+    def __init__(
+        self,
+        profile: AdapterProfile,
+        language: str,
+        program: str,
+        args: list[str] | None = None,
+        cwd: str | None = None,
+        env: dict[str, str] | None = None,
+        stop_on_entry: bool = False,
+    ) -> None:
         super().__init__()
         self.profile = profile
         self.language = language
@@ -103,8 +114,14 @@ class ProfileLaunch(DapBackend):
         self.exception_filters = {**{"none": [], "uncaught": [], "all": []}, **profile.exception_filters}
         self.program = program
         env = dict(env or {})
-        self.values = {"program": program, "args": list(args or []), "cwd": cwd or os.path.dirname(program),
-                       "env": env, "env_list": [f"{k}={v}" for k, v in env.items()], "stop_on_entry": stop_on_entry}
+        self.values = {
+            "program": program,
+            "args": list(args or []),
+            "cwd": cwd or os.path.dirname(program),
+            "env": env,
+            "env_list": [f"{k}={v}" for k, v in env.items()],
+            "stop_on_entry": stop_on_entry,
+        }
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         await self._spawn_adapter([self.profile.executable(), *self.profile.args])

@@ -180,6 +180,23 @@ class InspectorBackend(Backend):
         except DebugError as exc:
             log.warning("could not set up the new page target: %s", exc.message)
 
+    @property
+    def _ends_with_its_context(self) -> bool:
+        """A Node process we neither started nor will look for again (e.g. a fork handed to us)."""
+        return (
+            self.process is None
+            and not self.endpoint.page
+            and self.endpoint.rediscover is None
+            and not self.dialect.is_jsc
+        )
+
+    async def _target_finished(self) -> None:
+        self._closing = True
+        if self.rpc is not None:
+            await self.rpc.close()
+        if self.listener is not None:
+            self.listener.on_terminated()
+
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -314,6 +331,9 @@ class InspectorBackend(Backend):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
             self.scripts.clear()
+        elif method == "Runtime.executionContextDestroyed" and self._ends_with_its_context:
+            # Node ran its script to the end and now waits for the debugger to let go: let it, and say so.
+            self._spawn(self._target_finished())
 
     def _on_paused(self, params: dict[str, Any]) -> None:
         self._paused = params
