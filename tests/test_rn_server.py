@@ -420,7 +420,7 @@ async def test_event_flood_is_bounded(rig):
     a = await connected(rig)
     big = "x" * 600
     batch = []
-    for i in range(1, 5001):
+    for _ in range(5000):
         batch.append(a.event("redux", "action", {"action": {"type": "flood", "payload": big}}, []))
         if len(batch) == 64:
             await a.push(*batch)
