@@ -187,7 +187,9 @@ class AdapterServer:
         hi = rng.get("max") if isinstance(rng, dict) else None
         if isinstance(lo, int) and isinstance(hi, int) and max(lo, P.PROTOCOL_MIN) > min(hi, P.PROTOCOL_MAX):
             await self._reject(
-                ws, P.CLOSE_UNSUPPORTED_VERSION, "UNSUPPORTED_VERSION",
+                ws,
+                P.CLOSE_UNSUPPORTED_VERSION,
+                "UNSUPPORTED_VERSION",
                 f"server speaks {P.PROTOCOL_MIN}..{P.PROTOCOL_MAX}, adapter {lo}..{hi}",
                 server={"min": P.PROTOCOL_MIN, "max": P.PROTOCOL_MAX},
             )
@@ -233,8 +235,9 @@ class AdapterServer:
             },
             serverTime=int(time.time() * 1000),
         )
-        log.info("adapter connected: session %s (%s), resume %s", hello.sessionId,
-                 "resumed" if resumed else "new", resume)
+        log.info(
+            "adapter connected: session %s (%s), resume %s", hello.sessionId, "resumed" if resumed else "new", resume
+        )
         heartbeat = asyncio.get_running_loop().create_task(self._heartbeat(conn))
         close_info: dict[str, Any] = {}
         try:
@@ -245,8 +248,12 @@ class AdapterServer:
             pass
         finally:
             heartbeat.cancel()
-            close_info = {"code": ws.close_code, "reason": ws.close_reason or "",
-                          "at": time.time(), "sessionId": hello.sessionId}
+            close_info = {
+                "code": ws.close_code,
+                "reason": ws.close_reason or "",
+                "at": time.time(),
+                "sessionId": hello.sessionId,
+            }
             if self.conn is conn:
                 self.conn = None
                 self.last_close = close_info
@@ -268,8 +275,9 @@ class AdapterServer:
                     self.listener("responsive", None)
             size = len(frame)
             if size > limit:
-                await self._reject(ws, P.CLOSE_TOO_LARGE, "PAYLOAD_TOO_LARGE",
-                                   f"frame of {size} bytes exceeds maxMessageBytes {limit}")
+                await self._reject(
+                    ws, P.CLOSE_TOO_LARGE, "PAYLOAD_TOO_LARGE", f"frame of {size} bytes exceeds maxMessageBytes {limit}"
+                )
                 return
             try:
                 msg = P.parse_message(raw := P.parse_raw(frame))
@@ -278,8 +286,7 @@ class AdapterServer:
                     conn.malformed += 1
                     log.warning("malformed frame %d from the adapter: %s", conn.malformed, exc)
                     if conn.malformed >= MALFORMED_LIMIT:
-                        await self._reject(ws, P.CLOSE_MALFORMED, "BAD_REQUEST",
-                                           f"{conn.malformed} malformed frames")
+                        await self._reject(ws, P.CLOSE_MALFORMED, "BAD_REQUEST", f"{conn.malformed} malformed frames")
                         return
                 elif exc.kind == "unknown":
                     conn.ignored += 1
@@ -358,8 +365,11 @@ class AdapterServer:
             raise WireFailure("NOT_CONNECTED", "no React Native app is connected")
         if not conn.responsive(self.config.RN_HEARTBEAT_TIMEOUT_MS / 1000):
             silent = time.monotonic() - conn.last_rx
-            raise WireFailure("TIMEOUT", f"the app has not answered for {silent:.1f}s (JS thread stalled?)",
-                              {"silentForMs": int(silent * 1000)})
+            raise WireFailure(
+                "TIMEOUT",
+                f"the app has not answered for {silent:.1f}s (JS thread stalled?)",
+                {"silentForMs": int(silent * 1000)},
+            )
         timeout_ms = timeout_ms or self.config.REQUEST_TIMEOUT_MS
         rid = f"r{next(self._ids)}"
         fut: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
@@ -373,8 +383,9 @@ class AdapterServer:
                 async with asyncio.timeout(timeout_ms / 1000):
                     res: P.Res = await fut
             except TimeoutError:
-                raise WireFailure("TIMEOUT", f"{method}: no answer from the app within {timeout_ms} ms",
-                                  {"timeoutMs": timeout_ms}) from None
+                raise WireFailure(
+                    "TIMEOUT", f"{method}: no answer from the app within {timeout_ms} ms", {"timeoutMs": timeout_ms}
+                ) from None
         finally:
             conn.pending.pop(rid, None)
         if not res.ok:

@@ -74,8 +74,7 @@ class RnService:
             self.start_error = f"cannot listen on {self.config.WS_HOST}:{self.config.WS_PORT}: {exc.strerror or exc}"
             raise
         if self.config.token_generated:
-            log.warning("React Native adapter token for this run: %s (set RN_DEBUG_TOKEN to fix it)",
-                        self.config.token)
+            log.warning("React Native adapter token for this run: %s (set RN_DEBUG_TOKEN to fix it)", self.config.token)
 
     async def stop(self) -> None:
         for timer in self._timers.values():
@@ -104,8 +103,13 @@ class RnService:
         if any(isinstance(p, str) and self.redactor.sensitive_key(p) for p in parts) and not _trivial(value):
             self.redactor.count += 1
             return REDACTED
-        if len(parts) >= 2 and parts[-1] == "value" and isinstance(parts[-2], str) and \
-                self.redactor.sensitive_key(parts[-2]) and not _trivial(value):
+        if (
+            len(parts) >= 2
+            and parts[-1] == "value"
+            and isinstance(parts[-2], str)
+            and self.redactor.sensitive_key(parts[-2])
+            and not _trivial(value)
+        ):
             return REDACTED
         return self.redactor.redact(value)
 
@@ -148,52 +152,81 @@ class RnService:
         out = []
         for name, s in session.streams.items():
             summ = s.summary()
-            out.append({
-                "name": name, "active": name in declared, "eventCount": summ["eventCount"],
-                "latestSeq": summ["latestSeq"], "oldestSeq": summ["oldestSeq"], "hasSnapshot": summ["hasSnapshot"],
-                "snapshotSeq": summ["snapshotSeq"], "buffered": summ["buffered"], "gaps": summ["gaps"],
-                "lastEventAt": iso(summ["lastEventAt"]),
-                **({"instances": s.info.get("instances")} if s.info.get("instances") else {}),
-            })
+            out.append(
+                {
+                    "name": name,
+                    "active": name in declared,
+                    "eventCount": summ["eventCount"],
+                    "latestSeq": summ["latestSeq"],
+                    "oldestSeq": summ["oldestSeq"],
+                    "hasSnapshot": summ["hasSnapshot"],
+                    "snapshotSeq": summ["snapshotSeq"],
+                    "buffered": summ["buffered"],
+                    "gaps": summ["gaps"],
+                    "lastEventAt": iso(summ["lastEventAt"]),
+                    **({"instances": s.info.get("instances")} if s.info.get("instances") else {}),
+                }
+            )
         return out
 
     def health(self) -> dict[str, Any]:
         conn = self.server.conn
-        listening = {"up": self.server.port is not None, "url": self.url, "port": self.server.port,
-                     "error": self.start_error or self.config_error,
-                     "tokenSource": "generated for this run" if self.config.token_generated else "RN_DEBUG_TOKEN"}
-        base: dict[str, Any] = {"connected": conn is not None, "responsive": self.server.responsive(),
-                                "listening": listening, "redactedValues": self.redactor.count,
-                                "rejected": dict(self.server.rejected)}
+        listening = {
+            "up": self.server.port is not None,
+            "url": self.url,
+            "port": self.server.port,
+            "error": self.start_error or self.config_error,
+            "tokenSource": "generated for this run" if self.config.token_generated else "RN_DEBUG_TOKEN",
+        }
+        base: dict[str, Any] = {
+            "connected": conn is not None,
+            "responsive": self.server.responsive(),
+            "listening": listening,
+            "redactedValues": self.redactor.count,
+            "rejected": dict(self.server.rejected),
+        }
         if conn is None:
             base.update({"adapter": None, "streams": []})
             info = self._session_info()
             if info is not None:
-                base["lastSession"] = {"sessionId": info["sessionId"], "endedAt": info["endedAt"],
-                                       "streams": self.stream_list()}
+                base["lastSession"] = {
+                    "sessionId": info["sessionId"],
+                    "endedAt": info["endedAt"],
+                    "streams": self.stream_list(),
+                }
             if self.server.last_close:
                 base["lastClose"] = {**self.server.last_close, "at": iso(self.server.last_close.get("at"))}
             return base
         info = self._session_info() or {}
         session = conn.session
         gaps = [{"stream": n, **g.as_dict()} for n, s in session.streams.items() for g in s.gaps[-10:]]
-        base.update({
-            "adapter": {k: info.get(k) for k in ("sessionId", "adapterVersion", "uptime", "connectedAt")},
-            "app": info.get("app"),
-            "device": info.get("deviceInfo"),
-            "capabilities": info.get("capabilities"),
-            "streams": [{"name": s["name"], "active": s["active"], "eventCount": s["eventCount"],
-                         "lastEventAt": s["lastEventAt"], "latestSeq": s["latestSeq"], "gaps": s["gaps"]}
-                        for s in self.stream_list()],
-            "lastPongAt": iso(conn.last_pong),
-            "rttMs": round(conn.rtt_ms, 1) if conn.rtt_ms is not None else None,
-            "adapterStats": conn.pong_stats,
-            "gaps": gaps,
-            "duplicates": sum(s.duplicates for s in session.streams.values()),
-            "evicted": sum(s.evicted for s in session.streams.values()),
-            "protocolErrors": conn.protocol_errors,
-            "ignoredMessages": conn.ignored,
-        })
+        base.update(
+            {
+                "adapter": {k: info.get(k) for k in ("sessionId", "adapterVersion", "uptime", "connectedAt")},
+                "app": info.get("app"),
+                "device": info.get("deviceInfo"),
+                "capabilities": info.get("capabilities"),
+                "streams": [
+                    {
+                        "name": s["name"],
+                        "active": s["active"],
+                        "eventCount": s["eventCount"],
+                        "lastEventAt": s["lastEventAt"],
+                        "latestSeq": s["latestSeq"],
+                        "gaps": s["gaps"],
+                    }
+                    for s in self.stream_list()
+                ],
+                "lastPongAt": iso(conn.last_pong),
+                "rttMs": round(conn.rtt_ms, 1) if conn.rtt_ms is not None else None,
+                "adapterStats": conn.pong_stats,
+                "gaps": gaps,
+                "duplicates": sum(s.duplicates for s in session.streams.values()),
+                "evicted": sum(s.evicted for s in session.streams.values()),
+                "protocolErrors": conn.protocol_errors,
+                "ignoredMessages": conn.ignored,
+            }
+        )
         return self.redactor.redact(base)
 
     def status(self) -> dict[str, Any]:
@@ -201,10 +234,16 @@ class RnService:
         h = self.health()
         info = self._session_info() or {}
         return {
-            "listening": h["listening"]["up"], "url": self.url, "token": self.config.token,
-            "token_generated": self.config.token_generated, "error": h["listening"]["error"],
-            "connected": h["connected"], "responsive": h["responsive"],
-            "session_id": info.get("sessionId"), "app": info.get("app") or {}, "device": info.get("deviceInfo") or {},
+            "listening": h["listening"]["up"],
+            "url": self.url,
+            "token": self.config.token,
+            "token_generated": self.config.token_generated,
+            "error": h["listening"]["error"],
+            "connected": h["connected"],
+            "responsive": h["responsive"],
+            "session_id": info.get("sessionId"),
+            "app": info.get("app") or {},
+            "device": info.get("deviceInfo") or {},
             "streams": {s["name"]: s["latestSeq"] for s in self.stream_list()},
         }
 
@@ -227,20 +266,30 @@ class RnService:
             ResourceInfo(REDUX_URI, "Redux state", "latest Redux state of the React Native app (redacted)"),
             ResourceInfo(NAV_URI, "navigation state", "latest navigation state tree of the React Native app"),
         ]
-        out += [ResourceInfo(MMKV_PREFIX + name, f"MMKV {name}", f"keys of MMKV instance {name!r}")
-                for name in self._instances_now()]
+        out += [
+            ResourceInfo(MMKV_PREFIX + name, f"MMKV {name}", f"keys of MMKV instance {name!r}")
+            for name in self._instances_now()
+        ]
         return out
 
     def resource_templates(self) -> list[ResourceInfo]:
-        return [ResourceInfo(MMKV_PREFIX + "{instance}", "MMKV instance",
-                             "latest keys, types and sizes of one MMKV instance (values of secure ones never sent)")]
+        return [
+            ResourceInfo(
+                MMKV_PREFIX + "{instance}",
+                "MMKV instance",
+                "latest keys, types and sizes of one MMKV instance (values of secure ones never sent)",
+            )
+        ]
 
     async def read_resource(self, uri: str) -> tuple[str, str] | None:
         if uri == SESSION_URI:
             info = self._session_info()
             if info is None:
-                raise DebugError(ErrorCode.NOT_CONNECTED, "no React Native app has connected",
-                                 hint=f"start the app with the pairdbg adapter ({self.url})")
+                raise DebugError(
+                    ErrorCode.NOT_CONNECTED,
+                    "no React Native app has connected",
+                    hint=f"start the app with the pairdbg adapter ({self.url})",
+                )
             info["responsive"] = self.server.responsive()
             info["streams"] = self.stream_list()
             return json.dumps(self.redactor.redact(info)), "application/json"
@@ -248,28 +297,41 @@ class RnService:
             stream = "redux" if uri == REDUX_URI else "navigation"
             return dumps(fit_resource(self.redactor.redact(self._state(stream)))), "application/json"
         if uri.startswith(MMKV_PREFIX):
-            name = uri[len(MMKV_PREFIX):]
+            name = uri[len(MMKV_PREFIX) :]
             state = self._state("mmkv")
             inst = state.get(name) if isinstance(state, dict) else None
             if not isinstance(inst, dict):
-                raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"no MMKV instance {name!r}",
-                                 hint="instances: " + (", ".join(self._instances_now()) or "none"))
+                raise DebugError(
+                    ErrorCode.STREAM_UNAVAILABLE,
+                    f"no MMKV instance {name!r}",
+                    hint="instances: " + (", ".join(self._instances_now()) or "none"),
+                )
             keys = inst.get("keys", {})
-            body = {"instance": name, "keys": self.redact_at([name, "keys"], keys),
-                    "totalSize": inst.get("totalSize"), "secure": bool(inst.get("secure"))}
+            body = {
+                "instance": name,
+                "keys": self.redact_at([name, "keys"], keys),
+                "totalSize": inst.get("totalSize"),
+                "secure": bool(inst.get("secure")),
+            }
             return dumps(fit_resource(body)), "application/json"
         return None
 
     def _state(self, stream: str) -> Any:
         session = self.mirror.latest()
         if session is None:
-            raise DebugError(ErrorCode.NOT_CONNECTED, "no React Native app has connected",
-                             hint=f"start the app with the pairdbg adapter ({self.url})")
+            raise DebugError(
+                ErrorCode.NOT_CONNECTED,
+                "no React Native app has connected",
+                hint=f"start the app with the pairdbg adapter ({self.url})",
+            )
         s = session.streams.get(stream)
         cur = s.current() if s is not None else None
         if cur is None:
-            raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"no {stream} state mirrored",
-                             hint="the app may not register this stream; debug_list_streams shows what it sends")
+            raise DebugError(
+                ErrorCode.STREAM_UNAVAILABLE,
+                f"no {stream} state mirrored",
+                hint="the app may not register this stream; debug_list_streams shows what it sends",
+            )
         return cur[1]
 
     # ----- change notifications (throttled per URI) ---------------------------------------------------------------

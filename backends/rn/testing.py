@@ -19,18 +19,31 @@ from .jsondoc import Diff, apply_patch, lookup
 
 
 class FakeAdapter:
-    def __init__(self, url: str, token: str, session_id: str | None = None, *, origin: str | None = None,
-                 states: dict[str, Any] | None = None, ring: int = 1000, patches: bool = True,
-                 capabilities: tuple[str, ...] = ("snapshot.scope", "state.getPath", "events.query", "patch")) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        session_id: str | None = None,
+        *,
+        origin: str | None = None,
+        states: dict[str, Any] | None = None,
+        ring: int = 1000,
+        patches: bool = True,
+        capabilities: tuple[str, ...] = ("snapshot.scope", "state.getPath", "events.query", "patch"),
+    ) -> None:
         self.url = url
         self.token = token
         self.session_id = session_id or f"s-{uuid.uuid4().hex[:10]}"
         self.origin = origin
-        self.states: dict[str, Any] = states if states is not None else {
-            "redux": {"auth": {"user": None, "status": "idle"}, "todos": {"items": []}},
-            "navigation": {"index": 0, "routes": [{"name": "Home", "key": "home-1"}], "stale": False},
-            "mmkv": {"default": {"secure": False, "totalSize": 0, "keys": {}}},
-        }
+        self.states: dict[str, Any] = (
+            states
+            if states is not None
+            else {
+                "redux": {"auth": {"user": None, "status": "idle"}, "todos": {"items": []}},
+                "navigation": {"index": 0, "routes": [{"name": "Home", "key": "home-1"}], "stale": False},
+                "mmkv": {"default": {"secure": False, "totalSize": 0, "keys": {}}},
+            }
+        )
         self.seq = dict.fromkeys(self.states, 0)
         self.ring: dict[str, list[dict[str, Any]]] = {s: [] for s in self.states}
         self.ring_size = ring
@@ -49,15 +62,23 @@ class FakeAdapter:
 
     def hello(self, **over: Any) -> dict[str, Any]:
         msg = {
-            "v": 1, "t": "hello", "protocol": {"min": 1, "max": 1}, "token": self.token,
-            "sessionId": self.session_id, "installId": "install-1",
+            "v": 1,
+            "t": "hello",
+            "protocol": {"min": 1, "max": 1},
+            "token": self.token,
+            "sessionId": self.session_id,
+            "installId": "install-1",
             "adapter": {"name": "py-fake-adapter", "version": "0.0.1"},
-            "app": {"name": "Ecal", "bundleId": "com.example.ecal", "version": "1.2.3", "rn": "0.81.1",
-                    "hermes": True},
+            "app": {"name": "Ecal", "bundleId": "com.example.ecal", "version": "1.2.3", "rn": "0.81.1", "hermes": True},
             "device": {"platform": "ios", "osVersion": "18.2", "model": "iPhone16,2", "simulator": True},
             "streams": [
-                {"name": s, "lastSeq": self.seq[s], "oldestSeq": self._oldest(s), "snapshot": True,
-                 **({"instances": list(self.states["mmkv"])} if s == "mmkv" else {})}
+                {
+                    "name": s,
+                    "lastSeq": self.seq[s],
+                    "oldestSeq": self._oldest(s),
+                    "snapshot": True,
+                    **({"instances": list(self.states["mmkv"])} if s == "mmkv" else {}),
+                }
                 for s in self.states
             ],
             "capabilities": self.capabilities,
@@ -96,8 +117,9 @@ class FakeAdapter:
             return
         oldest = self._oldest(s)
         if cursor + 1 < oldest:
-            await self.send({"v": 1, "t": "gap", "stream": s, "from": cursor + 1, "to": oldest - 1,
-                             "reason": "evicted"})
+            await self.send(
+                {"v": 1, "t": "gap", "stream": s, "from": cursor + 1, "to": oldest - 1, "reason": "evicted"}
+            )
         items = [e for e in self.ring[s] if e["seq"] > cursor]
         for i in range(0, len(items), 64):
             await self.send({"v": 1, "t": "events", "replay": True, "items": items[i : i + 64]})
@@ -114,8 +136,17 @@ class FakeAdapter:
                     continue
                 if msg.get("t") == "ping":
                     self.pings += 1
-                    await ws.send(json.dumps({"v": 1, "t": "pong", "ts": msg["ts"], "now": time.time() * 1000,
-                                              "stats": {"dropped": 0, "outbox": 0}}))
+                    await ws.send(
+                        json.dumps(
+                            {
+                                "v": 1,
+                                "t": "pong",
+                                "ts": msg["ts"],
+                                "now": time.time() * 1000,
+                                "stats": {"dropped": 0, "outbox": 0},
+                            }
+                        )
+                    )
                 elif msg.get("t") == "req":
                     self.requests.append(msg)
                     await ws.send(json.dumps(self.answer(msg)))
@@ -165,8 +196,14 @@ class FakeAdapter:
         data = dict(data)
         if self.patches and patch is not None:
             data["patch"] = patch
-        ev = {"stream": stream, "seq": self.seq[stream], "g": self.g, "ts": int(time.time() * 1000),
-              "type": type_, "data": data}
+        ev = {
+            "stream": stream,
+            "seq": self.seq[stream],
+            "g": self.g,
+            "ts": int(time.time() * 1000),
+            "type": type_,
+            "data": data,
+        }
         ring = self.ring[stream]
         ring.append(ev)
         if len(ring) > self.ring_size:
@@ -182,21 +219,33 @@ class FakeAdapter:
                 await self.send({"v": 1, "t": "events", "items": list(events[i : i + 64])})
 
     async def dispatch(self, action_type: str, patch: list[dict[str, Any]], payload: Any = None) -> dict:
-        ev = self.event("redux", "action", {"action": {"type": action_type, "payload": payload},
-                                            "changedKeys": sorted({op["path"].split("/")[1] for op in patch})},
-                        patch)
+        ev = self.event(
+            "redux",
+            "action",
+            {
+                "action": {"type": action_type, "payload": payload},
+                "changedKeys": sorted({op["path"].split("/")[1] for op in patch}),
+            },
+            patch,
+        )
         await self.push(ev)
         return ev
 
     async def navigate(self, name: str, params: dict[str, Any] | None = None) -> dict:
         nav = self.states["navigation"]
         frm = nav["routes"][nav["index"]]["name"]
-        new_routes = [*nav["routes"], {"name": name, "key": f"{name.lower()}-{self.seq['navigation'] + 1}",
-                                       "params": params or {}}]
+        new_routes = [
+            *nav["routes"],
+            {"name": name, "key": f"{name.lower()}-{self.seq['navigation'] + 1}", "params": params or {}},
+        ]
         after = {**nav, "routes": new_routes, "index": len(new_routes) - 1}
         patch = Diff(max_ops=1000).run(nav, after).patch()
-        ev = self.event("navigation", "route_change", {"from": frm, "to": name, "params": params or {},
-                                                       "action": "NAVIGATE", "stackDepth": len(new_routes)}, patch)
+        ev = self.event(
+            "navigation",
+            "route_change",
+            {"from": frm, "to": name, "params": params or {}, "action": "NAVIGATE", "stackDepth": len(new_routes)},
+            patch,
+        )
         await self.push(ev)
         return ev
 
@@ -204,18 +253,35 @@ class FakeAdapter:
         inst = self.states["mmkv"][instance]
         n = len(json.dumps(value))
         old = inst["keys"].get(key, {}).get("bytes", 0)
-        patch = [{"op": "add", "path": f"/{instance}/keys/{key}",
-                  "value": {"type": type(value).__name__, "bytes": n, "value": value}},
-                 {"op": "replace", "path": f"/{instance}/totalSize", "value": inst["totalSize"] + n - old}]
-        ev = self.event("mmkv", "key_set", {"instance": instance, "key": key, "valueType": type(value).__name__,
-                                            "value": value, "bytes": n}, patch)
+        patch = [
+            {
+                "op": "add",
+                "path": f"/{instance}/keys/{key}",
+                "value": {"type": type(value).__name__, "bytes": n, "value": value},
+            },
+            {"op": "replace", "path": f"/{instance}/totalSize", "value": inst["totalSize"] + n - old},
+        ]
+        ev = self.event(
+            "mmkv",
+            "key_set",
+            {"instance": instance, "key": key, "valueType": type(value).__name__, "value": value, "bytes": n},
+            patch,
+        )
         await self.push(ev)
         return ev
 
     async def send_snapshot(self, stream: str) -> None:
         with contextlib.suppress(ConnectionClosed):
-            await self.send({"v": 1, "t": "snapshot", "stream": stream, "seq": self.seq[stream],
-                             "ts": int(time.time() * 1000), "data": self.states[stream]})
+            await self.send(
+                {
+                    "v": 1,
+                    "t": "snapshot",
+                    "stream": stream,
+                    "seq": self.seq[stream],
+                    "ts": int(time.time() * 1000),
+                    "data": self.states[stream],
+                }
+            )
 
     # ----- failure modes ------------------------------------------------------------------------------------------
 

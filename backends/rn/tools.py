@@ -39,9 +39,7 @@ class QueryParams(BaseModel):
     stream: StreamName = STREAM
     limit: int = Field(50, description="max events to return, clamped to 1..200 (default 50)")
     since_seq: int | None = Field(None, description="return events with seq > since_seq (use nextSinceSeq to page)")
-    event_type: str | None = Field(
-        None, description="only this event type, e.g. 'action', 'route_change', 'key_set'"
-    )
+    event_type: str | None = Field(None, description="only this event type, e.g. 'action', 'route_change', 'key_set'")
 
 
 class PathParams(BaseModel):
@@ -73,8 +71,9 @@ NOT_CONNECTED_HINT = (
 
 def build_actions(svc: RnService) -> list[Action]:
     def no_app() -> DebugError:
-        return DebugError(ErrorCode.NOT_CONNECTED, "no React Native app is connected",
-                          hint=NOT_CONNECTED_HINT.format(url=svc.url))
+        return DebugError(
+            ErrorCode.NOT_CONNECTED, "no React Native app is connected", hint=NOT_CONNECTED_HINT.format(url=svc.url)
+        )
 
     def stream_of(name: str) -> StreamMirror:
         session = svc.mirror.latest()
@@ -83,8 +82,11 @@ def build_actions(svc: RnService) -> list[Action]:
         s = session.streams.get(name)
         if s is None:
             have = ", ".join(session.streams) or "none"
-            raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"the app has no {name!r} stream",
-                             hint=f"streams this app sends: {have} (debug_list_streams)")
+            raise DebugError(
+                ErrorCode.STREAM_UNAVAILABLE,
+                f"the app has no {name!r} stream",
+                hint=f"streams this app sends: {have} (debug_list_streams)",
+            )
         return s
 
     # ----- debug_health_check ----------------------------------------------------------------------------------
@@ -103,11 +105,16 @@ def build_actions(svc: RnService) -> list[Action]:
                 f"connected at {a['connectedAt']}",
             ]
             for s in data["streams"]:
-                lines.append(f"  {s['name']}: {s['eventCount']} events, last {s['lastEventAt'] or 'never'}"
-                             + (f", {s['gaps']} gaps" if s.get("gaps") else ""))
+                lines.append(
+                    f"  {s['name']}: {s['eventCount']} events, last {s['lastEventAt'] or 'never'}"
+                    + (f", {s['gaps']} gaps" if s.get("gaps") else "")
+                )
         else:
-            lines = [f"not connected — listening on {data['listening']['url']}"
-                     if data["listening"]["up"] else f"not connected — listener down: {data['listening']['error']}"]
+            lines = [
+                f"not connected — listening on {data['listening']['url']}"
+                if data["listening"]["up"]
+                else f"not connected — listener down: {data['listening']['error']}"
+            ]
             if data.get("lastSession"):
                 ls = data["lastSession"]
                 lines.append(f"last session {ls['sessionId']} ended {ls['endedAt']}; its events stay queryable")
@@ -118,8 +125,12 @@ def build_actions(svc: RnService) -> list[Action]:
 
     async def list_streams(hub: Hub, p: NoParams, actor: str) -> Reply:
         if not svc.server_connected():
-            raise DebugError(ErrorCode.NOT_CONNECTED, "no React Native app is connected",
-                             hint=NOT_CONNECTED_HINT.format(url=svc.url), streams=[])
+            raise DebugError(
+                ErrorCode.NOT_CONNECTED,
+                "no React Native app is connected",
+                hint=NOT_CONNECTED_HINT.format(url=svc.url),
+                streams=[],
+            )
         streams = svc.stream_list()
         lines = [f"{len(streams)} streams"] + [
             f"  {s['name']}: seq {s['oldestSeq']}..{s['latestSeq']} ({s['eventCount']} events)"
@@ -149,9 +160,11 @@ def build_actions(svc: RnService) -> list[Action]:
                     svc.changed(p.stream)
             except WireFailure as exc:
                 if exc.code in ("PATH_NOT_FOUND", "SCOPE_NOT_FOUND"):
-                    raise DebugError(ErrorCode.SCOPE_NOT_FOUND, f"scope {p.scope!r} is not in the {p.stream} state",
-                                     hint=f"call debug_get_snapshot(stream='{p.stream}') to see its top level"
-                                     ) from None
+                    raise DebugError(
+                        ErrorCode.SCOPE_NOT_FOUND,
+                        f"scope {p.scope!r} is not in the {p.stream} state",
+                        hint=f"call debug_get_snapshot(stream='{p.stream}') to see its top level",
+                    ) from None
                 if exc.code == "STREAM_UNAVAILABLE" and not s.snapshot_seqs and s.cur_seq is None:
                     raise wire_error(exc, "debug_list_streams shows what the app sends") from None
                 reason = f"{exc.code}: {exc.message}"
@@ -160,25 +173,43 @@ def build_actions(svc: RnService) -> list[Action]:
             if cur is None:
                 if not svc.server_connected():
                     raise no_app()
-                raise DebugError(ErrorCode.STREAM_UNAVAILABLE, f"no {p.stream} snapshot has arrived yet",
-                                 hint="the adapter sends one after connecting; retry in a moment")
+                raise DebugError(
+                    ErrorCode.STREAM_UNAVAILABLE,
+                    f"no {p.stream} snapshot has arrived yet",
+                    hint="the adapter sends one after connecting; retry in a moment",
+                )
             seq, data, exact = cur
             stale = not (svc.server_connected() and exact)
             if p.scope:
                 found, data = lookup(data, p.scope)
                 if not found:
-                    raise DebugError(ErrorCode.SCOPE_NOT_FOUND, f"scope {p.scope!r} is not in the {p.stream} state",
-                                     hint=f"top-level keys: {', '.join(list(key_sizes(cur[1]))[:15])}")
+                    raise DebugError(
+                        ErrorCode.SCOPE_NOT_FOUND,
+                        f"scope {p.scope!r} is not in the {p.stream} state",
+                        hint=f"top-level keys: {', '.join(list(key_sizes(cur[1]))[:15])}",
+                    )
         data = svc.redact_at(parse_path(p.scope) if p.scope else [], data)
         n = size(data)
         if n > MAX_RESPONSE_BYTES:
             sizes = key_sizes(data)
-            raise DebugError(ErrorCode.PAYLOAD_TOO_LARGE, f"the {p.stream} snapshot is {n} bytes (budget "
-                             f"{MAX_RESPONSE_BYTES})", hint="pass a narrower scope; biggest parts: "
-                             + ", ".join(f"{k} ({v} B)" for k, v in list(sizes.items())[:8]),
-                             bytes=n, limit=MAX_RESPONSE_BYTES, sizes=sizes)
-        out = {"stream": p.stream, "seq": seq, "scope": p.scope, "source": source, "stale": stale, "bytes": n,
-               "data": data}
+            raise DebugError(
+                ErrorCode.PAYLOAD_TOO_LARGE,
+                f"the {p.stream} snapshot is {n} bytes (budget {MAX_RESPONSE_BYTES})",
+                hint="pass a narrower scope; biggest parts: "
+                + ", ".join(f"{k} ({v} B)" for k, v in list(sizes.items())[:8]),
+                bytes=n,
+                limit=MAX_RESPONSE_BYTES,
+                sizes=sizes,
+            )
+        out = {
+            "stream": p.stream,
+            "seq": seq,
+            "scope": p.scope,
+            "source": source,
+            "stale": stale,
+            "bytes": n,
+            "data": data,
+        }
         if reason:
             out["reason"] = reason
         head = f"{p.stream}{'.' + p.scope if p.scope else ''} @ seq {seq} ({source}{', stale' if stale else ''})"
@@ -192,11 +223,16 @@ def build_actions(svc: RnService) -> list[Action]:
         since = p.since_seq
         out: dict[str, Any] | None = None
         oldest = s.oldest_seq
-        if since is not None and since + 1 < oldest and svc.server_connected() \
-                and "events.query" in s.session.hello.get("capabilities", []):
+        if (
+            since is not None
+            and since + 1 < oldest
+            and svc.server_connected()
+            and "events.query" in s.session.hello.get("capabilities", [])
+        ):
             try:
-                res = await svc.server.request("events.query", {"stream": p.stream, "sinceSeq": since,
-                                                                "limit": limit, "type": p.event_type})
+                res = await svc.server.request(
+                    "events.query", {"stream": p.stream, "sinceSeq": since, "limit": limit, "type": p.event_type}
+                )
                 events = [e for e in res.get("events", []) if isinstance(e, dict)]
                 out = {"events": events, "hasMore": bool(res.get("hasMore")), "source": "app"}
             except (WireFailure, AttributeError):
@@ -217,12 +253,21 @@ def build_actions(svc: RnService) -> list[Action]:
         events = svc.redact_events(kept)
         latest = s.latest_seq
         next_since = events[-1]["seq"] if events and out["hasMore"] else max(latest, since or 0)
-        data = {"events": events, "hasMore": out["hasMore"], "oldestSeq": oldest, "latestSeq": latest,
-                "nextSinceSeq": next_since, "source": out["source"]}
+        data = {
+            "events": events,
+            "hasMore": out["hasMore"],
+            "oldestSeq": oldest,
+            "latestSeq": latest,
+            "nextSinceSeq": next_since,
+            "source": out["source"],
+        }
         if "evicted" in out:
             data["evicted"] = out["evicted"]
-        lines = [f"{len(events)} {p.stream} events" + (f" of type {p.event_type}" if p.event_type else "")
-                 + f" (buffer {oldest}..{latest}){'; more: since_seq=' + str(next_since) if out['hasMore'] else ''}"]
+        lines = [
+            f"{len(events)} {p.stream} events"
+            + (f" of type {p.event_type}" if p.event_type else "")
+            + f" (buffer {oldest}..{latest}){'; more: since_seq=' + str(next_since) if out['hasMore'] else ''}"
+        ]
         if data.get("evicted"):
             lines.append(f"{data['evicted']} older events were evicted from the buffer")
         for ev in events[:20]:
@@ -237,11 +282,13 @@ def build_actions(svc: RnService) -> list[Action]:
         try:
             parts = parse_path(p.path)
         except ValueError as exc:
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint="use dots and [n]: 'items[0].name'"
-                             ) from None
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint="use dots and [n]: 'items[0].name'") from None
         s = stream_of("redux")
-        miss = DebugError(ErrorCode.PATH_NOT_FOUND, f"{p.path!r} is not in the Redux state",
-                          hint="debug_get_snapshot(stream='redux', scope=<parent path>) shows what exists")
+        miss = DebugError(
+            ErrorCode.PATH_NOT_FOUND,
+            f"{p.path!r} is not in the Redux state",
+            hint="debug_get_snapshot(stream='redux', scope=<parent path>) shows what exists",
+        )
         result: dict[str, Any] | None = None
         if svc.server_connected():
             try:
@@ -253,8 +300,11 @@ def build_actions(svc: RnService) -> list[Action]:
                 if exc.code in ("PATH_NOT_FOUND", "SCOPE_NOT_FOUND"):
                     raise miss from None
                 if exc.code == "TIMEOUT":
-                    raise wire_error(exc, "the app is not answering (paused in a JS debugger or busy?); "
-                                     "debug_get_snapshot(stream='redux') serves the mirrored state") from None
+                    raise wire_error(
+                        exc,
+                        "the app is not answering (paused in a JS debugger or busy?); "
+                        "debug_get_snapshot(stream='redux') serves the mirrored state",
+                    ) from None
                 if exc.code not in ("NOT_CONNECTED", "UNKNOWN_METHOD"):
                     raise wire_error(exc, "retry, or read the mirror with debug_get_snapshot") from None
         if result is None:
@@ -262,20 +312,31 @@ def build_actions(svc: RnService) -> list[Action]:
             if cur is None:
                 if not svc.server_connected():
                     raise no_app()
-                raise DebugError(ErrorCode.STREAM_UNAVAILABLE, "no Redux state has arrived yet",
-                                 hint="retry in a moment")
+                raise DebugError(
+                    ErrorCode.STREAM_UNAVAILABLE, "no Redux state has arrived yet", hint="retry in a moment"
+                )
             found, value = lookup(cur[1], parts)
             if not found:
                 raise miss
-            result = {"seq": cur[0], "value": value, "source": "mirror",
-                      "stale": not (svc.server_connected() and cur[2])}
+            result = {
+                "seq": cur[0],
+                "value": value,
+                "source": "mirror",
+                "stale": not (svc.server_connected() and cur[2]),
+            }
         value = svc.redact_at(parts, result["value"])
         if size(value) > MAX_RESPONSE_BYTES:
-            raise DebugError(ErrorCode.PAYLOAD_TOO_LARGE, f"{p.path!r} is {size(value)} bytes",
-                             hint="ask for a deeper path; biggest parts: " + ", ".join(list(key_sizes(value))[:8]))
+            raise DebugError(
+                ErrorCode.PAYLOAD_TOO_LARGE,
+                f"{p.path!r} is {size(value)} bytes",
+                hint="ask for a deeper path; biggest parts: " + ", ".join(list(key_sizes(value))[:8]),
+            )
         data = {"path": p.path, "exists": True, "value": value, **{k: result[k] for k in ("seq", "source", "stale")}}
-        return Reply(f"{p.path} = {excerpt(value)}  (seq {result['seq']}, {result['source']}"
-                     f"{', stale' if result['stale'] else ''})", data)
+        return Reply(
+            f"{p.path} = {excerpt(value)}  (seq {result['seq']}, {result['source']}"
+            f"{', stale' if result['stale'] else ''})",
+            data,
+        )
 
     # ----- debug_diff_snapshots --------------------------------------------------------------------------------
 
@@ -285,9 +346,13 @@ def build_actions(svc: RnService) -> list[Action]:
             d = s.diff(p.base_seq, p.target_seq, max_ops=200)
         except Unavailable as exc:
             ranges = ", ".join(f"{a}..{b}" if a != b else str(a) for a, b in exc.available) or "none"
-            raise DebugError(ErrorCode.SNAPSHOT_NOT_FOUND, str(exc), hint=f"states available at seqs: {ranges}"
-                             + (" (older events were evicted)" if exc.evicted else ""),
-                             available=exc.available, evicted=exc.evicted) from None
+            raise DebugError(
+                ErrorCode.SNAPSHOT_NOT_FOUND,
+                str(exc),
+                hint=f"states available at seqs: {ranges}" + (" (older events were evicted)" if exc.evicted else ""),
+                available=exc.available,
+                evicted=exc.evicted,
+            ) from None
         changes = []
         for op, parts, old, new in d.ops:
             kind = {"add": "added", "remove": "removed", "replace": "changed"}[op]
@@ -297,10 +362,17 @@ def build_actions(svc: RnService) -> list[Action]:
             if op != "remove":
                 c["newValue"] = cap_value(svc.redact_at(parts, new))
             changes.append(c)
-        data = {"changes": changes, "baseSeq": p.base_seq, "targetSeq": p.target_seq, "totalChanges": d.total,
-                "truncated": d.truncated}
-        lines = [f"{p.stream} seq {p.base_seq} → {p.target_seq}: {d.total} change(s)"
-                 + (f", first {len(changes)} shown" if d.truncated else "")]
+        data = {
+            "changes": changes,
+            "baseSeq": p.base_seq,
+            "targetSeq": p.target_seq,
+            "totalChanges": d.total,
+            "truncated": d.truncated,
+        }
+        lines = [
+            f"{p.stream} seq {p.base_seq} → {p.target_seq}: {d.total} change(s)"
+            + (f", first {len(changes)} shown" if d.truncated else "")
+        ]
         for c in changes[:60]:
             sym = {"added": "+", "removed": "-", "changed": "~"}[c["type"]]
             detail = excerpt(c.get("newValue", c.get("oldValue")), 120)
@@ -308,22 +380,59 @@ def build_actions(svc: RnService) -> list[Action]:
         return Reply("\n".join(lines), data)
 
     return [
-        Action("debug_health_check", "React Native app connection: connected/responsive, session, adapter, device, "
-               "per-stream counts and gaps. Never fails for a missing app.", NoParams, health,
-               "RN: health check", read_only=True, quiet=True),
-        Action("debug_list_streams", "The React Native app's data streams with seq ranges and whether a snapshot "
-               "exists.", NoParams, list_streams, "RN: list streams", read_only=True, quiet=True),
-        Action("debug_get_snapshot", "Latest state of a stream (fresh from the app, else the mirror marked stale); "
-               "scope narrows it ('auth.user', or an MMKV instance).", SnapshotParams, get_snapshot,
-               "RN: get snapshot", read_only=True),
-        Action("debug_query_events", "A stream's events in seq order, filtered by type; page with "
-               "since_seq=nextSinceSeq while hasMore.", QueryParams, query_events, "RN: query events",
-               read_only=True),
-        Action("debug_get_state_path", "One value from the Redux state by path ('auth.user.role', 'items[0]').",
-               PathParams, get_state_path, "RN: read state path", read_only=True),
-        Action("debug_diff_snapshots", "What changed in a stream's state between two seqs (any seq the mirror "
-               "holds): changes with path, type, old and new values.", DiffParams, diff_snapshots,
-               "RN: diff states", read_only=True),
+        Action(
+            "debug_health_check",
+            "React Native app connection: connected/responsive, session, adapter, device, "
+            "per-stream counts and gaps. Never fails for a missing app.",
+            NoParams,
+            health,
+            "RN: health check",
+            read_only=True,
+            quiet=True,
+        ),
+        Action(
+            "debug_list_streams",
+            "The React Native app's data streams with seq ranges and whether a snapshot exists.",
+            NoParams,
+            list_streams,
+            "RN: list streams",
+            read_only=True,
+            quiet=True,
+        ),
+        Action(
+            "debug_get_snapshot",
+            "Latest state of a stream (fresh from the app, else the mirror marked stale); "
+            "scope narrows it ('auth.user', or an MMKV instance).",
+            SnapshotParams,
+            get_snapshot,
+            "RN: get snapshot",
+            read_only=True,
+        ),
+        Action(
+            "debug_query_events",
+            "A stream's events in seq order, filtered by type; page with since_seq=nextSinceSeq while hasMore.",
+            QueryParams,
+            query_events,
+            "RN: query events",
+            read_only=True,
+        ),
+        Action(
+            "debug_get_state_path",
+            "One value from the Redux state by path ('auth.user.role', 'items[0]').",
+            PathParams,
+            get_state_path,
+            "RN: read state path",
+            read_only=True,
+        ),
+        Action(
+            "debug_diff_snapshots",
+            "What changed in a stream's state between two seqs (any seq the mirror "
+            "holds): changes with path, type, old and new values.",
+            DiffParams,
+            diff_snapshots,
+            "RN: diff states",
+            read_only=True,
+        ),
     ]
 
 
