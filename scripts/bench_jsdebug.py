@@ -1,0 +1,55 @@
+"""js-debug (DAP) benchmark on Node: start_debugging -> first stop and step_over -> stop report, through the core.
+Run: .venv/bin/python scripts/bench_jsdebug.py [--runs 5]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from backends.actions import build_registry  # noqa: E402
+from backends.hub import Hub  # noqa: E402
+
+PROGRAM = "function add(a, b) {\n  const sum = a + b;\n  return sum;\n}\nlet acc = 0;\n" \
+          "for (let i = 0; i < 100000; i++) {\n  acc = add(acc, i);\n}\nconsole.log(acc);\n"
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    args = parser.parse_args()
+    first, steps = [], []
+    with tempfile.TemporaryDirectory() as folder:
+        program = str(Path(folder) / "bench.js")
+        Path(program).write_text(PROGRAM)
+        for _ in range(args.runs):
+            hub = Hub()
+            registry = build_registry(hub)
+            try:
+                start = time.perf_counter()
+                reply = await registry.run("start_debugging", {
+                    "program": program, "language": "javascript", "backend": "dap",
+                    "breakpoints": [{"file": program, "line": 2}]}, "bench")
+                assert reply.data["state"] == "paused", reply.text
+                first.append((time.perf_counter() - start) * 1000)
+                for _ in range(5):
+                    start = time.perf_counter()
+                    reply = await registry.run("step_over", {"session_id": "S1"}, "bench")
+                    assert reply.data["state"] == "paused", reply.text
+                    steps.append((time.perf_counter() - start) * 1000)
+            finally:
+                await hub.shutdown()
+    print(f"pairdbg js-debug benchmark: {args.runs} runs, median (min-max), ms")
+    for name, values in (("start_debugging -> first stop", first), ("step_over -> stop report", steps)):
+        print(f"  {name:<32} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
