@@ -22,6 +22,8 @@ from .bridge import HubBridge
 from .commands import ActionCommands, ArgsPrompt, required_args
 from .controller import Controller
 from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar
+from .rn_view import RnCommands, RnView, find_rn_service
+from .rn_widgets import Timeline
 from .source_view import SourceView
 from .variables import VariablesTree
 
@@ -31,7 +33,7 @@ log = logging.getLogger(__name__)
 class PairDbgApp(Controller):
     TITLE = "pairdbg"
     CSS_PATH = Path(__file__).with_name("app.tcss")
-    COMMANDS = Controller.COMMANDS | {ActionCommands}
+    COMMANDS = Controller.COMMANDS | {ActionCommands, RnCommands}
     BINDINGS = [
         Binding("f5", "control('continue_execution')", "Continue", priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
@@ -41,6 +43,7 @@ class PairDbgApp(Controller):
         Binding("shift+f11", "control('step_out')", "Out", priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+e", "focus_console", "Console", show=False),
+        Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
     ]
 
     def __init__(
@@ -52,6 +55,7 @@ class PairDbgApp(Controller):
         self.http = http
         self.launch = launch
         self.bridge = HubBridge(hub, self)
+        self.rn_service = find_rn_service(hub)
         for spec in themes.load_themes().values():
             self.register_theme(spec.theme)
         self.theme = themes.check_name(theme, list(self.available_themes)) if theme else themes.DEFAULT_DARK
@@ -70,6 +74,8 @@ class PairDbgApp(Controller):
                 with Horizontal(id="top"):
                     yield self._titled(SourceView(id="source"), "Source")
                     yield self._titled(VariablesTree(id="variables"), "Variables")
+                if self.rn_service is not None:
+                    yield RnView(self.rn_service, self.registry, id="rn")
                 with Horizontal(id="bottom"):
                     yield self._titled(ConsolePane(id="console"), "Console")
                     yield self._titled(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
@@ -126,6 +132,23 @@ class PairDbgApp(Controller):
 
     def action_focus_console(self) -> None:
         self.query_one("#console-input", Input).focus()
+
+    def action_toggle_rn(self) -> None:
+        """Switch between the debugger's panes and the React Native app view (same console and activity)."""
+        views = list(self.query(RnView))
+        if not views:
+            self.notify("no React Native service in this run", title="React Native", severity="warning")
+            return
+        view = views[0]
+        showing = not view.display
+        view.display = showing
+        self.query_one("#left").display = not showing
+        self.query_one("#top").display = not showing
+        if showing:
+            view.update_from_service()
+            view.query_one(Timeline).focus()
+        else:
+            self.query_one(SourceView).focus()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "console-input" or not event.value.strip():

@@ -7,11 +7,12 @@ from collections import deque
 
 from textual.app import App
 
-from backends.events import ActionPerformed, Event, OutputAppended
+from backends.events import ActionPerformed, Event, OutputAppended, ResourceChanged, ResourceListChanged
 from backends.hub import Hub
 from backends.models import OutputEntry
 
 from .messages import ActivityReady, HubChanged, OutputReady
+from .rn_view import RnChanged
 
 
 class HubBridge:
@@ -20,6 +21,7 @@ class HubBridge:
         self.app = app
         self._output: deque[tuple[str, OutputEntry]] = deque(maxlen=max_buffered)
         self._output_posted = False
+        self._rn_posted = False  # one RnChanged per burst of service resource changes
         self.dropped = 0  # output lines lost because the UI fell more than max_buffered behind
 
     def attach(self) -> None:
@@ -40,6 +42,10 @@ class HubBridge:
                 self.app.post_message(OutputReady())
         elif isinstance(event, ActionPerformed):
             self.app.post_message(ActivityReady(event))
+        elif isinstance(event, (ResourceChanged, ResourceListChanged)):
+            if not self._rn_posted:
+                self._rn_posted = True
+                self.app.post_message(RnChanged())
         else:
             self.app.post_message(HubChanged(event))
 
@@ -50,3 +56,7 @@ class HubBridge:
         self._output_posted = False
         dropped, self.dropped = self.dropped, 0
         return items, dropped
+
+    def rn_seen(self) -> None:
+        """The UI handled the last RnChanged: the next resource change posts a new one."""
+        self._rn_posted = False

@@ -29,6 +29,7 @@ from .messages import (
     OutputReady,
 )
 from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, activity_line
+from .rn_view import RnChanged, RnView
 from .source_view import SourceView
 from .variables import BUCKET, VariablesTree
 
@@ -145,6 +146,12 @@ class Controller(App[None]):
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
+
+    @on(RnChanged)
+    def handle_rn_changed(self) -> None:
+        self.bridge.rn_seen()
+        for view in self.query(RnView):
+            view.update_from_service()
 
     def _show_if_still_running(self) -> None:
         session = self.session
