@@ -122,3 +122,25 @@ async def _pipe() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
     transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(write_fd, "wb", 0))
     writer = asyncio.StreamWriter(transport, protocol, None, loop)
     return reader, writer
+
+
+@pytest.mark.asyncio
+async def test_attach_to_a_node_started_with_inspect(registry) -> None:
+    need_js_debug()
+    from backends.inspector.process import RuntimeProcess
+    from backends.inspector.targets import find_node
+
+    ticker = str(JS / "ticker.js")
+    node = await RuntimeProcess.spawn([find_node(), "--inspect=127.0.0.1:0", ticker], None, None)
+    try:
+        port = node.ws_url.split(":")[2].split("/")[0]
+        attached = await registry.run("attach", {"target": f"127.0.0.1:{port}", "language": "javascript",
+                                                 "backend": "dap", "wait_s": 0}, "agent:test")
+        sid = attached.data["session_id"]
+        await registry.run("set_breakpoint", {"session_id": sid, "file": ticker, "line": line_of(ticker, "tick")}, "h")
+        stop = (await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 15}, "h")).data["stop"]
+        assert stop["location"]["line"] == line_of(ticker, "tick") and stop["location"]["function"].endswith("tick")
+        await registry.run("close_debug_session", {"session_id": sid, "terminate": False}, "h")
+        assert node.returncode is None  # detached: the program runs on
+    finally:
+        await node.stop()

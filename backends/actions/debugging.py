@@ -127,10 +127,19 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
 
         profile = profile_for(p.language)
         if profile is None:
-            known = sorted({"python", "javascript", "typescript", *(
-                lang for prof in load_profiles().values() for lang in prof.languages)})
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"no debugger for language {p.language!r}",
-                             hint=f"languages: {', '.join(known)}; or add an adapter profile (see README)")
+            known = sorted(
+                {
+                    "python",
+                    "javascript",
+                    "typescript",
+                    *(lang for prof in load_profiles().values() for lang in prof.languages),
+                }
+            )
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"no debugger for language {p.language!r}",
+                hint=f"languages: {', '.join(known)}; or add an adapter profile (see README)",
+            )
         backend = ProfileLaunch(profile, p.language, program, p.args, p.cwd, p.env, p.stop_on_entry)
     elif p.language == "python":
         python = resolve_python(p.executable_path)
@@ -139,8 +148,11 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
         from ..dap.jsdebug import JsDebugLaunch
 
         if p.language != "javascript" or (p.runtime or "node") != "node":
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, "backend='dap' (js-debug) debugs JavaScript on Node only",
-                             hint="use the default inspector backend for TypeScript or Bun")
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "backend='dap' (js-debug) debugs JavaScript on Node only",
+                hint="use the default inspector backend for TypeScript or Bun",
+            )
         backend = JsDebugLaunch(program, p.args, p.cwd, p.env, p.stop_on_entry)
     else:
         from ..inspector.launch import launch_js
@@ -173,6 +185,9 @@ class AttachParams(BaseModel):
         "such as node --inspect or chromium --remote-debugging-port), or a ws:// URL"
     )
     language: Literal["python", "javascript", "typescript"] = "python"
+    backend: Literal["inspector", "dap"] | None = Field(
+        None, description="JavaScript only: 'inspector' (default) or 'dap' (VS Code's js-debug)"
+    )
     wait_s: float | None = Field(2.0, ge=0, le=300)
 
 
@@ -184,6 +199,10 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
                 ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
             )
         backend = PythonAttach(host or "127.0.0.1", int(port_text))
+    elif p.backend == "dap":
+        from ..dap.jsdebug import JsDebugAttach
+
+        backend = JsDebugAttach(p.target, hub.limits.allowed_hosts)
     else:
         from ..inspector.launch import attach_js
 

@@ -344,3 +344,31 @@ class JsDebugChild(DapBackend):
 
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return JsDebugLaunch._keep_frame(self, frame)  # type: ignore[arg-type]
+
+
+class JsDebugAttach(JsDebugLaunch):
+    """js-debug attached to a Node the user started (`node --inspect[-brk]=host:port`), found through /json/list
+    and reached through the same relay. The program is not ours: closing detaches unless asked to terminate."""
+
+    launched = False
+    owns_debuggee = False
+
+    def __init__(self, target: str, allowed_hosts: list[str]) -> None:
+        super().__init__(program=target)
+        self.target = target
+        self.allowed_hosts = allowed_hosts
+
+    async def _start_program(self, node: str) -> None:
+        from ..inspector.discovery import discover
+
+        endpoint = await discover(self.target, self.allowed_hosts)
+        match = re.match(r"ws://([^/:]+):(\d+)(/.*)", endpoint.url)
+        if match is None:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {endpoint.url}")
+        self.relay = TcpRelay(match.group(1), int(match.group(2)))
+        self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        kind, args = super()._start_request()
+        args["continueOnAttach"] = True  # a target waiting on --inspect-brk runs once breakpoints are set
+        return kind, args
