@@ -105,6 +105,21 @@ class Redactor:
             self._events.popitem(last=False)
         return out
 
+    def _sensitive_patch_path(self, op: dict[str, Any]) -> bool:
+        path = op.get("path")
+        if not isinstance(op.get("op"), str) or not isinstance(path, str):
+            return False
+        return any(self.sensitive_key(part.replace("~1", "/").replace("~0", "~")) for part in path.split("/") if part)
+
+    def _sensitive_action(self, action: dict[str, Any]) -> bool:
+        kind = action.get("type")
+        if not isinstance(kind, str):
+            return False
+        verb = kind.rsplit("/", 1)[-1]
+        return self.sensitive_key(verb) or any(
+            self.sensitive_key(verb[i:]) for i in range(1, len(verb)) if verb[i].isupper()
+        )
+
     def _sensitive(self, key: str) -> bool:
         n = _norm(key)
         if not n:
@@ -139,6 +154,12 @@ class Redactor:
                     and not _trivial(v)
                 ):
                     nv = REDACTED
+                    self.count += 1
+                elif k == "value" and self._sensitive_patch_path(value) and not _trivial(v):
+                    nv = REDACTED  # an RFC 6902 op writing to /auth/token: the key is only in the path
+                    self.count += 1
+                elif k == "payload" and self._sensitive_action(value) and not _trivial(v):
+                    nv = REDACTED  # {"type": "auth/setPassword", "payload": "hunter2"}: the name is in the type
                     self.count += 1
                 else:
                     nv = self.redact(v)
