@@ -254,3 +254,21 @@ async def test_no_rn_service_no_view():
             assert app.query_one("#top").display
     finally:
         await hub.shutdown()
+
+
+async def test_timeline_pages_older_events_when_the_cursor_reaches_the_top(rig):
+    app = PairDbgApp(rig.hub, rig.registry)
+    async with app.run_test(size=SIZE) as pilot:
+        a = rig.adapter()
+        assert (await a.connect())["t"] == "welcome"
+        events = [a.event("redux", "action", {"action": {"type": f"tick/{i}"}}, []) for i in range(1, 251)]
+        await a.push(*events)
+        await until(pilot, lambda: rig.svc.stream_list() and rig.svc.stream_list()[0]["latestSeq"] == 250)
+        await open_view(app, pilot)
+        tl = timeline(app)
+        await until(pilot, lambda: tl.rows and tl.last_seq == 250, what="the newest page")
+        assert tl.first_seq == 51 and len(tl.rows) == 200  # one page: the timeline never asks for everything
+        await pilot.press("home")
+        await until(pilot, lambda: tl.first_seq == 1, what="the older page")
+        assert len(tl.rows) == 250 and "tick/51" in tl.row_text(tl.cursor)  # the cursor stays on its event
+        assert any("debug_query_events" in line and "since_seq=0" in line for line in activity(app)), activity(app)

@@ -168,7 +168,7 @@ class RnView(Vertical):
             if not s["active"]:
                 label.append("  inactive", style="dim")
             labels.append(label)
-        if [o.id for o in pane.options] == names:
+        if names and [o.id for o in pane.options] == names:
             for name, label in zip(names, labels, strict=True):
                 pane.replace_option_prompt(name, label)
         else:

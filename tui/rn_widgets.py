@@ -58,7 +58,7 @@ class Timeline(ScrollView, can_focus=True):
 
     COMPONENT_CLASSES = {"timeline--cursor", "timeline--mark", "timeline--seq", "timeline--dim"}
     DEFAULT_CSS = """
-    Timeline { background: $surface; }
+    Timeline { background: $surface; overflow-x: hidden; }
     Timeline > .timeline--cursor { background: $cursor-line-background; }
     Timeline:focus > .timeline--cursor { background: $primary 40%; }
     Timeline > .timeline--mark { color: $warning; text-style: bold; }
@@ -108,7 +108,7 @@ class Timeline(ScrollView, can_focus=True):
         self.target: int | None = None
         self.picked: int | None = None
         self.oldest_available = 1  # the service's oldest seq for this stream: below it nothing can be paged in
-        self.note = "no stream selected"
+        self.note = "no events yet: they appear when an app connects"
 
     # ----- data -----------------------------------------------------------------------------------------------
 
@@ -317,11 +317,13 @@ def header_lines(status: dict[str, Any], health: dict[str, Any]) -> list[Text]:
         ]
     line = Text("○ not connected", style="bold yellow")
     line.append(f" — no React Native app is connected; listening on {status.get('url')}")
-    last = health.get("lastSession")
+    last, close = health.get("lastSession"), health.get("lastClose") or {}
+    if close.get("at"):
+        when = str(close["at"]).split("T")[-1][:8]
+        line.append(f"  ·  the app disconnected at {when} UTC (code {close.get('code')})", style="dim")
     if last:
-        line.append(
-            f"  ·  last session {last.get('sessionId')} ended {last.get('endedAt')} (still browsable)", style="dim"
-        )
+        ended = f"ended {last['endedAt']}" if last.get("endedAt") else "kept"
+        line.append(f"  ·  last session {last.get('sessionId')} {ended}: its events stay browsable", style="dim")
     token = status.get("token") or ""
     how = Text("connect: createAdapter({ url: ", style="dim")
     how.append(f"'{status.get('url')}'", style="bold")
