@@ -73,7 +73,7 @@ class RnView(Vertical):
 
     DEFAULT_CSS = """
     RnView { height: 2fr; }
-    RnView #rn-header { height: 2; padding: 0 1; background: $panel; }
+    RnView #rn-header { height: auto; max-height: 4; padding: 0 1; background: $panel; }
     RnView #rn-note { height: auto; max-height: 2; padding: 0 1; color: $error; }
     RnView #rn-note.-empty { display: none; }
     RnView #rn-body { height: 1fr; }
