@@ -61,8 +61,8 @@ async def serve_http(host: str, port: int, token: str | None) -> None:
     end_on_sigterm(hub)
     service = HttpMcpService(hub, build_registry(hub), host, port, token)
     await service.start()
-    await hub.start_services()
     print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)
+    await hub.start_services()
     try:
         await asyncio.Event().wait()
     finally:

@@ -95,8 +95,9 @@ def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> No
     )
     try:
         if mode:  # HTTP: learn the endpoint from stderr, then talk to it with a real client
-            url = proc.stderr.readline().split(" at ")[1].strip()
-            token = proc.stderr.readline().split("Bearer ")[1].strip()
+            lines = iter(proc.stderr.readline, "")
+            url = next(line for line in lines if line.startswith("pairdbg MCP at ")).split(" at ")[1].strip()
+            token = next(lines).split("Bearer ")[1].strip()
             import asyncio
 
             from mcp_helpers import http_client

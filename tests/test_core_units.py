@@ -224,7 +224,6 @@ def bare_registry():
         ("set_breakpoint", {"session_id": "S1", "line": 0}, "line"),
         ("set_pause_on_exceptions", {"session_id": "S1", "mode": "sometimes"}, "mode"),
         ("start_debugging", {}, "program"),
-        ("start_debugging", {"program": "x.py", "language": "cobol"}, "language"),
         ("get_variables", {"session_id": "S1", "ref": "@v1", "count": 0}, "count"),
         ("get_output", {"session_id": "S1", "since": -1}, "since"),
         ("evaluate_expression", {"session_id": "S1"}, "expression"),

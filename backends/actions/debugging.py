@@ -111,19 +111,9 @@ class StartParams(BaseModel):
 
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
-    program = p.program
-    if not p.module:
-        program = os.path.abspath(os.path.expanduser(program))
-        if not os.path.isfile(program):
-            raise DebugError(
-                ErrorCode.PATH_NOT_FOUND,
-                f"program not found: {program}",
-                hint="pass the path of an existing file (relative paths are from pairdbg's cwd)",
-            )
-    if p.cwd and not os.path.isdir(p.cwd):
-        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
-    if p.language not in ("python", "javascript", "typescript"):
-        from ..dap.profile import ProfileLaunch, load_profiles, profile_for
+    profile = None
+    if p.language not in ("python", "javascript", "typescript"):  # checked first: the answer names what exists
+        from ..dap.profile import load_profiles, profile_for
 
         profile = profile_for(p.language)
         if profile is None:
@@ -140,6 +130,20 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
                 f"no debugger for language {p.language!r}",
                 hint=f"languages: {', '.join(known)}; or add an adapter profile (see README)",
             )
+    program = p.program
+    if not p.module:
+        program = os.path.abspath(os.path.expanduser(program))
+        if not os.path.isfile(program):
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND,
+                f"program not found: {program}",
+                hint="pass the path of an existing file (relative paths are from pairdbg's cwd)",
+            )
+    if p.cwd and not os.path.isdir(p.cwd):
+        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
+    if profile is not None:
+        from ..dap.profile import ProfileLaunch
+
         backend = ProfileLaunch(profile, p.language, program, p.args, p.cwd, p.env, p.stop_on_entry)
     elif p.language == "python":
         python = resolve_python(p.executable_path)
