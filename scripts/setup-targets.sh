@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the real debug targets the tests drive: Bun and js-debug (from npm, into .tools/), Node, Chromium,
-# WebKitGTK's MiniBrowser under Xvfb, and lldb's DAP adapter with gcc for C programs (Debian packages). Safe to run again: it only checks when everything is there.
+# WebKitGTK's MiniBrowser under Xvfb, lldb's DAP adapter with gcc, and Delve with Go (Debian packages). Safe to run again: it only checks when everything is there.
 # Not root and a Debian package missing: installs what needs no root, prints the command to run and exits 1.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -8,8 +8,8 @@ cd "$(dirname "$0")/.."
 BUN_VERSION=1.4.5
 BUN=.tools/node_modules/.bin/bun
 # MiniBrowser is inside libwebkit2gtk-4.1-0; xvfb-run needs xauth.
-# lldb-16 ships lldb-vscode-16, the DAP adapter the built-in "lldb" profile uses for C/C++/Rust.
-APT_PKGS=(chromium xvfb xauth libwebkit2gtk-4.1-0 lldb-16 gcc)
+# lldb-16 ships lldb-vscode-16 (the "lldb" profile: C/C++/Rust); delve is dlv (the "delve" profile: Go).
+APT_PKGS=(chromium xvfb xauth libwebkit2gtk-4.1-0 lldb-16 gcc delve golang-go)
 
 missing=()
 command -v node >/dev/null 2>&1 || missing+=(nodejs)

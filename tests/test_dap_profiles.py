@@ -93,3 +93,45 @@ async def test_broken_and_missing_adapters_say_what_to_do(registry, user_profile
     with pytest.raises(DebugError) as err:
         load_profiles()
     assert err.value.code == ErrorCode.INVALID_PARAMETERS and "bad.json" in err.value.message
+
+
+GO_SOURCE = Path(__file__).resolve().parent / "go" / "main.go"
+GO_ADD_LINE = next(n for n, t in enumerate(GO_SOURCE.read_text().splitlines(), 1) if "MARK:add" in t)
+
+
+@pytest.mark.asyncio
+async def test_go_through_the_builtin_delve_profile_over_tcp(registry, tmp_path, monkeypatch) -> None:
+    need("go", "apt-get install golang-go")
+    load_profiles()["delve"].executable()  # CONNECTION_FAILED with the install hint when dlv is missing
+    monkeypatch.setenv("GOCACHE", str(tmp_path / "gocache"))  # delve builds the program; keep the cache private
+    monkeypatch.setenv("GOFLAGS", "-mod=mod")
+    program = tmp_path / "main.go"
+    program.write_text(GO_SOURCE.read_text())
+    (tmp_path / "go.mod").write_text("module example.com/sum\n\ngo 1.19\n")
+    started = await registry.run("start_debugging", {
+        "program": str(program), "language": "go", "breakpoints": [{"file": str(program), "line": GO_ADD_LINE}]},
+        "h")
+    stop = started.data["stop"]
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == GO_ADD_LINE
+    assert stop["location"]["function"] == "main.add" and {"a", "b"} <= {v["name"] for v in stop["locals"]}
+    value = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "a + b + 100"}, "h")
+    assert value.data["value"] == "100"
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
+    assert ended.data["state"] == "terminated"
+    assert ended.data["output_tail"] == ["done 3"]  # the program's output, without delve's own lines
+
+
+@pytest.mark.asyncio
+async def test_an_adapter_that_dies_in_the_handshake_fails_fast(registry, user_profiles) -> None:
+    for name, transport in (("quitter", "stdio"), ("quitter-tcp", "tcp")):
+        (user_profiles / f"{name}.json").write_text(json.dumps({
+            "name": name, "languages": [name], "candidates": [sys.executable],
+            "args": ["-c", "import sys; sys.stderr.write('adapter crashed on start\\n'); sys.exit(3)"],
+            "transport": transport, "adapter_id": name, "launch": {"program": "{program}"}}))
+        with pytest.raises(DebugError) as err:
+            await registry.run("start_debugging", {"program": prog("loop.py"), "language": name}, "h")
+        assert err.value.code == ErrorCode.CONNECTION_FAILED, err.value.text()
+        if transport == "stdio":
+            assert "adapter crashed on start" in err.value.message  # its stderr, so the user sees why
+        assert registry.hub.sessions == {}

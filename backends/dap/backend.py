@@ -72,21 +72,27 @@ class DapBackend(Backend):
         reader, writer = await self._connect()
         self._open_client(reader, writer)
         client = self._require()
-        self.capabilities = await client.request(
-            "initialize",
-            {
-                "clientID": "pairdbg",
-                "clientName": "pairdbg",
-                "adapterID": self.adapter_id,
-                "linesStartAt1": True,
-                "columnsStartAt1": True,
-                "pathFormat": "path",
-                "supportsVariableType": True,
-                "supportsRunInTerminalRequest": False,
-                "locale": "en",
-            },
-            timeout=15,
-        )
+        try:
+            self.capabilities = await client.request(
+                "initialize",
+                {
+                    "clientID": "pairdbg",
+                    "clientName": "pairdbg",
+                    "adapterID": self.adapter_id,
+                    "linesStartAt1": True,
+                    "columnsStartAt1": True,
+                    "pathFormat": "path",
+                    "supportsVariableType": True,
+                    "supportsRunInTerminalRequest": False,
+                    "locale": "en",
+                },
+                timeout=15,
+            )
+        except DebugError as exc:  # an adapter that dies at start: say why, with its stderr
+            if self._stderr_task is not None:  # its stderr ends when it does: read it to the end (bounded)
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(asyncio.shield(self._stderr_task), 1)
+            raise self._start_failed(exc) from None
         command, args = self._start_request()
         start_fut = client.send_request(command, args)
         # The adapter answers launch/attach only after configurationDone, but a bad launch fails at once:

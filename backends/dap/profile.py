@@ -28,14 +28,17 @@ class AdapterProfile(BaseModel):
     description: str = ""
     languages: list[str] = Field(min_length=1)
     candidates: list[str] = Field(min_length=1, description="executables to try, first found on PATH wins")
-    args: list[str] = Field(default_factory=list, description="arguments for the adapter command")
-    transport: Literal["stdio"] = "stdio"
+    args: list[str] = Field(default_factory=list, description="arguments for the adapter command ({port} for tcp)")
+    transport: Literal["stdio", "tcp"] = Field(
+        "stdio", description="stdio, or tcp: the adapter listens on a free loopback port passed to it as {port}"
+    )
     adapter_id: str
     launch: dict[str, Any]
     attach: dict[str, Any] | None = None
     exception_filters: dict[str, list[str]] = Field(default_factory=lambda: {"none": [], "uncaught": [], "all": []})
     features: list[str] = Field(default_factory=list)
     hide_variables: list[str] = Field(default_factory=list, description="variable names never shown")
+    output_noise: list[str] = Field(default_factory=list, description="the adapter's own lines, kept out of output")
     install_hint: str = ""
 
     def executable(self) -> str:
@@ -124,9 +127,57 @@ class ProfileLaunch(DapBackend):
         }
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        await self._spawn_adapter([self.profile.executable(), *self.profile.args])
-        assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
-        return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
+        if self.profile.transport == "stdio":
+            await self._spawn_adapter([self.profile.executable(), *self.profile.args])
+            assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
+            return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
+        from ..inspector.targets import free_port
+
+        port = free_port()
+        await self._spawn_adapter([self.profile.executable(), *fill(self.profile.args, {"port": port})])
+        # A TCP adapter's stdout is free for the program (delve runs it there): forward it, and keep the pipe
+        # drained so a chatty program never blocks on it.
+        self._stdout_task = asyncio.create_task(self._forward_stdout())
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while True:  # the adapter opens its port a moment after it starts
+            try:
+                return await asyncio.open_connection("127.0.0.1", port)
+            except OSError:
+                if self.proc is not None and self.proc.returncode is not None:
+                    raise DebugError(
+                        ErrorCode.CONNECTION_FAILED,
+                        f"the {self.profile.name} adapter exited with code {self.proc.returncode}",
+                        hint="\n".join(self.stderr_tail)[-500:] or None,
+                    ) from None
+                if loop.time() > deadline:
+                    raise DebugError(
+                        ErrorCode.TIMEOUT, f"the {self.profile.name} adapter never opened port {port}"
+                    ) from None
+                await asyncio.sleep(0.05)
+
+    async def _forward_stdout(self) -> None:
+        assert self.proc is not None and self.proc.stdout is not None
+        while chunk := await self.proc.stdout.read(65536):
+            text = chunk.decode(errors="replace")
+            kept = "".join(
+                line
+                for line in text.splitlines(keepends=True)
+                if not any(noise in line for noise in self.profile.output_noise)
+            )
+            if kept and self.listener is not None:
+                self.listener.on_output("stdout", kept)
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "output" and any(noise in body.get("output", "") for noise in self.profile.output_noise):
+            return
+        super()._on_event(event, body)
+
+    async def close(self, terminate: bool = True) -> None:
+        await super().close(terminate)
+        task = getattr(self, "_stdout_task", None)
+        if task is not None:
+            task.cancel()
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         return "launch", fill(self.profile.launch, self.values)
