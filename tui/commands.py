@@ -71,7 +71,25 @@ class ArgsPrompt(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
-class ActionCommands(Provider):
+class CommandList(Provider):
+    """A palette provider over a plain list of (text, callback, help) commands; subclasses give `_commands()`."""
+
+    def _commands(self) -> list[tuple[str, Any, str]]:
+        raise NotImplementedError
+
+    async def discover(self) -> Hits:
+        for text, callback, help_text in self._commands():
+            yield DiscoveryHit(text, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for text, callback, help_text in self._commands():
+            score = matcher.match(text)
+            if score > 0:
+                yield Hit(score, matcher.highlight(text), callback, text=text, help=help_text)
+
+
+class ActionCommands(CommandList):
     """Every registry action as a palette command: no-argument actions run at once, the others prompt."""
 
     @property
@@ -93,14 +111,3 @@ class ActionCommands(Provider):
             help_text = action.description + ("  (asks for arguments)" if needs else "")
             out.append((f"{title}  ·  {action.name}", lambda a=action: app.palette_run(a), help_text))
         return out
-
-    async def discover(self) -> Hits:
-        for text, callback, help_text in self._commands():
-            yield DiscoveryHit(text, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for text, callback, help_text in self._commands():
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, text=text, help=help_text)

@@ -15,7 +15,6 @@ from typing import TYPE_CHECKING, Any
 from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
-from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.containers import Horizontal, Vertical
 from textual.message import Message
 from textual.widgets import OptionList, Static
@@ -23,6 +22,7 @@ from textual.widgets.option_list import Option
 
 from backends.errors import DebugError
 
+from .commands import CommandList
 from .rn_state import StateBuilder
 from .rn_tree import DiffPane, StateTree
 from .rn_widgets import Timeline, header_lines
@@ -341,7 +341,7 @@ class RnView(Vertical):
         self.set_note("")
 
 
-class RnCommands(Provider):
+class RnCommands(CommandList):
     """Palette: switch to the React Native app view (when this run has the RN service)."""
 
     def _commands(self) -> list[tuple[str, Any, str]]:
@@ -355,14 +355,3 @@ class RnCommands(Provider):
                 "ctrl+r: connection, streams, events, state at a seq, diffs",
             )
         ]
-
-    async def discover(self) -> Hits:
-        for text, callback, help_text in self._commands():
-            yield DiscoveryHit(text, callback, help=help_text)
-
-    async def search(self, query: str) -> Hits:
-        matcher = self.matcher(query)
-        for text, callback, help_text in self._commands():
-            score = matcher.match(text)
-            if score > 0:
-                yield Hit(score, matcher.highlight(text), callback, text=text, help=help_text)
