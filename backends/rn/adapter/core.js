@@ -13,6 +13,12 @@ import {
   utf8Length,
 } from './encode.js';
 import { DEFAULT_PATCH_LIMITS } from './patch.js';
+import { AdapterError } from './errors.js';
+import { parsePath, resolvePath } from './paths.js';
+import { RingBuffer, planResume } from './ring.js';
+import { buildSnapshot as snapshotOf, handleRequest as answerRequest } from './requests.js';
+
+export { AdapterError, RingBuffer, planResume, parsePath, resolvePath };
 
 export const PROTOCOL_VERSION = 1;
 export const ADAPTER = Object.freeze({ name: 'pairdbg-rn-adapter', version: '1.0.0' });
@@ -41,118 +47,6 @@ export const DEFAULT_LIMITS = Object.freeze({
 
 const NO_RECONNECT = new Set([4001, 4002]);
 const OPEN = 1;
-
-/** A request handler's failure with a wire error code (PROTOCOL.md §6). */
-export class AdapterError extends Error {
-  constructor(code, message, details) {
-    super(message);
-    this.code = code;
-    this.details = details;
-  }
-}
-
-/** Fixed-capacity buffer of a stream's events, oldest first; evicts the oldest when full. */
-export class RingBuffer {
-  constructor(capacity) {
-    if (!(capacity >= 1)) throw new RangeError('ring buffer capacity must be >= 1');
-    this.capacity = capacity;
-    this.entries = new Array(capacity);
-    this.start = 0;
-    this.size = 0;
-    this.lastSeq = 0;
-    this.evicted = 0;
-  }
-  /** entry: {seq, ...}; seqs must increase by one. Returns the evicted entry, if any. */
-  push(entry) {
-    let out;
-    if (this.size === this.capacity) {
-      out = this.entries[this.start];
-      this.entries[this.start] = entry;
-      this.start = (this.start + 1) % this.capacity;
-      this.evicted++;
-    } else {
-      this.entries[(this.start + this.size) % this.capacity] = entry;
-      this.size++;
-    }
-    this.lastSeq = entry.seq;
-    return out;
-  }
-  /** Seq of the oldest buffered event; lastSeq + 1 when empty. */
-  get oldestSeq() {
-    return this.size ? this.entries[this.start].seq : this.lastSeq + 1;
-  }
-  get fill() {
-    return this.size / this.capacity;
-  }
-  at(i) {
-    return this.entries[(this.start + i) % this.capacity];
-  }
-  /** Entries with seq > afterSeq, oldest first. */
-  since(afterSeq) {
-    const out = [];
-    const first = Math.max(0, afterSeq + 1 - this.oldestSeq);
-    for (let i = first; i < this.size; i++) out.push(this.at(i));
-    return out;
-  }
-}
-
-/**
- * What to send for one stream after `welcome` (PROTOCOL.md §9): the seqs the server lacks that are gone from the
- * buffer (`gap`, or null) and the first seq to replay (`replayFrom`, or null when nothing is missing).
- */
-export function planResume(stream, resume) {
-  const r = Math.max(0, Math.floor(Number(resume) || 0));
-  if (r >= stream.lastSeq) return { gap: null, replayFrom: null };
-  const gap = r + 1 < stream.oldestSeq ? { from: r + 1, to: stream.oldestSeq - 1 } : null;
-  const replayFrom = Math.max(r + 1, stream.oldestSeq);
-  return { gap, replayFrom: replayFrom <= stream.lastSeq ? replayFrom : null };
-}
-
-/** Split a path: "a.b[0]['c d'].e", "routes.0.name", or a JSON Pointer "/a/b/0". */
-export function parsePath(path) {
-  if (Array.isArray(path)) return path.map(String);
-  if (typeof path !== 'string') throw new AdapterError('BAD_REQUEST', 'path must be a string');
-  if (path === '' || path === '$') return [];
-  if (path.startsWith('/')) {
-    return path
-      .slice(1)
-      .split('/')
-      .map((t) => t.replace(/~1/g, '/').replace(/~0/g, '~'));
-  }
-  const segs = [];
-  const re = /([^.[\]]+)|\[\s*(?:(\d+)|"((?:[^"\\]|\\.)*)"|'((?:[^'\\]|\\.)*)')\s*\]|(\.)|(.)/g;
-  let m;
-  const body = path.startsWith('$') ? path.slice(1) : path;
-  while ((m = re.exec(body)) !== null) {
-    if (m[1] !== undefined) segs.push(m[1]);
-    else if (m[2] !== undefined) segs.push(m[2]);
-    else if (m[3] !== undefined) segs.push(JSON.parse(`"${m[3]}"`));
-    else if (m[4] !== undefined) segs.push(m[4].replace(/\\(.)/g, '$1'));
-    else if (m[6] !== undefined) throw new AdapterError('BAD_REQUEST', `cannot parse path ${JSON.stringify(path)}`);
-  }
-  return segs;
-}
-
-/** Walk raw (not yet encoded) state: objects, arrays, Maps. Returns {found, value, at}. */
-export function resolvePath(root, segs) {
-  let cur = root;
-  for (let i = 0; i < segs.length; i++) {
-    const s = segs[i];
-    let next;
-    let ok = false;
-    if (cur !== null && typeof cur === 'object') {
-      if (typeof Map !== 'undefined' && cur instanceof Map) {
-        if (cur.has(s)) [ok, next] = [true, cur.get(s)];
-        else if (/^-?\d+(\.\d+)?$/.test(s) && cur.has(Number(s))) [ok, next] = [true, cur.get(Number(s))];
-      } else if (Array.isArray(cur)) {
-        if (/^\d+$/.test(s) && Number(s) < cur.length) [ok, next] = [true, cur[Number(s)]];
-      } else if (Object.prototype.hasOwnProperty.call(cur, s)) [ok, next] = [true, cur[s]];
-    }
-    if (!ok) return { found: false, at: segs.slice(0, i).join('.'), missing: s };
-    cur = next;
-  }
-  return { found: true, value: cur };
-}
 
 function randomId(random) {
   return Math.floor(random() * 2 ** 40).toString(36).padStart(8, '0');
@@ -333,43 +227,7 @@ export function createAdapter(options) {
 
   /** The stream's current state as a snapshot body (scoped/instance-filtered for snapshot.get). */
   function buildSnapshot(s, params = {}) {
-    if (typeof s.spec.read !== 'function') throw new AdapterError('STREAM_UNAVAILABLE', `stream ${s.name} has no snapshot source`);
-    let root = s.spec.read();
-    const body = { stream: s.name, seq: s.seq, ts: now() };
-    if (params.instance !== undefined) {
-      const r = resolvePath(root, [String(params.instance)]);
-      if (!r.found) throw new AdapterError('PATH_NOT_FOUND', `no instance ${JSON.stringify(params.instance)}`, { instance: params.instance });
-      root = r.value;
-      body.instance = params.instance;
-    }
-    if (params.scope !== undefined && params.scope !== null && params.scope !== '') {
-      const r = resolvePath(root, parsePath(params.scope));
-      if (!r.found) throw new AdapterError('PATH_NOT_FOUND', `no ${JSON.stringify(params.scope)} in ${s.name}`, { scope: params.scope, at: r.at, missing: r.missing });
-      root = r.value;
-      body.scope = params.scope;
-    }
-    let data = encode(root, { limits: lim, redact });
-    let { bytes } = measure(data);
-    const cap = Math.min(lim.maxSnapshotBytes, lim.maxMessageBytes - 1024);
-    if (bytes > cap) {
-      body.truncated = true;
-      if (isPlainObject(data)) {
-        // Cut the largest top-level slices until it fits; the agent fetches a `scope` for those.
-        const sizes = Object.keys(data).map((k) => [k, measure(data[k]).bytes]);
-        sizes.sort((x, y) => y[1] - x[1]);
-        data = { ...data };
-        for (const [k, n] of sizes) {
-          if (bytes <= cap) break;
-          data[k] = { $trunc: 'slice', bytes: n, limit: cap };
-          bytes = measure(data).bytes;
-        }
-      }
-      if (bytes > cap) data = { $trunc: 'snapshot', bytes, limit: cap };
-      bytes = measure(data).bytes;
-    }
-    body.bytes = bytes;
-    body.data = data;
-    return body;
+    return snapshotOf(s, params, env());
   }
 
   // ----- sending -------------------------------------------------------------------------------------------------
@@ -725,58 +583,13 @@ export function createAdapter(options) {
     send({ t: 'res', id, ok: false, error });
   }
 
-  function handleRequest(method, p) {
-    switch (method) {
-      case 'streams.list':
-        return { streams: [...streams.values()].map(streamInfo) };
-      case 'snapshot.get': {
-        const s = getStream(p.stream);
-        return buildSnapshot(s, { scope: p.scope, instance: p.instance });
-      }
-      case 'state.getPath': {
-        const s = getStream(p.stream);
-        if (typeof p.path !== 'string' && !Array.isArray(p.path)) throw new AdapterError('BAD_REQUEST', 'params.path must be a string');
-        if (typeof s.spec.read !== 'function') throw new AdapterError('STREAM_UNAVAILABLE', `stream ${s.name} has no state`);
-        const r = resolvePath(s.spec.read(), parsePath(p.path));
-        if (!r.found) {
-          throw new AdapterError('PATH_NOT_FOUND', `no ${JSON.stringify(p.path)} in ${s.name}`, { path: p.path, at: r.at, missing: r.missing });
-        }
-        return { stream: s.name, seq: s.seq, path: p.path, exists: true, value: encode(r.value, { limits: lim, redact }) };
-      }
-      case 'events.query':
-        return queryEvents(getStream(p.stream), p);
-      case 'ping.echo':
-        return { now: now(), ...(p.payload !== undefined ? { payload: p.payload } : {}) };
-      default:
-        throw new AdapterError('UNKNOWN_METHOD', `unknown method ${JSON.stringify(method)}`);
-    }
+  /** What request handlers and snapshots read of the adapter's state. */
+  function env() {
+    return { streams, getStream, streamInfo, now, lim, redact };
   }
 
-  function queryEvents(s, p) {
-    const since = p.sinceSeq === undefined || p.sinceSeq === null ? 0 : Number(p.sinceSeq);
-    if (!Number.isInteger(since) || since < 0) throw new AdapterError('BAD_REQUEST', 'sinceSeq must be an integer >= 0');
-    let limit = p.limit === undefined || p.limit === null ? lim.queryLimit : Number(p.limit);
-    if (!Number.isInteger(limit) || limit < 1) throw new AdapterError('BAD_REQUEST', 'limit must be an integer >= 1');
-    limit = Math.min(limit, lim.queryMaxLimit);
-    const oldestSeq = s.ring.oldestSeq;
-    if (since + 1 < oldestSeq) throw new AdapterError('SEQ_EVICTED', 'requested events were evicted', { oldestSeq });
-    const type = p.type === undefined || p.type === null ? null : String(p.type);
-    const budget = lim.maxMessageBytes - 4096;
-    const events = [];
-    let bytes = 0;
-    let hasMore = false;
-    for (const e of s.ring.since(since)) {
-      if (type && e.type !== type) continue;
-      if (events.length >= limit || bytes + e.json.length * 3 > budget) {
-        hasMore = true;
-        break;
-      }
-      events.push(e.item);
-      bytes += e.json.length * 3;
-    }
-    const out = { stream: s.name, events, hasMore, oldestSeq, latestSeq: s.seq };
-    if (hasMore) out.nextSinceSeq = events.length ? events[events.length - 1].seq : since;
-    return out;
+  function handleRequest(method, p) {
+    return answerRequest(method, p, env());
   }
 
   function stats() {
