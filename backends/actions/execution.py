@@ -1,0 +1,105 @@
+"""Execution actions: continue, the steps, pause and wait_for_stop, each answered with an outcome reply."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from ..hub import Hub
+from .common import WAIT, SessionParams, _outcome_reply
+from .registry import Action, Reply
+
+
+class ControlParams(SessionParams):
+    wait_s: float | None = WAIT
+
+
+def _control(what: Literal["continue", "over", "into", "out"]):
+    async def handler(hub: Hub, p: ControlParams, actor: str) -> Reply:
+        session = hub.get(p.session_id)
+        wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+        return _outcome_reply(session, await session.control(what, actor, wait), wait, actor)
+
+    return handler
+
+
+async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    wait = 5.0 if p.wait_s is None else p.wait_s
+    return _outcome_reply(session, await session.pause(actor, wait), wait, actor)
+
+
+class WaitParams(SessionParams):
+    timeout_s: float = Field(30, ge=0, le=600, description="how long to wait")
+    after_stop: int | None = Field(
+        None, ge=0, description="wait for a stop numbered higher than this (default: the last one you were shown)"
+    )
+
+
+async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    # A stop the caller has not been shown yet counts at once (e.g. the person stepped while the agent was
+    # thinking); otherwise wait for a newer one. A caller that never saw a stop gets the current one.
+    after = p.after_stop if p.after_stop is not None else session.seen_stop.get(actor)
+    outcome = await session.wait_for_stop(after, p.timeout_s)
+    reply = _outcome_reply(session, outcome, p.timeout_s, actor)
+    if outcome.report is not None:
+        new = after is None or outcome.report.stop_number > after
+        reply.data["new_stop"] = new
+        if not new:
+            reply.text = (
+                f"No new stop within {p.timeout_s:g}s; still paused at stop #{outcome.report.stop_number}:\n"
+                + reply.text
+            )
+    return reply
+
+
+ACTIONS = [
+    Action(
+        "continue_execution",
+        "Resume; wait up to wait_s for the next stop. Returns the stop report, or "
+        "state running with pending=true, or the program's end.",
+        ControlParams,
+        _control("continue"),
+        "Continue",
+    ),
+    Action(
+        "step_over",
+        "Step over the current line; returns the stop report.",
+        ControlParams,
+        _control("over"),
+        "Step over",
+    ),
+    Action(
+        "step_into",
+        "Step into the call on the current line; returns the stop report.",
+        ControlParams,
+        _control("into"),
+        "Step into",
+    ),
+    Action(
+        "step_out",
+        "Run until the current function returns; returns the stop report.",
+        ControlParams,
+        _control("out"),
+        "Step out",
+    ),
+    Action(
+        "pause_execution",
+        "Interrupt the running program; returns the stop report.",
+        ControlParams,
+        pause_execution,
+        "Pause",
+    ),
+    Action(
+        "wait_for_stop",
+        "Wait for a stop you have not been shown yet (at once if the program stopped since "
+        "your last report, e.g. the person stepped), or say it is still running or has ended (exit code, "
+        "output tail).",
+        WaitParams,
+        wait_for_stop,
+        "Wait for stop",
+        read_only=True,
+    ),
+]

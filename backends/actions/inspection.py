@@ -1,0 +1,304 @@
+"""Inspection actions: stack, scopes, variables, locals, evaluate, set variable, source, threads, output, watches."""
+
+from __future__ import annotations
+
+import os
+
+from pydantic import BaseModel, Field
+
+from ..errors import DebugError, ErrorCode
+from ..hub import Hub
+from ..models import Phase
+from ..source import is_url, lines_of
+from . import render
+from .common import SessionParams
+from .registry import Action, Reply
+
+
+class StackParams(SessionParams):
+    thread_id: int | None = None
+    start: int = Field(0, ge=0)
+    count: int = Field(20, ge=1, le=200)
+
+
+async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    session._require_paused()
+    thread = p.thread_id or (session.last_stop.thread_id if session.last_stop else None) or 0
+    frames, total = await session.backend.stack(thread, p.start, p.count)
+    stopped_thread = session.last_stop.thread_id if session.last_stop else thread
+    lines, data = [], []
+    for i, f in enumerate(frames, start=p.start):
+        # Handles name frames of the stopped thread; other threads' frames are listed by position only.
+        handle = session.handles.frame(i, f.id) if thread == stopped_thread else f"#{i}"
+        lines.append(f"{handle:<5} {f.name:<28} {render.where(f.file, f.line):<24} {f.file or ''}")
+        data.append({"handle": handle, "function": f.name, "file": f.file, "line": f.line})
+    if p.start + len(frames) < total:
+        lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
+    return Reply(
+        "\n".join(lines) or "no frames", {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}
+    )
+
+
+class FrameParams(SessionParams):
+    frame: str = Field("@f0", description="frame handle from the stop report or get_call_stack")
+
+
+async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    session._require_paused()
+    frame_id = session.handles.frame_id(p.frame)
+    scopes = await session.backend.scopes(frame_id)
+    views = [session.value_view(_scope_value(s), 0, frame_id) for s in scopes]
+    text = "\n".join(f"{v.handle or '-':<6} {v.name}" + (f" ({v.value})" if v.value else "") for v in views)
+    return Reply(
+        text or "no scopes",
+        {"session_id": session.id, "scopes": [v.model_dump(mode="json", exclude_none=True) for v in views]},
+    )
+
+
+def _scope_value(scope):
+    from ..base import RawValue
+
+    return RawValue(name=scope.name, value=f"{scope.named} names" if scope.named else "", ref=scope.ref)
+
+
+class VariablesParams(SessionParams):
+    ref: str = Field(description="a @vN handle (from a stop report, get_scopes or get_variables)")
+    start: int = Field(0, ge=0)
+    count: int = Field(50, ge=1, le=500)
+    names: list[str] | None = Field(None, description="only these child names")
+
+
+async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    views, total = await session.children(p.ref, p.start, p.count, p.names)
+    text = f"{p.ref} ({total} children)\n" + "\n".join(render.variables_block(views, total, p.start))
+    return Reply(
+        text,
+        {
+            "session_id": session.id,
+            "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "total": total,
+            "start": p.start,
+        },
+    )
+
+
+class LocalsParams(FrameParams):
+    include_special: bool = Field(False, description="include dunder names")
+    count: int = Field(100, ge=1, le=500)
+
+
+async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    session._require_paused()
+    frame_id = session.handles.frame_id(p.frame)
+    views, total = await session.frame_locals(frame_id, p.count, p.include_special)
+    text = f"Locals of {p.frame} ({total}):\n" + "\n".join(render.variables_block(views, total))
+    return Reply(
+        text,
+        {
+            "session_id": session.id,
+            "frame": p.frame,
+            "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "total": total,
+        },
+    )
+
+
+class EvaluateParams(SessionParams):
+    expression: str = Field(description="expression in the program's language")
+    frame: str | None = Field(
+        None,
+        description="frame handle (default @f0, the top frame); 'global' for the global scope (JavaScript, "
+        "also while the program runs)",
+    )
+    return_by_value: bool = Field(False, description="JavaScript: return the whole value as JSON, not a handle")
+
+
+async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    view = await session.evaluate(p.expression, p.frame, p.return_by_value)
+    handle = f"  {view.handle} to expand" if view.handle else ""
+    text = f"{p.expression} = {view.value}" + (f"  ({view.type})" if view.type else "") + handle
+    return Reply(text, {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
+
+
+class SetVariableParams(SessionParams):
+    name: str = Field(description="variable (or member) name")
+    value: str = Field(description="new value, as an expression")
+    ref: str | None = Field(None, description="@vN of the container holding it; else looked up in `frame`")
+    frame: str | None = Field(None, description="frame handle (default @f0)")
+
+
+async def set_variable_value(hub: Hub, p: SetVariableParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    view = await session.set_variable(p.name, p.value, p.ref, p.frame)
+    return Reply(
+        f"{p.name} = {view.value}" + (f"  ({view.type})" if view.type else ""),
+        {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)},
+    )
+
+
+class SourceParams(BaseModel):
+    session_id: str | None = Field(None, description="optional; only used to default `file` to the current stop")
+    file: str | None = Field(None, description="source file (default: where the session is stopped)")
+    line: int | None = Field(None, ge=1)
+    context: int = Field(5, ge=0, le=200)
+
+
+async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
+    file, line = p.file, p.line
+    if (not file or not line) and p.session_id:
+        session = hub.get(p.session_id)
+        stop = session.last_stop if session.phase == Phase.PAUSED else None  # an old stop is not "where it is"
+        if stop is not None:
+            file, line = file or stop.location.file, line or stop.location.line
+    if not file:
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file (and line), or a paused session_id")
+    path = file if is_url(file) else os.path.abspath(os.path.expanduser(file))
+    lines = lines_of(path)
+    line = line or 1
+    if line > len(lines):
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, f"line {line} is past the end of {path} ({len(lines)} lines)")
+    lo, hi = max(1, line - p.context), min(len(lines), line + p.context)
+    rows = [{"line": n, "text": lines[n - 1], "current": n == line} for n in range(lo, hi + 1)]
+    text = f"{path}\n" + "\n".join(f"{'>' if r['current'] else ' '}{r['line']:>5}| {r['text']}" for r in rows)
+    return Reply(text, {"file": path, "lines": rows, "total_lines": len(lines)})
+
+
+async def list_threads(hub: Hub, p: SessionParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    if session.phase.ended:
+        raise session._ended_error()
+    threads = await session.backend.threads()
+    current = session.last_stop.thread_id if session.last_stop else None
+    text = "\n".join(f"{'*' if t == current else ' '} {t:<6} {name}" for t, name in threads) or "no threads"
+    return Reply(
+        text, {"session_id": session.id, "threads": [{"id": t, "name": n} for t, n in threads], "current": current}
+    )
+
+
+class OutputParams(SessionParams):
+    since: int = Field(0, ge=0, description="cursor: pass next_since from the previous call")
+    limit: int = Field(100, ge=1, le=1000)
+    category: str | None = Field(None, description="stdout, stderr, console, important")
+
+
+async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    entries, next_since, has_more, dropped = session.output.read(p.since, p.limit, p.category)
+    lines = [f"[{e.category}] {e.text.rstrip()}" for e in entries]
+    head = f"{len(entries)} entries, next_since={next_since}" + (", has_more" if has_more else "")
+    if dropped:
+        head += f", {dropped} older entries were dropped"
+    return Reply(
+        head + ("\n" + "\n".join(lines) if lines else ""),
+        {
+            "session_id": session.id,
+            "entries": [e.model_dump() for e in entries],
+            "next_since": next_since,
+            "has_more": has_more,
+            "dropped": dropped,
+        },
+    )
+
+
+class WatchParams(SessionParams):
+    expression: str
+
+
+async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    view = await session.add_watch(p.expression)
+    return Reply(
+        f"{view.id} {view.expression} = {view.value}", {"session_id": session.id, **view.model_dump(mode="json")}
+    )
+
+
+class WatchIdParams(SessionParams):
+    watch_id: str = Field(description="Wn id from add_watch")
+
+
+async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    watch = session.remove_watch(p.watch_id)
+    return Reply(f"removed {watch.id}", {"session_id": session.id, "removed": watch.id})
+
+
+ACTIONS = [
+    Action(
+        "get_call_stack",
+        "Frames of the stopped thread with @fN handles.",
+        StackParams,
+        get_call_stack,
+        "Call stack",
+        read_only=True,
+    ),
+    Action(
+        "get_scopes",
+        "Scopes of a frame, each with a @vN handle for get_variables.",
+        FrameParams,
+        get_scopes,
+        "Scopes",
+        read_only=True,
+    ),
+    Action(
+        "get_variables",
+        "Children of a @vN handle, paged (start, count) or picked by names.",
+        VariablesParams,
+        get_variables,
+        "Variables",
+        read_only=True,
+    ),
+    Action(
+        "get_local_variables",
+        "Locals of a frame in one call.",
+        LocalsParams,
+        get_local_variables,
+        "Local variables",
+        read_only=True,
+    ),
+    Action(
+        "evaluate_expression",
+        "Evaluate an expression in a frame of the paused program.",
+        EvaluateParams,
+        evaluate_expression,
+        "Evaluate",
+    ),
+    Action(
+        "set_variable_value",
+        "Assign a new value to a variable in a frame or container.",
+        SetVariableParams,
+        set_variable_value,
+        "Set variable",
+    ),
+    Action(
+        "get_source_context",
+        "Numbered source lines around a line (default: the current stop).",
+        SourceParams,
+        get_source_context,
+        "Source context",
+        read_only=True,
+        quiet=True,
+    ),
+    Action("list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True),
+    Action(
+        "get_output",
+        "Program output since a cursor: entries, next_since, has_more, dropped.",
+        OutputParams,
+        get_output,
+        "Program output",
+        read_only=True,
+        quiet=True,
+    ),
+    Action(
+        "add_watch",
+        "Watch an expression; its value appears in every stop report, marked when it changed.",
+        WatchParams,
+        add_watch,
+        "Add watch",
+    ),
+    Action("remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch"),
+]
