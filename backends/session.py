@@ -1,9 +1,13 @@
-"""One debug session's core: the phase machine, breakpoints, watches, output, handles and stop reports.
+"""One debug session: the phase machine, backend callbacks, lifecycle and control (mixins add the rest).
 
 Invariants: the phase changes only here, from backend callbacks or from the outcome of a control request this
 session itself sent; front ends read it and call the methods below. Control requests are serialised by a lock that
 is held only while a request is sent (never while waiting for a stop), so a second actor gets an honest answer at
 once (BUSY, or NOT_PAUSED because the first actor already resumed the program) instead of queueing behind it.
+
+Session is assembled from mixins that hold no phase logic of their own: SessionBreakpoints (session_breakpoints.py),
+SessionInspection for values and watches (session_inspection.py) and StopReports, which builds a stop's report
+(reports.py); recording the stop, and every phase change, stays in this file.
 """
 
 from __future__ import annotations
@@ -11,85 +15,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from dataclasses import dataclass, field
 from typing import Literal
 
-from .base import (
-    Backend,
-    BreakpointState,
-    ExceptionMode,
-    FunctionBreakpointSpec,
-    LineBreakpointSpec,
-    RawValue,
-    StopInfo,
-)
+
+from .base import Backend, BreakpointState, ExceptionMode, StopInfo
 from .errors import DebugError, ErrorCode, not_paused
-from .events import BreakpointsChanged, EventBus, OutputAppended, PhaseChanged, Stopped
-from .handles import Handles, VarRef
+from .events import EventBus, OutputAppended, PhaseChanged, Stopped
+from .handles import Handles
 from .limits import Limits
-from .models import (
-    BreakpointView,
-    ExceptionInfo,
-    FrameView,
-    Location,
-    Phase,
-    SessionSummary,
-    StopReport,
-    VariableView,
-    WatchView,
-)
+from .models import Location, Phase, SessionSummary, StopReport
 from .output import OutputRing
-from .source import has_source, is_url, lines_of, register_source, window
+from .reports import StopReports
+from .session_breakpoints import Breakpoint, SessionBreakpoints
+from .session_inspection import SessionInspection, Watch
+
+__all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]
 
 log = logging.getLogger(__name__)
-WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
-WATCH_BUDGET_S = 2.0  # for all watches of one stop report
-TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
-
-
-@dataclass
-class Breakpoint:
-    id: str
-    kind: Literal["line", "function"]
-    file: str | None = None
-    line: int | None = None
-    function: str | None = None
-    condition: str | None = None
-    hit_condition: str | None = None
-    log_message: str | None = None
-    set_by: str = "human"
-    state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
-
-    def view(self) -> BreakpointView:
-        actual = self.state.line or self.line
-        source = None
-        if self.file and actual:
-            with contextlib.suppress(DebugError, IndexError):
-                source = lines_of(self.file)[actual - 1].strip()
-        return BreakpointView(
-            id=self.id,
-            kind=self.kind,
-            file=self.file,
-            line=self.line,
-            function=self.function,
-            condition=self.condition,
-            hit_condition=self.hit_condition,
-            log_message=self.log_message,
-            verified=self.state.verified,
-            actual_line=actual,
-            message=self.state.message,
-            source=source,
-            set_by=self.set_by,
-        )
-
-
-@dataclass
-class Watch:
-    id: str
-    expression: str
-    last: str | None = None
 
 
 @dataclass
@@ -104,7 +48,7 @@ class ExecOutcome:
     output_tail: list[str] = field(default_factory=list)
 
 
-class Session:
+class Session(StopReports, SessionBreakpoints, SessionInspection):
     def __init__(
         self, session_id: str, name: str, backend: Backend, bus: EventBus, limits: Limits, language: str
     ) -> None:
@@ -250,7 +194,7 @@ class Session:
                 self._publish_breakpoints()
                 return
 
-    # ----- stop reports ------------------------------------------------------------------------------------------
+    # ----- recording stops (reports.py builds the report) ------------------------------------------------------
 
     async def _record_stop(self, info: StopInfo, gen: int) -> None:
         try:
@@ -279,117 +223,6 @@ class Session:
         else:
             self._set_phase(Phase.PAUSED, report.reason)
         self.bus.publish(Stopped(self.id, report=report))
-
-    async def _build_report(self, info: StopInfo, stop_number: int) -> StopReport:
-        backend = self.backend
-        thread_id = info.thread_id
-        if thread_id is None:
-            threads = await backend.threads()
-            thread_id = threads[0][0] if threads else 0
-        self._current_thread = thread_id
-        frames, total = await backend.stack(thread_id, 0, max(self.limits.report_frames, 1))
-        handles = self.handles
-        handles.begin(stop_number)
-        stack = [
-            FrameView(handle=handles.frame(i, f.id), function=f.name, file=f.file, line=f.line, column=f.column)
-            for i, f in enumerate(frames)
-        ]
-        top = frames[0] if frames else None
-        location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
-        locals_, locals_total = ([], 0)
-        if top is not None:
-            locals_, locals_total = await self.frame_locals(top.id, limit=self.limits.report_locals)
-        watches = await self._evaluate_watches(top.id if top else None)
-        exception = None
-        if info.reason == "exception":
-            details = await backend.exception_details(thread_id)
-            if details is not None:
-                exception = ExceptionInfo(
-                    type=_cap(details.type, 120), message=_cap(details.message), break_mode=details.break_mode
-                )
-            elif info.text or info.description:
-                exception = ExceptionInfo(type=_cap(info.text or "Exception", 120), message=_cap(info.description))
-        thread_name = None
-        with contextlib.suppress(DebugError):
-            thread_name = dict(await backend.threads()).get(thread_id)
-        return StopReport(
-            session_id=self.id,
-            stop_number=stop_number,
-            reason=info.reason,
-            description=_cap(info.description),
-            exception=exception,
-            thread_id=thread_id,
-            thread_name=thread_name,
-            hit_breakpoints=[
-                bp.id for bp in self.breakpoints.values() if bp.state.backend_id in info.hit_breakpoint_ids
-            ],
-            location=location,
-            source=await self._source_window(location),
-            locals=locals_,
-            locals_total=locals_total,
-            stack=stack,
-            stack_total=total,
-            watches=watches,
-            output_tail=self.output.tail_text(self._output_mark, self.limits.report_output_lines),
-            output_cursor=self.output.cursor,
-        )
-
-    async def _source_window(self, location: Location) -> list:
-        """Source lines around the stop; a script with no local file is fetched from the target once."""
-        if location.file and not os.path.isfile(location.file) and not has_source(location.file):
-            fetch = getattr(self.backend, "script_source", None)
-            if fetch is not None:
-                with contextlib.suppress(DebugError):
-                    text = await fetch(location.file)
-                    if text is not None:
-                        register_source(location.file, text)
-        return window(location.file, location.line, self.limits.report_context)
-
-    def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
-        cap = cap or self.limits.value_chars
-        value = raw.value
-        truncated = len(value) > cap
-        if truncated:
-            value = value[: cap - 1] + "…"
-        handle = None
-        if raw.ref:
-            handle = self.handles.var(VarRef(raw.ref, raw.name, parent_ref, raw.evaluate_name, frame_id))
-        return VariableView(handle=handle, name=raw.name, type=raw.type, value=value, truncated=truncated)
-
-    async def frame_locals(
-        self, frame_id: int, limit: int, include_special: bool = False
-    ) -> tuple[list[VariableView], int]:
-        scopes = await self.backend.scopes(frame_id)
-        if not scopes:
-            return [], 0
-        scope = scopes[0]
-        raws = await self.backend.variables(scope.ref)
-        raws = [r for r in raws if include_special or not _is_special(r.name)]
-        return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
-
-    async def _evaluate_watches(self, frame_id: int | None) -> list[WatchView]:
-        """Watches for a stop report, within a time budget: a slow watch must not hold the stop back."""
-        views = []
-        deadline = asyncio.get_running_loop().time() + WATCH_BUDGET_S
-        for watch in self.watches.values():
-            left = deadline - asyncio.get_running_loop().time()
-            views.append(await self._evaluate_watch(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
-        return views
-
-    async def _evaluate_watch(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
-        error = False
-        try:
-            raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
-            value = raw.value
-        except TimeoutError:
-            value, error = f"(not evaluated: took over {timeout:.1f}s)", True
-        except DebugError as exc:
-            value, error = _first_line(exc.message), True
-        if len(value) > self.limits.value_chars:
-            value = value[: self.limits.value_chars - 1] + "…"
-        changed = watch.last is not None and value != watch.last
-        watch.last = value
-        return WatchView(id=watch.id, expression=_cap(watch.expression, 120), value=value, changed=changed, error=error)
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -530,251 +363,12 @@ class Session:
             )
         return ExecOutcome("running", pending=pending)
 
-    # ----- breakpoints ------------------------------------------------------------------------------------------
-
     def _check_text(self, what: str, text: str | None) -> None:
         if text is not None and len(text) > self.limits.max_expression:
             raise DebugError(
                 ErrorCode.LIMIT_EXCEEDED,
                 f"{what} is {len(text)} characters; the limit is {self.limits.max_expression}",
             )
-
-    def new_breakpoint(
-        self,
-        file: str | None = None,
-        line: int | None = None,
-        function: str | None = None,
-        condition: str | None = None,
-        hit_condition: str | None = None,
-        log_message: str | None = None,
-        actor: str = "human",
-    ) -> Breakpoint:
-        """Validate a request and give it an id; nothing is sent yet."""
-        if len(self.breakpoints) >= self.limits.max_breakpoints:
-            raise DebugError(
-                ErrorCode.LIMIT_EXCEEDED,
-                f"session {self.id} already has {len(self.breakpoints)} breakpoints "
-                f"(limit {self.limits.max_breakpoints})",
-                hint="remove_breakpoint some first",
-            )
-        for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
-            self._check_text(what, text)
-        if function:
-            self._bp_seq += 1
-            return Breakpoint(
-                f"BP{self._bp_seq}",
-                "function",
-                function=function,
-                condition=condition,
-                hit_condition=hit_condition,
-                set_by=actor,
-            )
-        assert file is not None and line is not None
-        if is_url(file):
-            # A script the target knows by URL (a page's http://…/app.js): only the target can check it.
-            if "remote_sources" not in self.backend.features:
-                raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS, f"{self.backend.kind} sessions take file paths, not URLs"
-                )
-            path, lines = file, ()
-        else:
-            path = os.path.abspath(os.path.expanduser(file))
-            lines = lines_of(path)  # a missing file fails here, before an id is used up
-        if lines and not 1 <= line <= max(len(lines), 1):
-            raise DebugError(
-                ErrorCode.INVALID_PARAMETERS,
-                f"line {line} is outside {path}, which has {len(lines)} lines",
-                hint="lines are 1-based; call get_source_context to see the file",
-            )
-        self._bp_seq += 1
-        return Breakpoint(
-            f"BP{self._bp_seq}",
-            "line",
-            file=path,
-            line=line,
-            condition=condition,
-            hit_condition=hit_condition,
-            log_message=log_message,
-            set_by=actor,
-        )
-
-    def _add_breakpoint(self, bp: Breakpoint) -> None:
-        self.breakpoints[bp.id] = bp
-
-    def _line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
-        by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]] = {}
-        for bp in self.breakpoints.values():
-            if bp.kind == "line" and bp.file and bp.line:
-                spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
-                by_file.setdefault(bp.file, []).append((bp, spec))
-        return by_file
-
-    async def _sync_file(self, file: str) -> None:
-        specs = self._line_specs().get(file, [])
-        states = await self.backend.set_line_breakpoints(file, [s for _, s in specs])
-        for (bp, _), state in zip(specs, states, strict=False):
-            bp.state = state
-
-    async def _sync_functions(self) -> None:
-        bps = [bp for bp in self.breakpoints.values() if bp.kind == "function"]
-        states = await self.backend.set_function_breakpoints(
-            [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
-        )
-        for bp, state in zip(bps, states, strict=False):
-            bp.state = state
-
-    async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
-        if self.phase.ended:
-            raise self._ended_error()
-        self._add_breakpoint(bp)
-        try:
-            if bp.kind == "function":
-                await self._sync_functions()
-            else:
-                assert bp.file is not None
-                await self._sync_file(bp.file)
-        except (DebugError, NotImplementedError) as exc:
-            del self.breakpoints[bp.id]
-            if isinstance(exc, NotImplementedError):
-                raise DebugError(
-                    ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} has no {bp.kind} breakpoints"
-                ) from None
-            raise
-        self._publish_breakpoints()
-        return bp
-
-    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        bp = self.breakpoints.get(bp_id.strip().upper())
-        if bp is None:
-            known = ", ".join(self.breakpoints) or "none"
-            raise DebugError(
-                ErrorCode.PATH_NOT_FOUND,
-                f"no breakpoint {bp_id} in session {self.id} (have: {known})",
-                hint="call list_breakpoints",
-            )
-        del self.breakpoints[bp.id]
-        if not self.phase.ended:
-            if bp.kind == "function":
-                await self._sync_functions()
-            elif bp.file:
-                await self._sync_file(bp.file)
-        self._publish_breakpoints()
-        return bp
-
-    def _publish_breakpoints(self) -> None:
-        self.bus.publish(BreakpointsChanged(self.id, breakpoints=tuple(bp.view() for bp in self.breakpoints.values())))
-
-    async def set_exception_mode(self, mode: ExceptionMode) -> None:
-        if self.phase.ended:
-            raise self._ended_error()
-        await self.backend.set_exception_mode(mode)
-        self.exception_mode = mode
-
-    # ----- inspection -------------------------------------------------------------------------------------------
-
-    async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:
-        """In a frame of the paused program; or globally (frame="global", or any time the program runs) where the
-        backend can. Values evaluated while the program runs get no handle: it could not outlive the next pause."""
-        self._check_text("expression", expression)
-        global_ok = "global_evaluate" in self.backend.features
-        if frame == "global" or (self.phase == Phase.RUNNING and global_ok and frame is None):
-            if not global_ok:
-                raise DebugError(
-                    ErrorCode.CAPABILITY_UNSUPPORTED,
-                    f"{self.backend.kind} cannot evaluate globally",
-                    hint="pause first and evaluate in a frame",
-                )
-            if self.phase.ended:
-                raise self._ended_error()
-            frame_id = None
-        else:
-            self._require_paused()
-            frame_id = self.handles.frame_id(frame)
-        try:
-            raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
-        except DebugError as exc:
-            if exc.code == ErrorCode.PROTOCOL_ERROR:
-                raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS,
-                    f"evaluating {expression!r} failed: {_last_line(exc.message)}",
-                    hint="fix the expression; names are those visible in the frame",
-                    detail=exc.message,
-                ) from None
-            raise
-        if self.phase != Phase.PAUSED:
-            raw.ref = 0
-        return self.value_view(raw, 0, frame_id, cap=4000)
-
-    async def children(
-        self, handle: str, start: int, count: int, names: list[str] | None
-    ) -> tuple[list[VariableView], int]:
-        self._require_paused()
-        ref = self.handles.variable(handle)
-        if not ref.ref:
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{handle} ({ref.name}) has no children to list")
-        raws = await self.backend.variables(ref.ref)
-        if names:
-            wanted = set(names)
-            raws = [r for r in raws if r.name in wanted]
-        return [self.value_view(r, ref.ref, ref.frame_id) for r in raws[start : start + count]], len(raws)
-
-    async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
-        self._check_text("value", value)
-        self._require_paused()
-        if ref_handle:
-            container = self.handles.variable(ref_handle)
-            if not container.ref:
-                raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS, f"{ref_handle} is not a container; pass the frame instead"
-                )
-            parent, frame_id = container.ref, container.frame_id
-        else:
-            frame_id = self.handles.frame_id(frame)
-            parent = 0
-            for scope in await self.backend.scopes(frame_id):
-                if any(v.name == name for v in await self.backend.variables(scope.ref)):
-                    parent = scope.ref
-                    break
-            if not parent:
-                raise DebugError(
-                    ErrorCode.PATH_NOT_FOUND,
-                    f"no variable {name!r} in frame {frame or '@f0'}",
-                    hint="call get_local_variables to see the names",
-                )
-        try:
-            raw = await self.backend.set_variable(parent, name, value)
-        except NotImplementedError:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot set variables") from None
-        except DebugError as exc:
-            if exc.code == ErrorCode.PROTOCOL_ERROR:
-                raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}"
-                ) from None
-            raise
-        return self.value_view(raw, parent, frame_id)
-
-    # ----- watches --------------------------------------------------------------------------------------------
-
-    async def add_watch(self, expression: str) -> WatchView:
-        self._check_text("expression", expression)
-        if len(self.watches) >= self.limits.max_watches:
-            raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"at most {self.limits.max_watches} watches")
-        self._watch_seq += 1
-        watch = Watch(f"W{self._watch_seq}", expression)
-        self.watches[watch.id] = watch
-        if self.phase == Phase.PAUSED:
-            return await self._evaluate_watch(
-                watch, self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
-            )
-        return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
-
-    def remove_watch(self, watch_id: str) -> Watch:
-        watch = self.watches.pop(watch_id.strip().upper(), None)
-        if watch is None:
-            raise DebugError(
-                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self.watches) or 'none'})"
-            )
-        return watch
 
     # ----- summary ----------------------------------------------------------------------------------------------
 
@@ -795,22 +389,3 @@ class Session:
             error=self.error,
             capabilities=self.capabilities,
         )
-
-
-def _is_special(name: str) -> bool:
-    return (name.startswith("__") and name.endswith("__")) or name in ("special variables", "function variables")
-
-
-def _cap(text: str | None, limit: int = TEXT_CAP) -> str | None:
-    if text is None or len(text) <= limit:
-        return text
-    return text[: limit - 1] + f"… ({len(text) - limit + 1} more characters)"
-
-
-def _first_line(text: str) -> str:
-    return text.strip().splitlines()[0] if text.strip() else text
-
-
-def _last_line(text: str) -> str:
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1].strip() if lines else text

@@ -1,0 +1,209 @@
+"""Values of a paused session: the SessionInspection mixin (locals, evaluate, children, set variable, watches)."""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .base import RawValue
+from .errors import DebugError, ErrorCode
+from .handles import VarRef
+from .models import Phase, VariableView, WatchView
+from .reports import _cap
+
+if TYPE_CHECKING:
+    from .base import Backend
+    from .handles import Handles
+    from .limits import Limits
+    from .models import StopReport
+
+WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
+WATCH_BUDGET_S = 2.0  # for all watches of one stop report
+
+
+@dataclass
+class Watch:
+    id: str
+    expression: str
+    last: str | None = None
+
+
+class SessionInspection:
+    """Mixed into Session: frames and values of the current stop through its handles, and the watch list."""
+
+    id: str
+    backend: Backend
+    limits: Limits
+    handles: Handles
+    phase: Phase
+    last_stop: StopReport | None
+    watches: dict[str, Watch]
+    _watch_seq: int
+
+    # ----- values -------------------------------------------------------------------------------------------------
+
+    def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
+        cap = cap or self.limits.value_chars
+        value = raw.value
+        truncated = len(value) > cap
+        if truncated:
+            value = value[: cap - 1] + "…"
+        handle = None
+        if raw.ref:
+            handle = self.handles.var(VarRef(raw.ref, raw.name, parent_ref, raw.evaluate_name, frame_id))
+        return VariableView(handle=handle, name=raw.name, type=raw.type, value=value, truncated=truncated)
+
+    async def frame_locals(
+        self, frame_id: int, limit: int, include_special: bool = False
+    ) -> tuple[list[VariableView], int]:
+        scopes = await self.backend.scopes(frame_id)
+        if not scopes:
+            return [], 0
+        scope = scopes[0]
+        raws = await self.backend.variables(scope.ref)
+        raws = [r for r in raws if include_special or not _is_special(r.name)]
+        return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
+
+    # ----- inspection -------------------------------------------------------------------------------------------
+
+    async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:
+        """In a frame of the paused program; or globally (frame="global", or any time the program runs) where the
+        backend can. Values evaluated while the program runs get no handle: it could not outlive the next pause."""
+        self._check_text("expression", expression)
+        global_ok = "global_evaluate" in self.backend.features
+        if frame == "global" or (self.phase == Phase.RUNNING and global_ok and frame is None):
+            if not global_ok:
+                raise DebugError(
+                    ErrorCode.CAPABILITY_UNSUPPORTED,
+                    f"{self.backend.kind} cannot evaluate globally",
+                    hint="pause first and evaluate in a frame",
+                )
+            if self.phase.ended:
+                raise self._ended_error()
+            frame_id = None
+        else:
+            self._require_paused()
+            frame_id = self.handles.frame_id(frame)
+        try:
+            raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
+        except DebugError as exc:
+            if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS,
+                    f"evaluating {expression!r} failed: {_last_line(exc.message)}",
+                    hint="fix the expression; names are those visible in the frame",
+                    detail=exc.message,
+                ) from None
+            raise
+        if self.phase != Phase.PAUSED:
+            raw.ref = 0
+        return self.value_view(raw, 0, frame_id, cap=4000)
+
+    async def children(
+        self, handle: str, start: int, count: int, names: list[str] | None
+    ) -> tuple[list[VariableView], int]:
+        self._require_paused()
+        ref = self.handles.variable(handle)
+        if not ref.ref:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{handle} ({ref.name}) has no children to list")
+        raws = await self.backend.variables(ref.ref)
+        if names:
+            wanted = set(names)
+            raws = [r for r in raws if r.name in wanted]
+        return [self.value_view(r, ref.ref, ref.frame_id) for r in raws[start : start + count]], len(raws)
+
+    async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
+        self._check_text("value", value)
+        self._require_paused()
+        if ref_handle:
+            container = self.handles.variable(ref_handle)
+            if not container.ref:
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"{ref_handle} is not a container; pass the frame instead"
+                )
+            parent, frame_id = container.ref, container.frame_id
+        else:
+            frame_id = self.handles.frame_id(frame)
+            parent = 0
+            for scope in await self.backend.scopes(frame_id):
+                if any(v.name == name for v in await self.backend.variables(scope.ref)):
+                    parent = scope.ref
+                    break
+            if not parent:
+                raise DebugError(
+                    ErrorCode.PATH_NOT_FOUND,
+                    f"no variable {name!r} in frame {frame or '@f0'}",
+                    hint="call get_local_variables to see the names",
+                )
+        try:
+            raw = await self.backend.set_variable(parent, name, value)
+        except NotImplementedError:
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot set variables") from None
+        except DebugError as exc:
+            if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}"
+                ) from None
+            raise
+        return self.value_view(raw, parent, frame_id)
+
+    # ----- watches --------------------------------------------------------------------------------------------
+
+    async def add_watch(self, expression: str) -> WatchView:
+        self._check_text("expression", expression)
+        if len(self.watches) >= self.limits.max_watches:
+            raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"at most {self.limits.max_watches} watches")
+        self._watch_seq += 1
+        watch = Watch(f"W{self._watch_seq}", expression)
+        self.watches[watch.id] = watch
+        if self.phase == Phase.PAUSED:
+            return await self._evaluate_watch(
+                watch, self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
+            )
+        return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
+
+    def remove_watch(self, watch_id: str) -> Watch:
+        watch = self.watches.pop(watch_id.strip().upper(), None)
+        if watch is None:
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self.watches) or 'none'})"
+            )
+        return watch
+
+    async def _evaluate_watches(self, frame_id: int | None) -> list[WatchView]:
+        """Watches for a stop report, within a time budget: a slow watch must not hold the stop back."""
+        views = []
+        deadline = asyncio.get_running_loop().time() + WATCH_BUDGET_S
+        for watch in self.watches.values():
+            left = deadline - asyncio.get_running_loop().time()
+            views.append(await self._evaluate_watch(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
+        return views
+
+    async def _evaluate_watch(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
+        error = False
+        try:
+            raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
+            value = raw.value
+        except TimeoutError:
+            value, error = f"(not evaluated: took over {timeout:.1f}s)", True
+        except DebugError as exc:
+            value, error = _first_line(exc.message), True
+        if len(value) > self.limits.value_chars:
+            value = value[: self.limits.value_chars - 1] + "…"
+        changed = watch.last is not None and value != watch.last
+        watch.last = value
+        return WatchView(id=watch.id, expression=_cap(watch.expression, 120), value=value, changed=changed, error=error)
+
+
+def _is_special(name: str) -> bool:
+    return (name.startswith("__") and name.endswith("__")) or name in ("special variables", "function variables")
+
+
+def _first_line(text: str) -> str:
+    return text.strip().splitlines()[0] if text.strip() else text
+
+
+def _last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1].strip() if lines else text
