@@ -11,23 +11,13 @@ import asyncio
 import contextlib
 import socket
 
-QUICKACK = getattr(socket, "TCP_QUICKACK", None)
-
-
-def _tune(writer: asyncio.StreamWriter) -> socket.socket | None:
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        with contextlib.suppress(OSError):
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
-    return sock
+from .tcp import ack_now, no_delay, tcp_socket
 
 
 async def _pump(reader: asyncio.StreamReader, writer: asyncio.StreamWriter, ack: socket.socket | None) -> None:
     try:
         while data := await reader.read(65536):
-            if ack is not None and QUICKACK is not None:
-                with contextlib.suppress(OSError):
-                    ack.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)
+            ack_now(ack)
             writer.write(data)
             await writer.drain()
     except (ConnectionError, OSError):
@@ -55,7 +45,9 @@ class TcpRelay:
         except OSError:
             writer.close()
             return
-        down, up = _tune(writer), _tune(up_writer)
+        down, up = tcp_socket(writer), tcp_socket(up_writer)
+        no_delay(down)
+        no_delay(up)
         for task in (
             asyncio.create_task(_pump(reader, up_writer, down)),
             asyncio.create_task(_pump(up_reader, writer, up)),

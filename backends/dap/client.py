@@ -3,14 +3,13 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
-import socket
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
+from ..tcp import ack_now, no_delay, tcp_socket
 
 log = logging.getLogger(__name__)
 
@@ -18,7 +17,6 @@ EventHandler = Callable[[str, dict[str, Any]], None]
 ReverseHandler = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any] | None]]
 
 MAX_MESSAGE = 64 * 1024 * 1024
-QUICKACK = getattr(socket, "TCP_QUICKACK", None)
 
 
 class DapClient:
@@ -41,11 +39,8 @@ class DapClient:
         self._writer = writer
         # Over TCP, acknowledge every read at once: a Node peer (js-debug) writes with Nagle on, and a delayed
         # ACK then costs ~40 ms per message (the same stall the inspector client avoids).
-        sock = writer.get_extra_info("socket")
-        self._sock = sock if sock is not None and sock.family in (socket.AF_INET, socket.AF_INET6) else None
-        if self._sock is not None:
-            with contextlib.suppress(OSError):
-                self._sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        self._sock = tcp_socket(writer)
+        no_delay(self._sock)
         self._on_event = on_event
         self._on_reverse = on_reverse
         self._on_close = on_close
@@ -130,9 +125,7 @@ class DapClient:
         if length > MAX_MESSAGE:
             raise ValueError(f"message of {length} bytes exceeds the {MAX_MESSAGE} byte limit")
         body = await self._reader.readexactly(length)
-        if self._sock is not None and QUICKACK is not None:
-            with contextlib.suppress(OSError):
-                self._sock.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)
+        ack_now(self._sock)
         return json.loads(body)
 
     def _dispatch(self, msg: dict[str, Any]) -> None:

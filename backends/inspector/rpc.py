@@ -12,7 +12,6 @@ import asyncio
 import contextlib
 import json
 import logging
-import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -20,12 +19,12 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
 
 from ..errors import DebugError, ErrorCode
+from ..tcp import ack_now, tcp_socket
 
 log = logging.getLogger(__name__)
 
 EventHandler = Callable[[str, dict[str, Any]], None]
 MAX_MESSAGE = 64 * 1024 * 1024
-QUICKACK = getattr(socket, "TCP_QUICKACK", None)
 
 
 class QuickAckConnection(ClientConnection):
@@ -38,10 +37,7 @@ class QuickAckConnection(ClientConnection):
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        sock = self.transport.get_extra_info("socket") if QUICKACK is not None else None
-        if sock is not None:
-            with contextlib.suppress(OSError):
-                sock.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)
+        ack_now(tcp_socket(self.transport))
 
 
 class InspectorRpc:
