@@ -14,8 +14,8 @@ import signal
 from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
+from .targets import WS_URL, TargetFailed, read_ws_url
 
-WS_URL = re.compile(r"(ws://[^\s]+)")
 BANNER_NOISE = (
     "Debugger listening on",
     "For help, see:",
@@ -72,8 +72,9 @@ class RuntimeProcess:
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]}: {exc}") from None
         seen: list[str] = []
         try:
-            url = await asyncio.wait_for(_banner_url(proc, seen), timeout)
-        except (TimeoutError, EOFError):
+            assert proc.stderr is not None
+            url = await read_ws_url(proc.stderr, timeout, seen)
+        except TargetFailed:
             await _end_group(proc)
             tail = "".join(seen)[-1500:].strip()
             raise DebugError(
@@ -122,18 +123,6 @@ class RuntimeProcess:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
-
-
-async def _banner_url(proc: asyncio.subprocess.Process, seen: list[str]) -> str:
-    assert proc.stderr is not None
-    while True:
-        line = (await proc.stderr.readline()).decode(errors="replace")
-        if not line:
-            raise EOFError
-        seen.append(line)
-        match = WS_URL.search(line)
-        if match:
-            return match.group(1)
 
 
 async def _end_group(proc: asyncio.subprocess.Process) -> None:

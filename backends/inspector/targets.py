@@ -234,11 +234,12 @@ def _tail(path: str, limit: int = 2000) -> str:
 # ----- discovery ----------------------------------------------------------------------------------------------------
 
 
-async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0) -> str:
-    """The first `ws://…` URL in a banner (Bun's and Node's `--inspect*` banners on stderr)."""
+async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0, seen: list[str] | None = None) -> str:
+    """The first `ws://…` URL in a banner (Bun's and Node's `--inspect*` banners on stderr). The lines read on the
+    way are appended to `seen` when given (a caller may show them, or keep them as program output)."""
+    seen = [] if seen is None else seen
 
     async def scan() -> str:
-        seen = []
         while True:
             line = await stream.readline()
             if not line:
