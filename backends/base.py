@@ -109,6 +109,8 @@ class Backend(ABC):
     launched: bool = False
     #: True while the backend is trying to reach its target again after losing it.
     reconnecting: bool = False
+    #: False for a backend that drives an app's UI instead of its code (no breakpoints, stack or stepping).
+    debugs_code: bool = True
 
     def __init__(self) -> None:
         self.listener: BackendListener | None = None

@@ -25,6 +25,9 @@
         UNSUPPORTED_VERSION    (wire) no common protocol version (close 4002)
         BAD_REQUEST            (wire) a message or request params failed validation
         UNKNOWN_METHOD         (wire) the adapter does not implement that request
+      debug-bridge (backends/bridge, PROTOCOL.md; the page's own code is in data.page_code):
+        NOT_ACTIONABLE         the element exists but cannot take the action (hidden, covered, disabled, not editable)
+        NAVIGATED              the page unloaded before the command's result came back
         ...and the remaining codes DESIGN.md lists for other backends.
 
 Messages say what happened; hints say what to do next, so an agent's next call can be right.
@@ -59,6 +62,8 @@ class ErrorCode(StrEnum):
     UNSUPPORTED_VERSION = "UNSUPPORTED_VERSION"
     BAD_REQUEST = "BAD_REQUEST"
     UNKNOWN_METHOD = "UNKNOWN_METHOD"
+    NOT_ACTIONABLE = "NOT_ACTIONABLE"
+    NAVIGATED = "NAVIGATED"
     INTERNAL = "INTERNAL"
 
 

@@ -141,12 +141,13 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             "can_pause": self.phase == Phase.RUNNING and "pause" in f,
             "can_evaluate": paused,
             "can_inspect": paused,
-            "can_set_breakpoints": live,
+            "can_set_breakpoints": live and self.backend.debugs_code,
             "can_set_variables": paused and "set_variable" in f,
             "conditional_breakpoints": "conditional_breakpoints" in f,
             "hit_conditions": "hit_conditions" in f,
             "log_points": "log_points" in f,
             "function_breakpoints": "function_breakpoints" in f,
+            **({"ui_actions": live, "can_evaluate": live and "global_evaluate" in f} if "ui" in f else {}),
         }
 
     # ----- backend callbacks (BackendListener) -------------------------------------------------------------------

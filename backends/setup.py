@@ -16,6 +16,7 @@ def make_hub() -> Hub:
 def default_services(hub: Hub | None = None) -> list:
     """The listeners pairdbg runs by default. Each reads its own configuration (environment) when created;
     `hub` lets a service publish resource changes on the Hub's bus."""
+    from .bridge.service import BridgeService  # the debug-bridge relay (PAIRDBG_BRIDGE_PORT, default 19851)
     from .rn.service import RnService  # the React Native adapter's WebSocket (WS_PORT, default 19850)
 
-    return [RnService(hub)]
+    return [RnService(hub), BridgeService(hub)]

@@ -1,0 +1,74 @@
+"""BridgeBackend: a connected web app as a Hub session. It runs, it never pauses; what it can do is evaluate in
+the page (when both sides opted in) and report console output and errors. Breakpoints and stepping belong to the
+inspector backend (`connect_debugger` to the same browser), so they answer CAPABILITY_UNSUPPORTED here."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..base import Backend, BreakpointState, LineBreakpointSpec, RawFrame, RawScope, RawValue
+
+if TYPE_CHECKING:
+    from .page import Page
+    from .service import BridgeService
+
+NO_DEBUGGER = (
+    "a debug-bridge session drives the page's UI; for breakpoints and stepping connect the inspector "
+    "(connect_debugger) to the same browser"
+)
+
+
+class BridgeBackend(Backend):
+    kind = "bridge"
+    language = "web"
+    features = frozenset({"global_evaluate", "ui"})
+    debugs_code = False
+
+    def __init__(self, service: BridgeService, page: Page) -> None:
+        super().__init__()
+        self.service = service
+        self.page = page
+        self.program = page.url or None
+        self.closed = False
+
+    async def start(self, line_breakpoints, exception_mode) -> dict[str, list[BreakpointState]]:
+        if line_breakpoints:
+            raise NotImplementedError(NO_DEBUGGER)
+        return {}
+
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def set_exception_mode(self, mode) -> None:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def resume(self, thread_id) -> None:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def step(self, kind, thread_id) -> None:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def pause(self, thread_id) -> None:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def threads(self) -> list[tuple[int, str]]:
+        return []
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        raise NotImplementedError(NO_DEBUGGER)
+
+    async def evaluate(self, expression: str, frame_id, context: str = "repl", by_value: bool = False) -> RawValue:
+        result = await self.service.evaluate(self.page, expression)
+        return RawValue(name=expression, value=result, type="json")
+
+    async def close(self, terminate: bool = True) -> None:
+        if self.closed:
+            return
+        self.closed = True
+        await self.service.session_closed(self.page)

@@ -1,0 +1,214 @@
+"""What pairdbg knows of one bridge session (one `sessionId`): the current app connection, the relay's agents, and
+a bounded mirror of what the page sent — hello, capabilities, the latest UI tree, state per scope, counts and the
+recent tail of mutations and errors, the last DOM snapshot — plus the commands waiting for a result.
+
+Everything here is bounded: rings for recent items, caps for the snapshot; counters for the rest.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import deque
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..errors import DebugError, ErrorCode
+
+RECENT_MUTATIONS = 50
+RECENT_ERRORS = 50
+MAX_SCOPES = 100
+
+
+@dataclass
+class AppConn:
+    ws: Any  # websockets ServerConnection
+    hello: dict[str, Any]
+    load_id: str
+    ref_base: int
+    connected_at: float = field(default_factory=time.time)
+    malformed_in_a_row: int = 0
+    frames: int = 0
+
+
+@dataclass
+class Page:
+    session_id: str  # the bridge's sessionId (the Hub session has its own id: hub_id)
+    hub_id: str | None = None
+    app: AppConn | None = None
+    agents: set[Any] = field(default_factory=set)  # relay.AgentConn
+    hello: dict[str, Any] = field(default_factory=dict)
+    capabilities: list[str] = field(default_factory=list)
+    url: str = ""
+    title: str = ""
+    loads: int = 0
+    tree: list[dict[str, Any]] = field(default_factory=list)
+    tree_at: float | None = None
+    tree_total: int = 0
+    tree_version: int = 0
+    max_ref: int = 0  # highest handle number any load of this session minted
+    ref_base: int = 0  # handles at or below this belong to earlier page loads
+    state: dict[str, Any] = field(default_factory=dict)
+    state_at: dict[str, float] = field(default_factory=dict)
+    mutation_records: int = 0
+    mutation_batches: int = 0
+    mutations_dropped: int = 0
+    recent_mutations: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_MUTATIONS))
+    console_count: int = 0
+    error_count: int = 0
+    recent_errors: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_ERRORS))
+    dom: dict[str, Any] | None = None
+    unloading: str | None = None  # URL the page was leaving when it said `navigation: unload`
+    pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
+    closed_by_debugger: bool = False
+    last_close: dict[str, Any] | None = None
+    _connected: asyncio.Event = field(default_factory=asyncio.Event)
+    tree_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+
+    # ----- connection ---------------------------------------------------------------------------------------------
+
+    @property
+    def connected(self) -> bool:
+        return self.app is not None
+
+    def attach(self, app: AppConn) -> None:
+        self.app = app
+        self.hello = app.hello
+        self.url = str(app.hello.get("url") or "")
+        self.title = str(app.hello.get("title") or "")
+        self.ref_base = app.ref_base
+        self.loads += 1
+        self.unloading = None
+        self.tree = []
+        self.tree_at = None
+        self.capabilities = []
+        self._connected.set()
+
+    def detach(self, app: AppConn, code: int | None, reason: str) -> None:
+        if self.app is not app:
+            return
+        self.app = None
+        self._connected = asyncio.Event()
+        self.last_close = {"code": code, "reason": reason, "at": time.time()}
+        navigated = self.unloading
+        for rid, fut in list(self.pending.items()):
+            if not fut.done():
+                if navigated:
+                    fut.set_exception(
+                        DebugError(
+                            ErrorCode.NAVIGATED,
+                            f"the page left {navigated} before answering; whether the command ran is unknown",
+                            hint="call get_ui_tree to see the page now (it waits for the new page to connect)",
+                        )
+                    )
+                else:
+                    fut.set_exception(
+                        DebugError(
+                            ErrorCode.NOT_CONNECTED,
+                            f"the page disconnected before answering (close {code}{': ' + reason if reason else ''})",
+                            hint="call get_ui_tree to see whether it came back",
+                        )
+                    )
+            self.pending.pop(rid, None)
+
+    async def wait_connected(self, timeout: float) -> bool:
+        if self.app is not None:
+            return True
+        try:
+            async with asyncio.timeout(timeout):
+                await self._connected.wait()
+        except TimeoutError:
+            return False
+        return self.app is not None
+
+    # ----- applying app messages ----------------------------------------------------------------------------------
+
+    def apply_tree(self, msg: dict[str, Any]) -> None:
+        items = msg.get("items")
+        if not isinstance(items, list):
+            return
+        self.tree = [it for it in items if isinstance(it, dict)]
+        self.tree_at = time.time()
+        self.tree_total = int(msg.get("total") or len(self.tree))
+        self.tree_version += 1
+        if msg.get("url"):
+            self.url = str(msg["url"])
+        if msg.get("title") is not None:
+            self.title = str(msg["title"])
+        for it in self.tree:
+            ref = it.get("ref")
+            if isinstance(ref, str) and ref[1:].isdigit():
+                self.max_ref = max(self.max_ref, int(ref[1:]))
+        for fut in self.tree_waiters:
+            if not fut.done():
+                fut.set_result(None)
+        self.tree_waiters.clear()
+
+    def apply_state(self, msg: dict[str, Any]) -> None:
+        scope = str(msg.get("scope") or "state")
+        if scope not in self.state and len(self.state) >= MAX_SCOPES:
+            return
+        self.state[scope] = msg.get("state")
+        self.state_at[scope] = time.time()
+
+    def apply_mutations(self, msg: dict[str, Any]) -> None:
+        records = msg.get("mutations")
+        n = len(records) if isinstance(records, list) else 0
+        self.mutation_records += n
+        self.mutation_batches += 1
+        dropped = msg.get("dropped")
+        if isinstance(dropped, int) and dropped > 0:
+            self.mutations_dropped += dropped
+        if n:
+            # Only a summary of each batch is kept: the records themselves are the page's business.
+            first = records[0] if isinstance(records[0], dict) else {}
+            self.recent_mutations.append(
+                {"at": time.time(), "records": n, "dropped": dropped or 0, "first": _mutation_line(first)}
+            )
+
+    def apply_dom(self, msg: dict[str, Any]) -> None:
+        html = msg.get("html")
+        if isinstance(html, str):
+            self.dom = {
+                "html": html,
+                "length": int(msg.get("length") or len(html)),
+                "truncated": bool(msg.get("truncated")),
+                "url": self.url,
+                "at": time.time(),
+            }
+
+    def stale_ref(self, ref: str) -> bool:
+        """A handle minted by an earlier load of this session (the page navigated or reloaded since)."""
+        return ref[1:].isdigit() and int(ref[1:]) <= self.ref_base
+
+    def summary(self) -> dict[str, Any]:
+        return {
+            "bridge_session": self.session_id,
+            "session_id": self.hub_id,
+            "connected": self.connected,
+            "url": self.url,
+            "title": self.title,
+            "app": {k: self.hello.get(k) for k in ("appName", "appVersion") if self.hello.get(k)},
+            "capabilities": self.capabilities,
+            "page_loads": self.loads,
+            "agents_on_relay": len(self.agents),
+            "ui_elements": len(self.tree),
+            "console_messages": self.console_count,
+            "errors": self.error_count,
+            "mutations": {
+                "records": self.mutation_records,
+                "batches": self.mutation_batches,
+                "dropped": self.mutations_dropped,
+            },
+            "state_scopes": sorted(self.state),
+        }
+
+
+def _mutation_line(rec: dict[str, Any]) -> str:
+    kind = rec.get("mutationType", "?")
+    target = str(rec.get("targetSelector") or "?")[:80]
+    if kind == "attributes":
+        return f"{target} @{rec.get('attributeName')}"
+    if kind == "childList":
+        return f"{target} +{len(rec.get('addedNodes') or [])} -{len(rec.get('removedNodes') or [])}"
+    return f"{target} text"

@@ -1,0 +1,444 @@
+"""The debug-bridge listener (PROTOCOL.md): serves the SDK at /debug-bridge.js and the relay at /debug.
+
+Apps (`role=app`) pass the Origin check at the upgrade and the token in their `hello`; agents (`role=agent`) pass
+a bearer token at the upgrade. App messages update the Page mirror through the `Hooks` (the service) and are
+relayed to the session's agents; agent commands go to the session's current app. A bad frame is answered with an
+`error` message and never ends the loop; every other session keeps being served.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hmac
+import json
+import logging
+import time
+from collections import deque
+from http import HTTPStatus
+from pathlib import Path
+from typing import Any, Protocol
+from urllib.parse import parse_qs, urlsplit
+
+from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
+
+from .config import BridgeConfig
+from .page import AppConn, Page
+
+log = logging.getLogger(__name__)
+
+SDK_PATH = Path(__file__).with_name("sdk") / "debug-bridge.js"
+WS_PATH = "/debug"
+JS_PATH = "/debug-bridge.js"
+LOOPBACK = {"localhost", "127.0.0.1", "::1"}
+COMMANDS = {"click", "type", "navigate", "evaluate", "request_ui_tree", "request_dom_snapshot", "request_state"}
+APP_TYPES = {
+    "hello",
+    "capabilities",
+    "dom_snapshot",
+    "dom_mutations",
+    "ui_tree",
+    "console",
+    "error",
+    "unhandledrejection",
+    "state_update",
+    "navigation",
+    "command_result",
+}
+MALFORMED_LIMIT = 20
+AGENT_QUEUE = 10_000
+
+# Close codes (PROTOCOL.md §3)
+CLOSE_ENDED = 4000
+CLOSE_UNAUTHORIZED = 4001
+CLOSE_VERSION = 4002
+CLOSE_NO_HELLO = 4003
+CLOSE_REPLACED = 4004
+CLOSE_TOO_LARGE = 4005
+CLOSE_MALFORMED = 4006
+CLOSE_LIMIT = 4008
+
+
+class Reject(Exception):
+    """The service refuses an app's hello: close with `close` after an error message."""
+
+    def __init__(self, close: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.close, self.code, self.message = close, code, message
+
+
+class Hooks(Protocol):
+    async def app_hello(self, page: Page, hello: dict[str, Any]) -> dict[str, Any]: ...
+    def app_message(self, page: Page, msg: dict[str, Any]) -> dict[str, Any]: ...
+    def app_closed(self, page: Page, code: int | None, reason: str) -> None: ...
+    def agent_command(self, page: Page, msg: dict[str, Any], agent: str) -> None: ...
+
+
+class AgentConn:
+    """A plain WebSocket agent on the relay, with a bounded send queue so a slow reader never stalls the app."""
+
+    def __init__(self, ws: ServerConnection, name: str) -> None:
+        self.ws = ws
+        self.name = name
+        self.queue: deque[str] = deque(maxlen=AGENT_QUEUE)
+        self.dropped = 0
+        self._ready = asyncio.Event()
+        self.task = asyncio.create_task(self._writer())
+
+    def push(self, text: str) -> None:
+        if len(self.queue) == self.queue.maxlen:
+            self.dropped += 1
+        self.queue.append(text)
+        self._ready.set()
+
+    async def _writer(self) -> None:
+        with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
+            while True:
+                await self._ready.wait()
+                self._ready.clear()
+                while self.queue:
+                    await self.ws.send(self.queue.popleft())
+
+
+def envelope(session_id: str, kind: str, origin: str = "server", **fields: Any) -> str:
+    return json.dumps(
+        {"sessionId": session_id, "timestamp": int(time.time() * 1000), "origin": origin, "type": kind, **fields},
+        ensure_ascii=False,
+    )
+
+
+class BridgeServer:
+    def __init__(self, config: BridgeConfig, hooks: Hooks) -> None:
+        self.config = config
+        self.hooks = hooks
+        self.pages: dict[str, Page] = {}
+        self.port: int | None = None
+        self.rejected: dict[str, int] = {}
+        self.malformed = 0
+        self._server: Server | None = None
+        self._sdk: bytes | None = None
+
+    # ----- lifecycle ----------------------------------------------------------------------------------------------
+
+    async def start(self) -> None:
+        self._server = await serve(
+            self._handle,
+            self.config.host,
+            self.config.port,
+            process_request=self._check_request,
+            max_size=4 * self.config.max_message,  # measured exactly below, so the close says 4005 and why
+            max_queue=64,
+            ping_interval=20,
+            ping_timeout=20,
+            server_header=None,
+            compression=None,
+        )
+        sock = next(iter(self._server.sockets))
+        self.port = sock.getsockname()[1]
+        log.info("debug-bridge listening on %s", self.url)
+
+    async def stop(self) -> None:
+        if self._server is None:
+            return
+        server, self._server = self._server, None
+        server.close(close_connections=True)
+        with contextlib.suppress(Exception):
+            await asyncio.wait_for(server.wait_closed(), 5)
+        self.port = None
+
+    @property
+    def url(self) -> str:
+        return f"ws://{self.config.host}:{self.port or self.config.port}{WS_PATH}"
+
+    @property
+    def http_url(self) -> str:
+        return f"http://{self.config.host}:{self.port or self.config.port}"
+
+    def page(self, session_id: str) -> Page:
+        page = self.pages.get(session_id)
+        if page is None:
+            page = self.pages[session_id] = Page(session_id)
+        return page
+
+    # ----- HTTP: the SDK file, the upgrade checks -----------------------------------------------------------------
+
+    def _count(self, why: str) -> None:
+        self.rejected[why] = self.rejected.get(why, 0) + 1
+
+    def origin_allowed(self, origin: str | None) -> bool:
+        if origin is None:
+            return False
+        origin = origin.rstrip("/")
+        if origin in self.config.origins:
+            return True
+        try:
+            parts = urlsplit(origin)
+        except ValueError:
+            return False
+        return parts.scheme in ("http", "https") and parts.hostname in LOOPBACK
+
+    def _check_request(self, ws: ServerConnection, request: Request) -> Response | None:
+        parts = urlsplit(request.path)
+        origin = request.headers.get("Origin")
+        if parts.path == JS_PATH:
+            return self._serve_sdk(ws, origin)
+        if parts.path != WS_PATH:
+            self._count("path")
+            return ws.respond(HTTPStatus.NOT_FOUND, f"debug-bridge serves {WS_PATH} and {JS_PATH}\n")
+        query = parse_qs(parts.query)
+        role = (query.get("role") or ["app"])[0]
+        if role not in ("app", "agent"):
+            self._count("role")
+            return ws.respond(HTTPStatus.BAD_REQUEST, f"role must be app or agent, not {role!r}\n")
+        if origin is not None and not self.origin_allowed(origin):
+            self._count("origin")
+            log.warning("debug-bridge refused an upgrade from Origin %r", origin)
+            return ws.respond(HTTPStatus.FORBIDDEN, f"Origin {origin} may not connect (PAIRDBG_BRIDGE_ORIGINS)\n")
+        if role == "app" and origin is None:
+            self._count("origin")
+            return ws.respond(HTTPStatus.FORBIDDEN, "role=app needs a browser Origin; tools connect as role=agent\n")
+        if role == "agent":
+            auth = request.headers.get("Authorization") or ""
+            token = auth[7:].strip() if auth[:7].lower() == "bearer " else (query.get("token") or [""])[0]
+            if not self.token_ok(token):
+                self._count("UNAUTHORIZED")
+                return ws.respond(HTTPStatus.UNAUTHORIZED, "bad or missing token (Authorization: Bearer ...)\n")
+        return None
+
+    def token_ok(self, token: Any) -> bool:
+        return isinstance(token, str) and hmac.compare_digest(token.encode(), self.config.token.encode())
+
+    def _serve_sdk(self, ws: ServerConnection, origin: str | None) -> Response:
+        if self._sdk is None:
+            self._sdk = SDK_PATH.read_bytes()
+        response = ws.respond(HTTPStatus.OK, "")
+        response.body = self._sdk
+        headers = response.headers
+        del headers["Content-Type"], headers["Content-Length"]
+        headers["Content-Type"] = "text/javascript; charset=utf-8"
+        headers["Content-Length"] = str(len(self._sdk))
+        headers["Cache-Control"] = "no-cache"
+        if origin is not None and self.origin_allowed(origin):
+            headers["Access-Control-Allow-Origin"] = origin
+            headers["Vary"] = "Origin"
+        return response
+
+    # ----- connections --------------------------------------------------------------------------------------------
+
+    async def _handle(self, ws: ServerConnection) -> None:
+        query = parse_qs(urlsplit(ws.request.path).query) if ws.request else {}
+        session_id = ((query.get("sessionId") or ["default"])[0] or "default")[:200]
+        if (query.get("role") or ["app"])[0] == "agent":
+            await self._agent(ws, session_id)
+        else:
+            await self._app(ws, session_id)
+
+    async def _error(self, ws: ServerConnection, session_id: str, code: str, message: str, **extra: Any) -> None:
+        with contextlib.suppress(ConnectionClosed):
+            await ws.send(envelope(session_id, "error", code=code, message=message, **extra))
+
+    async def _refuse(self, ws: ServerConnection, session_id: str, close: int, code: str, message: str) -> None:
+        self._count(code)
+        log.warning("debug-bridge refused an app (%s): %s", code, message)
+        await self._error(ws, session_id, code, message)
+        await ws.close(close, message[:120])
+
+    def _parse(self, frame: str | bytes) -> dict[str, Any] | str:
+        """The message, or why it is not one."""
+        if len(frame) > self.config.max_message:
+            return f"TOO_LARGE:{len(frame)}"
+        try:
+            msg = json.loads(frame)
+        except (ValueError, UnicodeDecodeError) as exc:
+            return f"MALFORMED:not JSON ({exc})"
+        if not isinstance(msg, dict) or not isinstance(msg.get("type"), str):
+            return "MALFORMED:a message is a JSON object with a string `type`"
+        return msg
+
+    async def _app(self, ws: ServerConnection, session_id: str) -> None:
+        try:
+            async with asyncio.timeout(self.config.hello_timeout_s):
+                frame = await ws.recv()
+        except TimeoutError:
+            await self._refuse(ws, session_id, CLOSE_NO_HELLO, "BAD_REQUEST", "no hello within 5 s of connecting")
+            return
+        except ConnectionClosed:
+            return
+        hello = self._parse(frame)
+        if isinstance(hello, str):
+            close = CLOSE_TOO_LARGE if hello.startswith("TOO_LARGE") else CLOSE_NO_HELLO
+            await self._refuse(ws, session_id, close, "BAD_REQUEST", f"the first frame must be hello ({hello})")
+            return
+        if hello["type"] != "hello":
+            await self._refuse(ws, session_id, CLOSE_NO_HELLO, "BAD_REQUEST", f"first frame was {hello['type']!r}")
+            return
+        if not self.token_ok(hello.get("token")):
+            await self._refuse(ws, session_id, CLOSE_UNAUTHORIZED, "UNAUTHORIZED", "bad or missing token in hello")
+            return
+        if hello.get("protocolVersion") != 1:
+            await self._refuse(
+                ws,
+                session_id,
+                CLOSE_VERSION,
+                "UNSUPPORTED_VERSION",
+                f"this server speaks protocolVersion 1, the app sent {hello.get('protocolVersion')!r}",
+            )
+            return
+        page = self.page(session_id)
+        try:
+            welcome = await self.hooks.app_hello(page, hello)
+        except Reject as exc:
+            await self._refuse(ws, session_id, exc.close, exc.code, exc.message)
+            return
+        previous = page.app
+        app = AppConn(ws, hello, str(hello.get("loadId") or ""), int(welcome.get("refBase") or 0))
+        if previous is not None:
+            page.detach(previous, CLOSE_REPLACED, "replaced by a newer connection")
+            with contextlib.suppress(Exception):
+                await previous.ws.close(CLOSE_REPLACED, "replaced by a newer connection with this sessionId")
+        page.attach(app)
+        await ws.send(envelope(session_id, "welcome", protocolVersion=1, **welcome))
+        self._relay(page, hello_for_agents(hello), None)
+        code, reason = None, ""
+        try:
+            async for frame in ws:
+                if not await self._app_frame(page, app, frame):
+                    break
+        except ConnectionClosed:
+            pass
+        finally:
+            if ws.close_code is not None:
+                code, reason = ws.close_code, ws.close_reason or ""
+            if page.app is app:
+                page.detach(app, code, reason)
+                self.hooks.app_closed(page, code, reason)
+
+    async def _app_frame(self, page: Page, app: AppConn, frame: str | bytes) -> bool:
+        app.frames += 1
+        msg = self._parse(frame)
+        if isinstance(msg, str):
+            kind, _, why = msg.partition(":")
+            if kind == "TOO_LARGE":
+                self._count("TOO_LARGE")
+                await self._error(
+                    app.ws, page.session_id, "PAYLOAD_TOO_LARGE", f"frame of {why} bytes > {self.config.max_message}"
+                )
+                await app.ws.close(CLOSE_TOO_LARGE, "message too large")
+                return False
+            self.malformed += 1
+            app.malformed_in_a_row += 1
+            await self._error(app.ws, page.session_id, "MALFORMED", why)
+            if app.malformed_in_a_row >= MALFORMED_LIMIT:
+                await app.ws.close(CLOSE_MALFORMED, "too many malformed frames")
+                return False
+            return True
+        app.malformed_in_a_row = 0
+        if msg["type"] not in APP_TYPES:
+            self.malformed += 1
+            await self._error(app.ws, page.session_id, "UNKNOWN_TYPE", f"unknown message type {msg['type']!r}")
+            return True
+        try:
+            relayed = self.hooks.app_message(page, msg)
+        except Exception:  # a bug in handling one message must not end the page's connection
+            log.exception("debug-bridge could not handle a %s message", msg["type"])
+            return True
+        if page.agents and relayed is not None:
+            self._relay(page, relayed, frame if relayed is msg else None)
+        return True
+
+    def _relay(self, page: Page, msg: dict[str, Any], raw: str | bytes | None) -> None:
+        if not page.agents:
+            return
+        if msg.get("type") == "command_result" or raw is None:
+            text = json.dumps(msg, ensure_ascii=False)
+        else:
+            text = raw if isinstance(raw, str) else raw.decode("utf-8", "replace")
+        for agent in page.agents:
+            agent.push(text)
+
+    async def _agent(self, ws: ServerConnection, session_id: str) -> None:
+        page = self.page(session_id)
+        name = f"ws-agent@{ws.remote_address[0] if ws.remote_address else '?'}"
+        agent = AgentConn(ws, name)
+        page.agents.add(agent)
+        try:
+            if page.app is not None:
+                agent.push(json.dumps(hello_for_agents(page.hello), ensure_ascii=False))
+            async for frame in ws:
+                msg = self._parse(frame)
+                if isinstance(msg, str):
+                    self.malformed += 1
+                    kind, _, why = msg.partition(":")
+                    agent.push(
+                        envelope(session_id, "error", code="MALFORMED" if kind != "TOO_LARGE" else kind, message=why)
+                    )
+                    continue
+                await self._agent_message(page, agent, msg)
+        except ConnectionClosed:
+            pass
+        finally:
+            page.agents.discard(agent)
+            agent.task.cancel()
+
+    async def _agent_message(self, page: Page, agent: AgentConn, msg: dict[str, Any]) -> None:
+        kind = msg["type"]
+        rid = msg.get("requestId")
+
+        def result(code: str, error: str) -> None:
+            agent.push(
+                envelope(
+                    page.session_id,
+                    "command_result",
+                    requestType=kind,
+                    requestId=rid,
+                    success=False,
+                    errorCode=code,
+                    error=error,
+                )
+            )
+
+        if kind not in COMMANDS:
+            result("UNKNOWN_COMMAND", f"unknown command {kind!r}; commands: {', '.join(sorted(COMMANDS))}")
+            return
+        if kind == "evaluate" and not self.config.allow_eval:
+            result("EVAL_DISABLED", "the server did not opt in to evaluate (PAIRDBG_BRIDGE_EVAL=1)")
+            return
+        if isinstance(rid, str) and rid.startswith("p-"):
+            result("BAD_REQUEST", "requestIds starting with p- are pairdbg's own")
+            return
+        if page.app is None:
+            result("NOT_CONNECTED", f"no app is connected with sessionId {page.session_id!r}")
+            return
+        out = {**msg, "sessionId": page.session_id, "origin": "agent", "timestamp": int(time.time() * 1000)}
+        self.hooks.agent_command(page, out, agent.name)
+        try:
+            await page.app.ws.send(json.dumps(out, ensure_ascii=False))
+        except ConnectionClosed:
+            result("NOT_CONNECTED", "the app disconnected")
+
+    async def command(self, page: Page, kind: str, fields: dict[str, Any], rid: str, timeout: float) -> dict[str, Any]:
+        """Send one of pairdbg's commands to the page's app and wait for its command_result."""
+        app = page.app
+        if app is None:
+            raise ConnectionError("no app")
+        fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
+        page.pending[rid] = fut
+        try:
+            await app.ws.send(envelope(page.session_id, kind, origin="agent", requestId=rid, **fields))
+            async with asyncio.timeout(timeout):
+                return await fut
+        finally:
+            page.pending.pop(rid, None)
+
+    async def end(self, page: Page, reason: str) -> None:
+        """pairdbg ended this session: close its app so the SDK does not reconnect."""
+        app = page.app
+        if app is not None:
+            with contextlib.suppress(Exception):
+                await app.ws.close(CLOSE_ENDED, reason[:120])
+
+
+def hello_for_agents(hello: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in hello.items() if k != "token"}
