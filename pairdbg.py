@@ -48,6 +48,11 @@ def parse(argv: list[str]) -> argparse.Namespace:
     )
     p.add_argument("--config", default=None, metavar="NAME", help="start from this .vscode/launch.json configuration")
     p.add_argument("--workspace", default=None, help="folder holding .vscode/launch.json (default: here)")
+    p.add_argument(
+        "--bridge-eval",
+        action="store_true",
+        help="let debug-bridge pages run evaluate (the page must opt in too: enableEval)",
+    )
     p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
     p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
@@ -139,6 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.program == "mcp-config":
         print(mcp_config())
         return 0
+    if args.bridge_eval:  # read by the debug-bridge service when the hub is built
+        os.environ["PAIRDBG_BRIDGE_EVAL"] = "1"
     if args.mcp:
         _setup_logging(headless=True)
         if args.join:

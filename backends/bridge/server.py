@@ -212,7 +212,11 @@ class BridgeServer:
 
     def _serve_sdk(self, ws: ServerConnection, origin: str | None) -> Response:
         if self._sdk is None:
-            self._sdk = SDK_PATH.read_bytes()
+            try:
+                self._sdk = SDK_PATH.read_bytes()
+            except OSError as exc:
+                log.error("the debug-bridge SDK file cannot be read: %s", exc)
+                return ws.respond(HTTPStatus.INTERNAL_SERVER_ERROR, f"SDK file missing: {SDK_PATH.name}\n")
         response = ws.respond(HTTPStatus.OK, "")
         response.body = self._sdk
         headers = response.headers

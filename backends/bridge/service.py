@@ -319,12 +319,17 @@ class BridgeService:
         ]
         return "bridge sessions: " + (", ".join(live) if live else "none; get_bridge_info says how to connect one")
 
+    def coming_back(self, page: Page) -> bool:
+        """The page is between two loads (its session waits for it)."""
+        session = self.session_of(page)
+        return session is not None and getattr(session.backend, "reconnecting", False)
+
     async def ready(self, page: Page) -> None:
         """Wait briefly for a page that is between two loads; raise if it is not there."""
         if page.connected:
             return
         session = self.session_of(page)
-        coming_back = session is not None and getattr(session.backend, "reconnecting", False)
+        coming_back = self.coming_back(page)
         if coming_back and await page.wait_connected(RECONNECT_WAIT_S):
             return
         if session is not None and session.phase.ended and not coming_back:
@@ -369,6 +374,14 @@ class BridgeService:
         return result
 
     async def evaluate(self, page: Page, code: str) -> str:
+        refusals = []
+        if not self.config.allow_eval:
+            refusals.append("pairdbg did not opt in (PAIRDBG_BRIDGE_EVAL=1 or --bridge-eval)")
+        if page.hello and not page.hello.get("evalAllowed"):
+            refusals.append("the page did not opt in (createDebugBridge({enableEval: true}))")
+        if refusals:
+            code_, hint = PAGE_CODES["EVAL_DISABLED"]
+            raise DebugError(code_, "evaluate is off for this page: " + "; ".join(refusals), hint=hint)
         result = await self.command(page, "evaluate", {"code": code}, settle_ms=0)
         return scrub_text(str(result.get("result") if result.get("result") is not None else "undefined"))
 

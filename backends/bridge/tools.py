@@ -226,7 +226,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
         try:
             await svc.command(page, "request_ui_tree", {}, settle_ms=0)
         except DebugError as exc:
-            if exc.code != ErrorCode.NOT_CONNECTED or page.tree_at is None:
+            if exc.code != ErrorCode.NOT_CONNECTED or page.tree_at is None or not svc.coming_back(page):
                 raise
             note = f" (as of {time.time() - page.tree_at:.0f} s ago: the page is not connected)"
         items = page.tree
