@@ -58,18 +58,24 @@ if [ ! -f "$JS_DEBUG" ] && command -v npm >/dev/null 2>&1; then
 fi
 [ -f "$JS_DEBUG" ] || { echo "setup-targets: $JS_DEBUG is missing (no npm to install it with)" >&2; exit 1; }
 
-# The React Native adapter's test harness (tests/rn: Redux Toolkit, redux, ws). The adapter itself has no
-# dependencies; these are for the fake app and the unit tests only. Skipped when installed and up to date.
-rn_ok() {
-  for pkg in ws redux @reduxjs/toolkit; do [ -f "tests/rn/node_modules/$pkg/package.json" ] || return 1; done
-  [ ! tests/rn/package.json -nt tests/rn/node_modules/.package-lock.json ]
+# npm test harnesses, each skipped when installed and up to date: the React Native adapter's (tests/rn: Redux
+# Toolkit, redux, ws for the fake app; the adapter itself has no dependencies) and the debug-bridge React page's
+# (tests/bridge/react: react, react-dom, esbuild, bundled by the tests; the SDK itself has no dependencies).
+HARNESSES=("tests/rn:ws redux @reduxjs/toolkit" "tests/bridge/react:react react-dom esbuild")
+harness_ok() {
+  local dir=$1 pkg
+  for pkg in $2; do [ -f "$dir/node_modules/$pkg/package.json" ] || return 1; done
+  [ ! "$dir/package.json" -nt "$dir/node_modules/.package-lock.json" ]
 }
-if ! rn_ok && command -v npm >/dev/null 2>&1; then
-  t0=$SECONDS
-  echo "setup-targets: installing the RN adapter harness into tests/rn/node_modules" >&2
-  npm install --prefix tests/rn --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null
-  echo "setup-targets: RN harness installed in $((SECONDS - t0)) s" >&2
-fi
+for entry in "${HARNESSES[@]}"; do
+  dir=${entry%%:*}
+  if ! harness_ok "$dir" "${entry#*:}" && command -v npm >/dev/null 2>&1; then
+    t0=$SECONDS
+    echo "setup-targets: installing the test harness in $dir/node_modules" >&2
+    npm install --prefix "$dir" --no-audit --no-fund --no-update-notifier --loglevel=error >/dev/null
+    echo "setup-targets: $dir installed in $((SECONDS - t0)) s" >&2
+  fi
+done
 
 if [ "$need_root" -eq 1 ]; then
   echo "setup-targets: missing Debian packages: ${missing[*]}; run:" >&2
@@ -79,7 +85,10 @@ if [ "$need_root" -eq 1 ]; then
   exit 1
 fi
 bun_ok || { echo "setup-targets: $BUN is missing (no npm to install it with)" >&2; exit 1; }
-rn_ok || { echo "setup-targets: tests/rn/node_modules is missing (no npm to install it with)" >&2; exit 1; }
+for entry in "${HARNESSES[@]}"; do
+  dir=${entry%%:*}
+  harness_ok "$dir" "${entry#*:}" || { echo "setup-targets: $dir/node_modules is missing (no npm to install it with)" >&2; exit 1; }
+done
 minibrowser=$(compgen -G '/usr/lib/*/webkit2gtk-4.1/MiniBrowser' | head -n1 || true)
 if [ -z "$minibrowser" ]; then
   echo "setup-targets: libwebkit2gtk-4.1-0 is installed but has no MiniBrowser under /usr/lib/*/webkit2gtk-4.1/" >&2
