@@ -49,6 +49,9 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+Web pages running the debug-bridge SDK are sessions too (backend bridge): get_ui_tree lists elements with @eN
+handles; click(element='@e12') / type_text(element, text) reply with what changed; get_bridge_info says how to
+connect a page. Handles end when the element leaves the page or the page reloads.
 """
 
 

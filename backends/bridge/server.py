@@ -430,7 +430,10 @@ class BridgeServer:
         fut: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         page.pending[rid] = fut
         try:
-            await app.ws.send(envelope(page.session_id, kind, origin="agent", requestId=rid, **fields))
+            try:
+                await app.ws.send(envelope(page.session_id, kind, origin="agent", requestId=rid, **fields))
+            except ConnectionClosed:
+                raise ConnectionError("the app's socket closed") from None
             async with asyncio.timeout(timeout):
                 return await fut
         finally:

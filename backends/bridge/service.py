@@ -29,7 +29,12 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-RECONNECT_WAIT_S = 5.0  # how long a command waits for a navigating page to come back
+RECONNECT_WAIT_S = 5.0
+READ_ONLY = {
+    "request_ui_tree",
+    "request_dom_snapshot",
+    "request_state",
+}  # safe to ask the next page again  # how long a command waits for a navigating page to come back
 PAGE_CODES = {
     "NOT_FOUND": (ErrorCode.PATH_NOT_FOUND, "call get_ui_tree or find_element for current handles"),
     "STALE_REF": (ErrorCode.PATH_NOT_FOUND, "the element is gone; call get_ui_tree for current handles"),
@@ -326,7 +331,13 @@ class BridgeService:
 
     async def ready(self, page: Page) -> None:
         """Wait briefly for a page that is between two loads; raise if it is not there."""
-        if page.connected:
+        if page.connected and page.unloading:
+            # It said it is leaving: its socket may still be open, but it can no longer answer; wait for the next.
+            loads = page.loads
+            deadline = asyncio.get_running_loop().time() + RECONNECT_WAIT_S
+            while page.loads == loads and asyncio.get_running_loop().time() < deadline:
+                await asyncio.sleep(0.01)
+        if page.connected and not page.unloading:
             return
         session = self.session_of(page)
         coming_back = self.coming_back(page)
@@ -349,7 +360,25 @@ class BridgeService:
         settle_ms: int | None = None,
         max_wait_ms: int | None = None,
     ) -> dict[str, Any]:
-        """Run one command on the page; returns its command_result, raises DebugError on failure."""
+        """Run one command on the page; returns its command_result, raises DebugError on failure. A read-only
+        request that the page could not answer because it was leaving is asked again of the page that replaces it."""
+        try:
+            return await self._command(page, kind, fields, settle_ms, max_wait_ms)
+        except DebugError as exc:
+            if kind not in READ_ONLY or exc.code not in (ErrorCode.NAVIGATED, ErrorCode.NOT_CONNECTED):
+                raise
+            if not (page.unloading or self.coming_back(page)):
+                raise
+        return await self._command(page, kind, fields, settle_ms, max_wait_ms)
+
+    async def _command(
+        self,
+        page: Page,
+        kind: str,
+        fields: dict[str, Any] | None,
+        settle_ms: int | None,
+        max_wait_ms: int | None,
+    ) -> dict[str, Any]:
         await self.ready(page)
         settle = self.config.settle_ms if settle_ms is None else settle_ms
         cap = self.config.max_wait_ms if max_wait_ms is None else max_wait_ms
@@ -365,6 +394,12 @@ class BridgeService:
                 hint="get_output shows its console; evaluate may also hang while it is busy",
             ) from None
         except ConnectionError:
+            if page.unloading:
+                raise DebugError(
+                    ErrorCode.NAVIGATED,
+                    f"the page left {page.unloading} before the command reached it",
+                    hint="call get_ui_tree to see the new page",
+                ) from None
             raise DebugError(ErrorCode.NOT_CONNECTED, "the page disconnected", hint="retry once it is back") from None
         if not result.get("success"):
             code = str(result.get("errorCode") or "EXCEPTION")

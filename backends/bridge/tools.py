@@ -131,8 +131,8 @@ def _describe(page: Page, target: dict[str, Any]) -> str:
                 return uitree.line(item)
         return f"@{ref}"
     if "selector" in target:
-        return f"selector {target['selector']!r}"
-    return f"text {target.get('text')!r}"
+        return f"selector {json.dumps(target['selector'], ensure_ascii=False)}"
+    return f"text {json.dumps(target.get('text'), ensure_ascii=False)}"
 
 
 def effects_lines(result: dict[str, Any], ui_diff: list[str]) -> list[str]:
