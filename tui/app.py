@@ -21,6 +21,7 @@ from backends.samples import DEMO
 from .bridge import HubBridge
 from .commands import ActionCommands, ArgsPrompt, required_args
 from .controller import Controller
+from .page_view import PageView, is_bridge
 from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
@@ -44,6 +45,7 @@ class PairDbgApp(Controller):
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+e", "focus_console", "Console", show=False),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
+        Binding("ctrl+b", "toggle_page", "Page", priority=True),
     ]
 
     def __init__(
@@ -56,6 +58,7 @@ class PairDbgApp(Controller):
         self.launch = launch
         self.bridge = HubBridge(hub, self)
         self.rn_service = find_rn_service(hub)
+        self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         for spec in themes.load_themes().values():
             self.register_theme(spec.theme)
         self.theme = themes.check_name(theme, list(self.available_themes)) if theme else themes.DEFAULT_DARK
@@ -76,6 +79,7 @@ class PairDbgApp(Controller):
                     yield self._titled(VariablesTree(id="variables"), "Variables")
                 if self.rn_service is not None:
                     yield RnView(self.rn_service, self.registry, id="rn")
+                yield PageView(self.hub, self.registry, id="page")
                 with Horizontal(id="bottom"):
                     yield self._titled(ConsolePane(id="console"), "Console")
                     yield self._titled(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
@@ -144,11 +148,65 @@ class PairDbgApp(Controller):
         view.display = showing
         self.query_one("#left").display = not showing
         self.query_one("#top").display = not showing
+        self.query_one(PageView).display = False
         if showing:
             view.update_from_service()
             view.query_one(Timeline).focus()
         else:
-            self.query_one(SourceView).focus()
+            self.sync_page_view()  # back to the page view if a debug-bridge session is selected
+            page = self.query_one(PageView)
+            if page.display:
+                page.focus_tree()
+            else:
+                self.query_one(SourceView).focus()
+
+    def sync_page_view(self) -> None:
+        """While a debug-bridge session is selected its page view replaces source and variables (unless the person
+        switched it off for that session with ctrl+b, or the RN view is up)."""
+        if any(v.display for v in self.query(RnView)):
+            return
+        view = self.query_one(PageView)
+        session = self.session
+        show = is_bridge(session) and self.page_off != self.session_id
+        if view.display != show:
+            focus_was_inside = self.focused is not None and view in self.focused.ancestors_with_self
+            view.display = show
+            self.query_one("#top").display = not show
+            if show and (self.focused is None or isinstance(self.focused, SourceView | VariablesTree)):
+                view.focus_tree()
+            elif not show and focus_was_inside:
+                self.query_one(SourceView).focus()
+        view.show_session(self.session_id if show else None)
+
+    def action_toggle_page(self) -> None:
+        """Switch between the page view of a debug-bridge session and the debugger's panes."""
+        view = self.query_one(PageView)
+        if view.display:
+            self.page_off = self.session_id
+            self.sync_page_view()
+            return
+        session = self.session
+        if not is_bridge(session):
+            pages = [s for s in self.hub.sessions.values() if is_bridge(s)]
+            live = [s for s in pages if not s.phase.ended]
+            session = (live or pages or [None])[-1]
+        if session is None:
+            self.notify(
+                "no web page is connected to the debug-bridge (get_bridge_info shows how to connect one)",
+                title="Page",
+                severity="warning",
+            )
+            return
+        for rn in self.query(RnView):
+            if rn.display:
+                rn.display = False
+                self.query_one("#left").display = True
+        self.page_off = None
+        if session.id != self.session_id:
+            self.select_session(session.id)
+        else:
+            self.sync_page_view()
+        view.focus_tree()
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
         if event.input.id != "console-input" or not event.value.strip():

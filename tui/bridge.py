@@ -12,6 +12,7 @@ from backends.hub import Hub
 from backends.models import OutputEntry
 
 from .messages import ActivityReady, HubChanged, OutputReady
+from .page_view import PageChanged
 from .rn_view import RnChanged
 
 
@@ -22,6 +23,8 @@ class HubBridge:
         self._output: deque[tuple[str, OutputEntry]] = deque(maxlen=max_buffered)
         self._output_posted = False
         self._rn_posted = False  # one RnChanged per burst of service resource changes
+        self._page_posted = False  # one PageChanged per burst of debug-bridge page changes
+        self._pages: set[str] = set()  # Hub session ids of the pages that changed since the last PageChanged
         self.dropped = 0  # output lines lost because the UI fell more than max_buffered behind
 
     def attach(self) -> None:
@@ -42,6 +45,11 @@ class HubBridge:
                 self.app.post_message(OutputReady())
         elif isinstance(event, ActionPerformed):
             self.app.post_message(ActivityReady(event))
+        elif isinstance(event, ResourceChanged) and event.uri.startswith("bridge://"):
+            self._pages.add(event.session_id or "")
+            if not self._page_posted:
+                self._page_posted = True
+                self.app.post_message(PageChanged())
         elif isinstance(event, (ResourceChanged, ResourceListChanged)):
             if not self._rn_posted:
                 self._rn_posted = True
@@ -49,14 +57,25 @@ class HubBridge:
         else:
             self.app.post_message(HubChanged(event))
 
-    def drain_output(self) -> tuple[list[tuple[str, OutputEntry]], int]:
-        """Everything buffered since the last drain, and how many lines were dropped meanwhile."""
-        items = list(self._output)
-        self._output.clear()
-        self._output_posted = False
+    def drain_output(self, limit: int | None = None) -> tuple[list[tuple[str, OutputEntry]], int]:
+        """What was buffered since the last drain (at most `limit` entries: the rest waits for the OutputReady this
+        posts again, so keys are handled between two slices of a flood), and how many were dropped meanwhile."""
+        if limit is None or len(self._output) <= limit:
+            items = list(self._output)
+            self._output.clear()
+            self._output_posted = False
+        else:
+            items = [self._output.popleft() for _ in range(limit)]
+            self.app.post_message(OutputReady())
         dropped, self.dropped = self.dropped, 0
         return items, dropped
 
     def rn_seen(self) -> None:
         """The UI handled the last RnChanged: the next resource change posts a new one."""
         self._rn_posted = False
+
+    def pages_seen(self) -> set[str]:
+        """The UI handles a PageChanged: which pages changed; the next page change posts a new one."""
+        pages, self._pages = self._pages, set()
+        self._page_posted = False
+        return pages

@@ -29,6 +29,7 @@ from .messages import (
     OutputReady,
 )
 from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, activity_line
+from .page_view import PageChanged, PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
 from .variables import BUCKET, VariablesTree
@@ -43,6 +44,7 @@ log = logging.getLogger(__name__)
 HUMAN = "human"
 MAX_FRAMES = 100
 RUNNING_GRACE_S = 0.15
+OUTPUT_PER_TURN = 500  # output entries written per UI turn (~20 ms); a flood's rest follows after pending keys
 
 
 class Controller(App[None]):
@@ -68,6 +70,10 @@ class Controller(App[None]):
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
+        self.sync_page_view()
+
+    def sync_page_view(self) -> None:
+        """Layout hook (PairDbgApp): the page view replaces source and variables for a debug-bridge session."""
 
     def show_session_state(self) -> None:
         """Bring stack, source and variables in line with the selected session's phase."""
@@ -85,9 +91,12 @@ class Controller(App[None]):
             return
         ended = session.phase.value + (f": exit code {session.exit_code}" if session.exit_code is not None else "")
         note = {Phase.STARTING: "starting…", Phase.RUNNING: "running… (F6 pauses)"}.get(session.phase, ended)
+        if session.phase == Phase.RUNNING and not getattr(session.backend, "debugs_code", True):
+            note = "a web page: ctrl+b shows it"
         stack.show_note(note)
         variables.reset([], note)
-        source.show(source.path or session.backend.program, None, move_cursor=False)
+        program = session.backend.program if getattr(session.backend, "debugs_code", True) else None  # a URL
+        source.show(source.path or program, None, move_cursor=False)
 
     # ----- hub events -------------------------------------------------------------------------------------------
 
@@ -127,18 +136,21 @@ class Controller(App[None]):
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
+        if event.session_id == self.session_id:
+            self.sync_page_view()  # e.g. the page disconnected: its header says so
         self.refresh_status()
 
     @on(OutputReady)
     def handle_output_ready(self) -> None:
-        items, dropped = self.bridge.drain_output()
+        items, dropped = self.bridge.drain_output(OUTPUT_PER_TURN)
         console = self.query_one(ConsolePane)
         if dropped:
             console.add(f"… {dropped} output lines dropped (the program printed faster than the screen)", "dim")
         many = len(self.hub.sessions) > 1
-        for session_id, entry in items:
-            if entry.category != "telemetry":
-                console.output(session_id, entry.category, entry.text, many)
+        with console.batch():
+            for session_id, entry in items:
+                if entry.category != "telemetry":
+                    console.output(session_id, entry.category, entry.text, many)
 
     @on(ActivityReady)
     def handle_activity(self, message: ActivityReady) -> None:
@@ -152,6 +164,13 @@ class Controller(App[None]):
         self.bridge.rn_seen()
         for view in self.query(RnView):
             view.update_from_service()
+
+    @on(PageChanged)
+    def handle_page_changed(self) -> None:
+        changed = self.bridge.pages_seen()
+        for view in self.query(PageView):
+            if view.session_id in changed:
+                view.update_from_page()
 
     def _show_if_still_running(self) -> None:
         session = self.session
@@ -353,7 +372,11 @@ class Controller(App[None]):
 
     @work(group="evaluate")
     async def evaluate(self, expression: str) -> None:
-        args = self.session_args(expression=expression, frame=self.frame)
+        session = self.session
+        # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
+        running = session is not None and session.phase == Phase.RUNNING
+        globally = running and "global_evaluate" in session.backend.features
+        args = self.session_args(expression=expression, frame=None if globally else self.frame)
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)
         except DebugError as exc:

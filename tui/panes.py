@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import time
+from collections.abc import Iterator
 
 from rich.text import Text
 from textual.app import ComposeResult
@@ -154,12 +156,28 @@ class ConsolePane(Vertical):
         self.lines_text: list[str] = []  # plain copies of the last lines, for tests
         self._partial: dict[tuple[str, str], str] = {}
         self._flush_timer: Timer | None = None
+        self._pending: list[Text] | None = None  # inside batch(): lines waiting for one write
 
     def add(self, text: Text | str, style: str = "") -> None:
         line = text if isinstance(text, Text) else Text(text, style=style)
-        self.query_one("#console-log", RichLog).write(line)
+        if self._pending is not None:
+            self._pending.append(line)
+        else:
+            self.query_one("#console-log", RichLog).write(line)
         self.lines_text.append(line.plain)
         del self.lines_text[:-5000]
+
+    @contextlib.contextmanager
+    def batch(self) -> Iterator[None]:
+        """Lines added inside are written to the log at once: one render and one scroll for a burst of output,
+        where a write per line costs ~2.5x as much (floods of 10,000 lines/s would keep the UI busy)."""
+        self._pending = []
+        try:
+            yield
+        finally:
+            lines, self._pending = self._pending, None
+            if lines:
+                self.query_one("#console-log", RichLog).write(Text("\n").join(lines))
 
     def output(self, session_id: str, category: str, text: str, many_sessions: bool) -> None:
         """Append program output. Adapters cut output anywhere, so an unfinished last line waits for the rest
