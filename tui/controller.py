@@ -181,7 +181,8 @@ class Controller(App[None]):
 
     def refresh_status(self) -> None:
         url = getattr(self.http, "url", None) if self.http is not None else None
-        self.query_one(StatusBar).show(self.session, url, len(self.hub.agents))
+        for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
+            bar.show(self.session, url, len(self.hub.agents))
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)
