@@ -25,7 +25,7 @@ _IN_TEXT = re.compile(
 # "authToken": "abc" (JSON) or authToken=abc / token: abc (logs); the key keeps, the value goes.
 _PAIR = re.compile(
     r"(\"[A-Za-z0-9_-]*" + _SECRET_WORDS + r"\"\s*:\s*)\"(?:[^\"\\]|\\.)*\""
-    r"|(\b[A-Za-z0-9_-]*" + _SECRET_WORDS + r"\s*[=:]\s*)(?![\s\"{\[]|\[redacted\])[^\s&,;\"'}]+",
+    r"|(\b[A-Za-z0-9_-]*" + _SECRET_WORDS + r"\s*[=:]\s*)(?![\s\"{\[]|\[redacted\])[^\s&,;\"'}<>]+",
     re.IGNORECASE,
 )
 _HINT = re.compile(r"eyJ|bearer|basic|_live_|_test_|gh[pousr]_|github_pat|AKIA|xox|AIza|" + _SECRET_WORDS, re.I)
@@ -62,8 +62,37 @@ def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
         state = redactor.redact(msg.get("state"))
         if state is not msg.get("state"):
             return {**msg, "state": state}
+    elif kind == "dom_snapshot" and isinstance(msg.get("html"), str):
+        html = scrub_text(msg["html"])
+        if html is not msg["html"]:
+            return {**msg, "html": html}
+    elif kind == "ui_tree" and isinstance(msg.get("items"), list):
+        items = [_scrub_fields(it, ("name", "text", "value")) if isinstance(it, dict) else it for it in msg["items"]]
+        if any(a is not b for a, b in zip(items, msg["items"], strict=True)):
+            return {**msg, "items": items}
+    elif kind == "dom_mutations" and isinstance(msg.get("mutations"), list):
+        records = [_scrub_record(r) if isinstance(r, dict) else r for r in msg["mutations"]]
+        if any(a is not b for a, b in zip(records, msg["mutations"], strict=True)):
+            return {**msg, "mutations": records}
     elif kind == "command_result" and isinstance(msg.get("result"), str):
         result = scrub_text(msg["result"])
         if result is not msg["result"]:
             return {**msg, "result": result}
     return msg
+
+
+def _scrub_fields(item: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
+    changed = {k: scrub_text(item[k]) for k in keys if isinstance(item.get(k), str)}
+    changed = {k: v for k, v in changed.items() if v is not item[k]}
+    return {**item, **changed} if changed else item
+
+
+def _scrub_record(rec: dict[str, Any]) -> dict[str, Any]:
+    out = _scrub_fields(rec, ("textContent", "attributeValue"))
+    for key in ("addedNodes", "removedNodes"):
+        nodes = out.get(key)
+        if isinstance(nodes, list):
+            new = [scrub_text(n) if isinstance(n, str) else n for n in nodes]
+            if any(a is not b for a, b in zip(new, nodes, strict=True)):
+                out = {**out, key: new}
+    return out

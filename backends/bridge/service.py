@@ -216,10 +216,12 @@ class BridgeService:
             return scrub_message(msg, self.redactor) if page.agents else msg
         if kind == "dom_mutations":
             page.apply_mutations(msg)
-            return msg
+            return scrub_message(msg, self.redactor) if page.agents else msg
         if kind == "ui_tree":
+            msg = scrub_message(msg, self.redactor)  # names and values are shown to agents and kept
             page.apply_tree(msg)
             self._changed(page, "ui_tree")
+            return msg
         elif kind in ("error", "unhandledrejection"):
             page.error_count += 1
             text = _error_text(msg)
@@ -230,8 +232,10 @@ class BridgeService:
             page.apply_state(msg)
             self._changed(page, "state")
         elif kind == "dom_snapshot":
+            msg = scrub_message(msg, self.redactor)
             page.apply_dom(msg)
             self._changed(page, "dom")
+            return msg
         elif kind == "capabilities":
             caps = msg.get("capabilities")
             page.capabilities = [str(c) for c in caps] if isinstance(caps, list) else []
