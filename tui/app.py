@@ -112,6 +112,7 @@ class PairDbgApp(Controller):
                 log.exception("MCP endpoint failed to start")
                 self.notify(f"MCP endpoint did not start: {exc}", title="MCP", severity="error", timeout=10)
                 self.http = None
+        self.show_bridge()
         self.refresh_status()
         if self.launch:
             # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action.
@@ -267,3 +268,13 @@ class PairDbgApp(Controller):
         token = getattr(self.http, "token", None)
         if token:
             console.add(f"  header  Authorization: Bearer {token}")
+
+    def show_bridge(self) -> None:
+        """Where web pages connect (the debug-bridge service), if it listens in this run."""
+        service = next((s for s in self.hub.services if getattr(s, "name", "") == "bridge"), None)
+        if service is None or service.server.port is None:
+            return
+        info = service.info()
+        console = self.query_one(ConsolePane)
+        console.add(f"Web pages: import {info['sdk_url']}", "bold")
+        console.add(f'  createDebugBridge({{token: "{info["token"]}"}}).connect()  (get_bridge_info has the snippet)')

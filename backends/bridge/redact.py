@@ -67,9 +67,12 @@ def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
         if html is not msg["html"]:
             return {**msg, "html": html}
     elif kind == "ui_tree" and isinstance(msg.get("items"), list):
-        items = [_scrub_fields(it, ("name", "text", "value")) if isinstance(it, dict) else it for it in msg["items"]]
-        if any(a is not b for a, b in zip(items, msg["items"], strict=True)):
-            return {**msg, "items": items}
+        items = [
+            _scrub_fields(it, ("name", "text", "value", "href")) if isinstance(it, dict) else it for it in msg["items"]
+        ]
+        out = _scrub_fields(msg, ("url",))
+        if out is not msg or any(a is not b for a, b in zip(items, msg["items"], strict=True)):
+            return {**out, "items": items}
     elif kind == "dom_mutations" and isinstance(msg.get("mutations"), list):
         records = [_scrub_record(r) if isinstance(r, dict) else r for r in msg["mutations"]]
         if any(a is not b for a, b in zip(records, msg["mutations"], strict=True)):

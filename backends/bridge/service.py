@@ -127,6 +127,8 @@ class BridgeService:
     async def app_hello(self, page: Page, hello: dict[str, Any]) -> dict[str, Any]:
         """Server hook: an app authenticated. Opens (or resumes) its Hub session; returns the welcome fields."""
         hub = self._hub()
+        if isinstance(hello.get("url"), str):
+            hello["url"] = scrub_text(hello["url"])  # shown in headers and session lists
         session = self._resumable(page)
         if session is None:
             try:
@@ -249,7 +251,7 @@ class BridgeService:
         return scrub_message(msg, self.redactor)
 
     def _navigation(self, page: Page, session: Session | None, msg: dict[str, Any]) -> None:
-        url = str(msg.get("url") or "")
+        url = scrub_text(str(msg.get("url") or ""))
         how = str(msg.get("kind") or "")
         if how == "unload":
             page.unloading = url or page.url
@@ -521,7 +523,8 @@ def _error_text(msg: dict[str, Any]) -> str:
         where = ""
         if msg.get("filename"):
             where = f" ({msg['filename']}:{msg.get('lineno', '?')}:{msg.get('colno', '?')})"
-        text = f"Uncaught {msg.get('message') or 'error'}{where}"
+        message = str(msg.get("message") or "error")
+        text = f"{message if message.startswith('Uncaught') else 'Uncaught ' + message}{where}"
     stack = msg.get("stack")
     if isinstance(stack, str) and stack:
         text += "\n" + "\n".join(stack.splitlines()[:8])

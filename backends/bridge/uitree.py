@@ -158,7 +158,10 @@ def find(items: list[Item], text: str | None, role: str | None, limit: int = 30)
             continue
         total += 1
         if len(matches) < limit:
-            where = " > ".join(f"{a.get('role')} {_quote(a.get('name') or '', 30)}" for a in _path(items, i)[:3])
+            where = " > ".join(
+                f"{a.get('role')} {_quote(a['name'], 30)}" if a.get("name") else str(a.get("role"))
+                for a in _path(items, i)[:3]
+            )
             matches.append(f"- {line(item)}" + (f"   in {where}" if where else ""))
     return matches, total
 
