@@ -50,6 +50,7 @@ class Web:
         self.hub, self.svc = hub, svc
         self.registry = build_registry(hub)
         self.browser: asyncio.subprocess.Process | None = None
+        self.url = ""
 
     async def run(self, name: str, **args):
         return await self.registry.run(name, args, "agent:test")
@@ -65,6 +66,7 @@ class Web:
 
     async def open(self, url: str, sessions: int = 1) -> None:
         need_chromium()
+        self.url = url
         self.browser, _ = await targets.launch_chromium(url, targets.free_port())
         await until(lambda: len(self.live()) >= sessions, 20, "the page to connect")
         page = self.live()[-1].backend.page
@@ -224,7 +226,8 @@ async def test_navigation_keeps_the_session_and_retires_old_handles(vanilla: Web
     assert len(vanilla.hub.sessions) == 1 and vanilla.hub.get("S1").phase == Phase.RUNNING
     err = await vanilla.fails("click", element=old_add)
     assert err.code == ErrorCode.PATH_NOT_FOUND and "earlier load" in err.message
-    nav = await vanilla.run("navigate", url=vanilla.hub.get("S1").backend.page.url.replace("page=2", "page=3"))
+    assert "token=[redacted]" in vanilla.hub.get("S1").backend.page.url  # the URL as agents see it
+    nav = await vanilla.run("navigate", url=vanilla.url + "&page=3")
     assert "the new page connected" in nav.text and "page=3" in nav.text
     assert "page loaded" in output_text(vanilla)
 
