@@ -312,6 +312,7 @@ async def test_a_page_that_never_returns_ends_its_session(rigs) -> None:
     await until(lambda: r.hub.get("S1").phase == Phase.DISCONNECTED and not r.hub.get("S1").backend.reconnecting)
     err = await r.fails("get_ui_tree", session_id="S1")
     assert err.code == ErrorCode.NOT_CONNECTED
+    await until(lambda: "tab-1" not in r.svc.server.pages)  # nothing kept for a session id nobody uses
     # The tab comes back later: a new session.
     await r.page()
     assert "S2" in r.hub.sessions and r.hub.get("S2").phase == Phase.RUNNING
@@ -322,6 +323,7 @@ async def test_closing_the_session_tells_the_page_not_to_reconnect(rig: Rig) -> 
     await rig.run("close_debug_session", session_id="S1")
     await until(lambda: page.ws.close_code is not None)
     assert page.ws.close_code == 4000
+    await until(lambda: not rig.svc.server.pages)
 
 
 async def test_command_timeout(rigs) -> None:

@@ -61,6 +61,7 @@ class Page:
     unloading: str | None = None  # URL the page was leaving when it said `navigation: unload`
     pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     closed_by_debugger: bool = False
+    has_session: bool = False  # a Hub session is live or waiting for this page (the service keeps it up to date)
     last_close: dict[str, Any] | None = None
     _connected: asyncio.Event = field(default_factory=asyncio.Event)
     tree_waiters: list[asyncio.Future[None]] = field(default_factory=list)

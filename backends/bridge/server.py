@@ -156,6 +156,11 @@ class BridgeServer:
     def http_url(self) -> str:
         return f"http://{self.config.host}:{self.port or self.config.port}"
 
+    def forget_if_idle(self, page: Page) -> None:
+        """Drop a Page nobody uses any more (no app, no relay agent, no session waiting), so ids do not pile up."""
+        if page.app is None and not page.agents and not page.has_session and self.pages.get(page.session_id) is page:
+            del self.pages[page.session_id]
+
     def page(self, session_id: str) -> Page:
         page = self.pages.get(session_id)
         if page is None:
@@ -295,6 +300,7 @@ class BridgeServer:
             welcome = await self.hooks.app_hello(page, hello)
         except Reject as exc:
             await self._refuse(ws, session_id, exc.close, exc.code, exc.message)
+            self.forget_if_idle(page)
             return
         previous = page.app
         app = AppConn(ws, hello, str(hello.get("loadId") or ""), int(welcome.get("refBase") or 0))
@@ -318,6 +324,7 @@ class BridgeServer:
             if page.app is app:
                 page.detach(app, code, reason)
                 self.hooks.app_closed(page, code, reason)
+                self.forget_if_idle(page)
 
     async def _app_frame(self, page: Page, app: AppConn, frame: str | bytes) -> bool:
         app.frames += 1
@@ -385,6 +392,7 @@ class BridgeServer:
         finally:
             page.agents.discard(agent)
             agent.task.cancel()
+            self.forget_if_idle(page)
 
     async def _agent_message(self, page: Page, agent: AgentConn, msg: dict[str, Any]) -> None:
         kind = msg["type"]

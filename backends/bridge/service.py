@@ -142,6 +142,7 @@ class BridgeService:
             backend = BridgeBackend(self, page)
             session = await hub.open(backend, _session_name(hello, page.session_id))
             page.hub_id = session.id
+            page.has_session = True
             self._publish_list()
         else:
             timer = self._grace.pop(page.session_id, None)
@@ -194,10 +195,12 @@ class BridgeService:
     async def session_closed(self, page: Page) -> None:
         """The Hub session ended (closed by someone, or the page never returned): release the page."""
         page.closed_by_debugger = True
+        page.has_session = False
         timer = self._grace.pop(page.session_id, None)
         if timer:
             timer.cancel()
         await self.server.end(page, "session closed in pairdbg")
+        self.server.forget_if_idle(page)
         self._publish_list()
 
     # ----- page messages (server hook; runs for every frame: keep it cheap) --------------------------------------
