@@ -235,14 +235,19 @@ async def test_malformed_and_unknown_frames_get_errors_and_the_connection_stays(
     assert (await rig.run("get_ui_tree")).data["elements"] == 4
 
 
-async def test_oversized_frame_closes_only_that_app(rigs) -> None:
+async def test_oversized_frames_are_dropped_with_an_error(rigs) -> None:
     r = await rigs(max_message=8192)
     big = await r.page("tab-big")
     other = await r.page("tab-other")
+    assert big.welcome["maxMessageBytes"] == 8192  # the SDK sizes its messages to this
     await big.log("x" * 20_000)
+    await until(lambda: any(m.get("code") == "PAYLOAD_TOO_LARGE" for m in big.received))
+    await big.log("small again")
+    await until(lambda: "small again" in output(r.hub, "S1"))
+    assert "x" * 100 not in output(r.hub, "S1") and big.ws.close_code is None
+    await big.log("y" * 40_000)  # beyond 4x the limit the socket itself is closed (1009)
     await until(lambda: big.ws.close_code is not None)
-    assert big.ws.close_code == 4005
-    assert any(m.get("code") == "PAYLOAD_TOO_LARGE" for m in big.received)
+    assert big.ws.close_code == 1009
     await other.log("fine")
     await until(lambda: "fine" in output(r.hub, "S2"))
 
@@ -402,3 +407,48 @@ async def test_bad_configuration_names_the_variable() -> None:
     with pytest.raises(ConfigError) as info:
         BridgeConfig.from_env({"PAIRDBG_BRIDGE_PORT": "99999"})
     assert "PAIRDBG_BRIDGE_PORT" in str(info.value)
+
+
+# ----- reconnects, duplicated tabs, replacement -----------------------------------------------------------------
+
+
+async def test_a_reconnect_within_the_same_page_load_keeps_the_handles(rig: Rig) -> None:
+    page = await rig.page(loadId="load-1")
+    await page.close(1011)  # the network dropped; the page itself did not change
+    await until(lambda: rig.hub.get("S1").phase == Phase.DISCONNECTED)
+    again = await rig.page(loadId="load-1")
+    assert again.welcome["refBase"] == 0  # same load: the page's handles stand
+    await until(lambda: rig.hub.get("S1").phase == Phase.RUNNING)
+    assert "Hello, nobody!" in (await rig.run("click", element="@e3")).text
+    assert "reconnected (same page load" in output(rig.hub, "S1")
+
+
+async def test_a_duplicated_tab_splits_off_instead_of_taking_the_session(rig: Rig) -> None:
+    original = await rig.page(loadId="load-a", sessionIdAuto=True)
+    dup = FakePage(rig.url, TOKEN, "tab-1")
+    reply = await dup.connect(loadId="load-b", sessionIdAuto=True)
+    assert reply["type"] == "error" and reply["code"] == "DUPLICATE"
+    await until(lambda: dup.ws.close_code is not None)
+    assert dup.ws.close_code == 4004 and original.ws.close_code is None
+    assert (await rig.run("get_ui_tree")).data["elements"] == 4
+    # An id the app chose itself: the newest connection wins and the older one is told so.
+    newer = await rig.page("tab-1", loadId="load-c", sessionIdAuto=False)
+    await until(lambda: original.ws.close_code is not None)
+    assert original.ws.close_code == 4004 and newer.ws.close_code is None
+    assert len(rig.hub.sessions) == 1
+
+
+async def test_secrets_in_effects_and_results_are_redacted(rig: Rig) -> None:
+    await rig.page()
+    await rig.run("type_text", element="@e2", text="token=abc123456789")
+    clicked = await rig.run("click", element="@e3")
+    assert "abc123456789" not in clicked.text and "abc123456789" not in str(clicked.data)
+    assert "greeted token=[redacted]" in clicked.text
+
+
+async def test_a_relay_agents_scoped_tree_does_not_replace_the_pages_tree(rig: Rig) -> None:
+    page = await rig.page()
+    await page.send("ui_tree", items=page.items[:1], scope="e1", total=1)
+    await page.log("marker")
+    await until(lambda: "marker" in output(rig.hub, "S1"))
+    assert len(rig.svc.server.pages["tab-1"].tree) == 4

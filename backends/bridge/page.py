@@ -29,6 +29,7 @@ class AppConn:
     connected_at: float = field(default_factory=time.time)
     malformed_in_a_row: int = 0
     frames: int = 0
+    welcome: dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Page:
     has_session: bool = False  # a Hub session is live or waiting for this page (the service keeps it up to date)
     last_close: dict[str, Any] | None = None
     _connected: asyncio.Event = field(default_factory=asyncio.Event)
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     tree_waiters: list[asyncio.Future[None]] = field(default_factory=list)
 
     # ----- connection ---------------------------------------------------------------------------------------------
@@ -72,17 +74,25 @@ class Page:
     def connected(self) -> bool:
         return self.app is not None
 
+    def same_load(self, hello: dict[str, Any]) -> bool:
+        """The app reconnects from the page load it was already in (network blip, sleep, back/forward cache):
+        its elements keep their handles."""
+        load_id = hello.get("loadId")
+        return bool(load_id) and load_id == self.hello.get("loadId") and self.loads > 0
+
     def attach(self, app: AppConn) -> None:
+        same = self.same_load(app.hello)
         self.app = app
         self.hello = app.hello
         self.url = str(app.hello.get("url") or "")
         self.title = str(app.hello.get("title") or "")
-        self.ref_base = app.ref_base
-        self.loads += 1
         self.unloading = None
-        self.tree = []
-        self.tree_at = None
-        self.capabilities = []
+        if not same:
+            self.ref_base = app.ref_base
+            self.loads += 1
+            self.tree = []
+            self.tree_at = None
+            self.capabilities = []
         self._connected.set()
 
     def detach(self, app: AppConn, code: int | None, reason: str) -> None:

@@ -55,9 +55,9 @@ def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
             if any(a is not b for a, b in zip(new, args, strict=True)):
                 return {**msg, "args": new}
     elif kind in ("error", "unhandledrejection"):
-        changed = {k: scrub_text(msg[k]) for k in ("message", "stack", "reason") if isinstance(msg.get(k), str)}
-        if any(changed[k] is not msg[k] for k in changed):
-            return {**msg, **changed}
+        return _scrub_fields(msg, ERROR_FIELDS)
+    elif kind == "navigation":
+        return _scrub_fields(msg, ("url",))
     elif kind == "state_update":
         state = redactor.redact(msg.get("state"))
         if state is not msg.get("state"):
@@ -77,11 +77,44 @@ def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
         records = [_scrub_record(r) if isinstance(r, dict) else r for r in msg["mutations"]]
         if any(a is not b for a, b in zip(records, msg["mutations"], strict=True)):
             return {**msg, "mutations": records}
-    elif kind == "command_result" and isinstance(msg.get("result"), str):
-        result = scrub_text(msg["result"])
-        if result is not msg["result"]:
-            return {**msg, "result": result}
+    elif kind == "command_result":
+        out = _scrub_fields(msg, ("result", "error"))
+        effects = msg.get("effects")
+        if isinstance(effects, dict):
+            new = _scrub_effects(effects)
+            if new is not effects:
+                out = {**out, "effects": new}
+        return out
     return msg
+
+
+ERROR_FIELDS = ("message", "stack", "reason", "filename")
+
+
+def _scrub_list(items: Any, scrub) -> Any:
+    if not isinstance(items, list):
+        return items
+    new = [scrub(x) for x in items]
+    return items if all(a is b for a, b in zip(new, items, strict=True)) else new
+
+
+def _scrub_effects(effects: dict[str, Any]) -> dict[str, Any]:
+    """The effects of a command: console lines, errors and navigations observed during its window."""
+    out = _scrub_fields(effects, ("navigated",))
+    console = _scrub_list(
+        effects.get("console"),
+        lambda c: {**c, "args": _scrub_list(c.get("args"), _text)} if isinstance(c, dict) else c,
+    )
+    errors = _scrub_list(effects.get("errors"), lambda e: _scrub_fields(e, ERROR_FIELDS) if isinstance(e, dict) else e)
+    navs = _scrub_list(effects.get("navigations"), lambda n: _scrub_fields(n, ("url",)) if isinstance(n, dict) else n)
+    for key, new in (("console", console), ("errors", errors), ("navigations", navs)):
+        if new is not effects.get(key):
+            out = {**out, key: new}
+    return out
+
+
+def _text(v: Any) -> Any:
+    return scrub_text(v) if isinstance(v, str) else v
 
 
 def _scrub_fields(item: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

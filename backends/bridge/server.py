@@ -48,7 +48,7 @@ APP_TYPES = {
     "command_result",
 }
 MALFORMED_LIMIT = 20
-AGENT_QUEUE = 10_000
+AGENT_QUEUE_BYTES = 16 * 1024 * 1024  # what a slow relay agent may have waiting before the oldest is dropped
 
 # Close codes (PROTOCOL.md §3)
 CLOSE_ENDED = 4000
@@ -79,18 +79,22 @@ class Hooks(Protocol):
 class AgentConn:
     """A plain WebSocket agent on the relay, with a bounded send queue so a slow reader never stalls the app."""
 
-    def __init__(self, ws: ServerConnection, name: str) -> None:
+    def __init__(self, ws: ServerConnection, name: str, session_id: str) -> None:
         self.ws = ws
         self.name = name
-        self.queue: deque[str] = deque(maxlen=AGENT_QUEUE)
-        self.dropped = 0
+        self.session_id = session_id
+        self.queue: deque[str] = deque()
+        self.queued = 0  # characters waiting
+        self.dropped = 0  # not yet reported to the agent
         self._ready = asyncio.Event()
         self.task = asyncio.create_task(self._writer())
 
     def push(self, text: str) -> None:
-        if len(self.queue) == self.queue.maxlen:
-            self.dropped += 1
         self.queue.append(text)
+        self.queued += len(text)
+        while self.queued > AGENT_QUEUE_BYTES and len(self.queue) > 1:
+            self.queued -= len(self.queue.popleft())
+            self.dropped += 1
         self._ready.set()
 
     async def _writer(self) -> None:
@@ -99,7 +103,13 @@ class AgentConn:
                 await self._ready.wait()
                 self._ready.clear()
                 while self.queue:
-                    await self.ws.send(self.queue.popleft())
+                    if self.dropped:
+                        n, self.dropped = self.dropped, 0
+                        note = f"{n} relayed messages were dropped: this agent read slower than the page sent"
+                        await self.ws.send(envelope(self.session_id, "error", code="DROPPED", message=note, count=n))
+                    text = self.queue.popleft()
+                    self.queued -= len(text)
+                    await self.ws.send(text)
 
 
 def envelope(session_id: str, kind: str, origin: str = "server", **fields: Any) -> str:
@@ -119,6 +129,7 @@ class BridgeServer:
         self.malformed = 0
         self._server: Server | None = None
         self._sdk: bytes | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -143,6 +154,8 @@ class BridgeServer:
         if self._server is None:
             return
         server, self._server = self._server, None
+        for task in list(self._tasks):
+            task.cancel()
         server.close(close_connections=True)
         with contextlib.suppress(Exception):
             await asyncio.wait_for(server.wait_closed(), 5)
@@ -296,23 +309,14 @@ class BridgeServer:
             )
             return
         page = self.page(session_id)
-        try:
-            welcome = await self.hooks.app_hello(page, hello)
-        except Reject as exc:
-            await self._refuse(ws, session_id, exc.close, exc.code, exc.message)
-            self.forget_if_idle(page)
+        async with page.lock:  # one hello at a time per session id: no two Hub sessions, no lost replacement
+            app = await self._admit(ws, page, hello)
+        if app is None:
             return
-        previous = page.app
-        app = AppConn(ws, hello, str(hello.get("loadId") or ""), int(welcome.get("refBase") or 0))
-        if previous is not None:
-            page.detach(previous, CLOSE_REPLACED, "replaced by a newer connection")
-            with contextlib.suppress(Exception):
-                await previous.ws.close(CLOSE_REPLACED, "replaced by a newer connection with this sessionId")
-        page.attach(app)
-        await ws.send(envelope(session_id, "welcome", protocolVersion=1, **welcome))
-        self._relay(page, hello_for_agents(hello), None)
         code, reason = None, ""
         try:
+            await ws.send(envelope(session_id, "welcome", protocolVersion=1, **app.welcome))
+            self._relay(page, hello_for_agents(hello), None)
             async for frame in ws:
                 if not await self._app_frame(page, app, frame):
                     break
@@ -326,18 +330,67 @@ class BridgeServer:
                 self.hooks.app_closed(page, code, reason)
                 self.forget_if_idle(page)
 
+    async def _admit(self, ws: ServerConnection, page: Page, hello: dict[str, Any]) -> AppConn | None:
+        """Decide on an authenticated hello: refuse it, or make it the page's current app (replacing an older
+        connection, which is closed in the background so a half-dead peer cannot hold the session up)."""
+        sid = page.session_id
+        previous = page.app
+        if (
+            previous is not None
+            and hello.get("sessionIdAuto")
+            and not page.same_load(hello)
+            and not page.unloading
+            and previous.ws.close_code is None
+        ):
+            # Another live page load holds this generated id: a duplicated tab copied it from sessionStorage.
+            # The newcomer splits off (the SDK makes a fresh id on 4004); the original keeps its session.
+            await self._refuse(ws, sid, CLOSE_REPLACED, "DUPLICATE", "another tab is connected with this sessionId")
+            return None
+        try:
+            welcome = await self.hooks.app_hello(page, hello)
+        except Reject as exc:
+            await self._refuse(ws, sid, exc.close, exc.code, exc.message)
+            self.forget_if_idle(page)
+            return None
+        except Exception as exc:
+            log.exception("debug-bridge could not open a session for %s", sid)
+            await self._refuse(ws, sid, 1011, "INTERNAL", f"pairdbg could not open a session: {exc}")
+            self.forget_if_idle(page)
+            return None
+        app = AppConn(ws, hello, str(hello.get("loadId") or ""), int(welcome.get("refBase") or 0))
+        app.welcome = {**welcome, "maxMessageBytes": self.config.max_message}
+        if previous is not None:
+            page.detach(previous, CLOSE_REPLACED, "replaced by a newer connection")
+            self._spawn(previous.ws.close(CLOSE_REPLACED, "replaced by a newer connection with this sessionId"))
+        page.attach(app)
+        return app
+
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._done)
+
+    def _done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.debug("debug-bridge background task failed: %s", task.exception())
+
     async def _app_frame(self, page: Page, app: AppConn, frame: str | bytes) -> bool:
+        if page.app is not app:
+            return False  # replaced: its frames no longer speak for the page
         app.frames += 1
         msg = self._parse(frame)
         if isinstance(msg, str):
             kind, _, why = msg.partition(":")
-            if kind == "TOO_LARGE":
+            if kind == "TOO_LARGE":  # dropped, said, and the page stays connected (4x the limit closes it: 1009)
                 self._count("TOO_LARGE")
                 await self._error(
-                    app.ws, page.session_id, "PAYLOAD_TOO_LARGE", f"frame of {why} bytes > {self.config.max_message}"
+                    app.ws,
+                    page.session_id,
+                    "PAYLOAD_TOO_LARGE",
+                    f"a frame of {why} characters was dropped (maxMessageBytes {self.config.max_message})",
                 )
-                await app.ws.close(CLOSE_TOO_LARGE, "message too large")
-                return False
+                return True
             self.malformed += 1
             app.malformed_in_a_row += 1
             await self._error(app.ws, page.session_id, "MALFORMED", why)
@@ -372,7 +425,7 @@ class BridgeServer:
     async def _agent(self, ws: ServerConnection, session_id: str) -> None:
         page = self.page(session_id)
         name = f"ws-agent@{ws.remote_address[0] if ws.remote_address else '?'}"
-        agent = AgentConn(ws, name)
+        agent = AgentConn(ws, name, session_id)
         page.agents.add(agent)
         try:
             if page.app is not None:

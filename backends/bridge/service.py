@@ -49,6 +49,10 @@ PAGE_CODES = {
     ),
     "UNKNOWN_COMMAND": (ErrorCode.CAPABILITY_UNSUPPORTED, "the page's SDK is older than this pairdbg"),
     "BAD_REQUEST": (ErrorCode.INVALID_PARAMETERS, "check the arguments"),
+    "FEATURE_DISABLED": (
+        ErrorCode.CAPABILITY_UNSUPPORTED,
+        "the app turned this off in createDebugBridge's options; other tools still work",
+    ),
     "EXCEPTION": (ErrorCode.PROTOCOL_ERROR, "the page threw; get_output shows its console and errors"),
 }
 
@@ -136,10 +140,8 @@ class BridgeService:
             except DebugError as exc:
                 raise Reject(CLOSE_LIMIT, "LIMIT_EXCEEDED", exc.message) from None
             page.closed_by_debugger = False
-            page.hello = hello
-            page.url = str(hello.get("url") or "")
-            page.title = str(hello.get("title") or "")
             backend = BridgeBackend(self, page)
+            backend.program = str(hello.get("url") or "") or None
             session = await hub.open(backend, _session_name(hello, page.session_id))
             page.hub_id = session.id
             page.has_session = True
@@ -148,16 +150,18 @@ class BridgeService:
             timer = self._grace.pop(page.session_id, None)
             if timer:
                 timer.cancel()
+        new_load = not page.same_load(hello)
         welcome = {
-            "refBase": page.max_ref,
+            # Handles of a new page load start above every earlier one; a reconnect within the load keeps them.
+            "refBase": page.max_ref if new_load else page.ref_base,
             "evalAllowed": self.config.allow_eval,
             "settleMs": self.config.settle_ms,
             "maxWaitMs": self.config.max_wait_ms,
         }
-        asyncio.get_running_loop().call_soon(self._attached, page)
+        asyncio.get_running_loop().call_soon(self._attached, page, new_load)
         return welcome
 
-    def _attached(self, page: Page) -> None:
+    def _attached(self, page: Page, new_load: bool) -> None:
         session = self.session_of(page)
         if session is None or page.app is None:
             return
@@ -166,8 +170,10 @@ class BridgeService:
         if getattr(backend, "reconnecting", False):
             backend.reconnecting = False
             session.on_reconnected()
-        if page.loads > 1:
+        if new_load and page.loads > 1:
             session.on_output("navigation", f"page loaded: {page.url}\n")
+        elif not new_load:
+            session.on_output("navigation", "the page reconnected (same page load: its handles still hold)\n")
         self._changed(page, "ui_tree")
 
     def app_closed(self, page: Page, code: int | None, reason: str) -> None:
@@ -224,8 +230,9 @@ class BridgeService:
             return scrub_message(msg, self.redactor) if page.agents else msg
         if kind == "ui_tree":
             msg = scrub_message(msg, self.redactor)  # names and values are shown to agents and kept
-            page.apply_tree(msg)
-            self._changed(page, "ui_tree")
+            if msg.get("scope") is None:  # a relay agent's scoped request is not the page's tree
+                page.apply_tree(msg)
+                self._changed(page, "ui_tree")
             return msg
         elif kind in ("error", "unhandledrejection"):
             page.error_count += 1
@@ -247,10 +254,12 @@ class BridgeService:
         elif kind == "navigation":
             self._navigation(page, session, msg)
         elif kind == "command_result":
+            msg = scrub_message(msg, self.redactor)  # results, effects and errors go to agents
             rid = msg.get("requestId")
             fut = page.pending.get(rid) if isinstance(rid, str) else None
             if fut is not None and not fut.done():
                 fut.set_result(msg)
+            return msg
         return scrub_message(msg, self.redactor)
 
     def _navigation(self, page: Page, session: Session | None, msg: dict[str, Any]) -> None:

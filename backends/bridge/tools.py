@@ -281,7 +281,12 @@ def build_actions(svc: BridgeService) -> list[Action]:
         result = await svc.command(page, "navigate", {"url": p.url}, settle_ms=0)
         answered = _parse_result(result)
         target = str(answered.get("url") or p.url) if isinstance(answered, dict) else p.url
-        same_document = urlsplit(target)._replace(fragment="") == urlsplit(old_url)._replace(fragment="")
+        if isinstance(answered, dict) and "sameDocument" in answered:
+            same_document = bool(answered["sameDocument"])  # the page knows: a fragment-only change
+        else:
+            same_document = "#" in p.url and urlsplit(target)._replace(fragment="") == urlsplit(old_url)._replace(
+                fragment=""
+            )
         if same_document:
             return Reply(f"navigated to {target} (same document)", {"session_id": page.hub_id, "url": target})
         deadline = time.monotonic() + NAVIGATION_WAIT_S
