@@ -311,3 +311,14 @@ async def test_agent_over_mcp_and_person_in_tui_drive_a_react_page(tmp_path, mon
                 await pilot.pause(0.1)
     finally:
         close()
+
+
+async def test_a_small_message_limit_shrinks_what_the_page_sends(site) -> None:
+    async with web_rig(allow_eval=True, max_message=8192) as web:
+        await web.open(web.page_url(site, "vanilla.html", eval="1"))
+        big = await web.run("evaluate_expression", session_id="S1", expression="'x'.repeat(20000)")
+        assert big.data["value"].count("x") < 8192 and "…" in big.data["value"]
+        tree = await web.run("get_ui_tree")
+        assert tree.data["elements"] > 0
+        assert web.svc.server.rejected.get("TOO_LARGE", 0) == 0  # the page sized everything to the limit
+        assert web.live()[0].phase == Phase.RUNNING

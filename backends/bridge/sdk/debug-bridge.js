@@ -16,7 +16,7 @@ const SDK_INFO = { name: 'debug-bridge', version: '1.0.0' };
 const STOP_CODES = [4000, 4001, 4002]; // session ended / unauthorized / unsupported version: do not reconnect
 const REPLACED = 4004; // another connection took this sessionId
 const ARG_MAX = 4096, ARGS_MAX = 32, NODE_HTML_MAX = 2048, NODE_TEXT_MAX = 1024, NODES_PER_RECORD = 20;
-const EVAL_MAX = 65536, NAME_MAX = 80, VALUE_MAX = 1024, STATE_BUDGET = 256 * 1024, MSG_MAX_CHARS = 1000000;
+const EVAL_MAX = 65536, NAME_MAX = 80, VALUE_MAX = 1024, STATE_BUDGET = 256 * 1024, MSG_MAX_BYTES = 1000000;
 const RECORDS_MAX = 200, BATCH_CHARS_MAX = 256 * 1024, TREE_MAX = 1000, BUFFERED_MAX = 8 * 1024 * 1024;
 const MASK_SEL = '[data-debug-bridge-mask]';
 const SECRET_SEL = 'input[type=password], input[autocomplete^="cc-"]';
@@ -37,6 +37,7 @@ const NAME_FROM_CONTENT = words('button link checkbox radio switch option menuit
 const NO_TEXT_ROLES = words('textbox searchbox combobox listbox spinbutton slider navigation main form banner ' +
   'contentinfo complementary region search menu menubar tablist tree grid');
 const LOAD_ID = randomHex(16); // one per page load (module instance)
+const ENCODER = new TextEncoder();
 
 // ---- small helpers ------------------------------------------------------------------------------------------
 
@@ -200,12 +201,15 @@ function nodeText(n) { // one added/removed node of a mutation record
   return n.nodeType === 8 ? cut(`<!--${n.data}-->`, NODE_TEXT_MAX) : n.nodeName;
 }
 
+// The longest start of s within max UTF-8 bytes (never half a surrogate pair).
+const cutBytes = (s, max) => (s.length * 3 <= max ? s
+  : s.slice(0, ENCODER.encodeInto(s, new Uint8Array(Math.max(0, max))).read));
+
 function snapshot(maxBytes) {
   const root = document.documentElement;
-  const html = document.querySelector(MASK_ANY) ? maskedCopy(root).outerHTML : root.outerHTML;
-  if (html.length <= maxBytes / 3) return { html, length: html.length, truncated: false };
-  const { read } = new TextEncoder().encodeInto(html, new Uint8Array(maxBytes)); // cut at a UTF-8 byte budget
-  return { html: html.slice(0, read), length: html.length, truncated: read < html.length };
+  const full = document.querySelector(MASK_ANY) ? maskedCopy(root).outerHTML : root.outerHTML;
+  const html = cutBytes(full, maxBytes);
+  return { html, length: full.length, truncated: html.length < full.length };
 }
 
 // ---- UI tree: roles, names, values ----------------------------------------------------------------------------
@@ -353,24 +357,31 @@ export function createDebugBridge(options = {}) {
 
   // ---- connection
   let ws = null, ready = false, wanted = false, stopped = false, attempts = 0, retryTimer = 0, droppedTelemetry = 0;
-  let server = { evalAllowed: false, settleMs: 100, maxWaitMs: 3000 };
+  let server = { evalAllowed: false, settleMs: 100, maxWaitMs: 3000 }, msgMax = MSG_MAX_BYTES;
   const unhooks = [];
 
   const envelope = (type, fields) => Object.assign({ sessionId, timestamp: Date.now(), origin: 'app', type }, fields);
-  function sendRaw(obj, text = JSON.stringify(obj)) {
+  // UTF-8 bytes of text beyond the message cap (<= 0: it fits); encodes only when its length cannot tell.
+  const overBy = (text) => (text.length * 3 <= msgMax ? -1 : ENCODER.encode(text).length - msgMax);
+  // shrink(obj, over) makes an oversized message smaller (false: it cannot); what still does not fit is dropped
+  // and counted with the back-pressure drops (the next telemetry message's droppedBefore).
+  function sendRaw(obj, text = JSON.stringify(obj), shrink = null) {
     if (!ws || ws.readyState !== 1) return false;
-    if (text.length > MSG_MAX_CHARS) {
+    for (let over; (over = overBy(text)) > 0; text = JSON.stringify(obj)) {
+      if (shrink && shrink(obj, over)) continue;
+      droppedTelemetry++;
       warnOnce(`big-${obj.type}`, `dropped an oversized ${obj.type} message`);
       return false;
     }
     try { ws.send(text); return true; } catch { return false; }
   }
   const send = (type, fields) => sendRaw(envelope(type, fields));
-  function telemetry(obj) { // streamed data: only after welcome; dropped (and counted) under back-pressure
+  function telemetry(obj, text, shrink) { // streamed data: only after welcome; dropped (counted) under back-pressure
     if (!ready || !ws) return;
     if (ws.bufferedAmount > BUFFERED_MAX) { droppedTelemetry++; return; }
-    if (droppedTelemetry) { obj.droppedBefore = droppedTelemetry; droppedTelemetry = 0; }
-    sendRaw(obj);
+    const before = droppedTelemetry;
+    if (before) { obj.droppedBefore = before; droppedTelemetry = 0; text = undefined; }
+    if (!sendRaw(obj, text, shrink)) droppedTelemetry += before;
   }
 
   function open() {
@@ -383,10 +394,11 @@ export function createDebugBridge(options = {}) {
     const sock = attempt(() => new WebSocket(wsUrl.href));
     if (!sock) return warnOnce('ws', `cannot open ${wsUrl.href}`);
     ws = sock;
+    msgMax = MSG_MAX_BYTES; // until this connection's welcome says otherwise
     sock.onopen = () => ws === sock && send('hello', {
       protocolVersion: 1, token: opts.token, appName: opts.appName, appVersion: opts.appVersion, url: location.href,
       title: document.title, userAgent: navigator.userAgent, viewport: [innerWidth, innerHeight], sdk: SDK_INFO,
-      evalAllowed: !!opts.enableEval, loadId: LOAD_ID,
+      evalAllowed: !!opts.enableEval, loadId: LOAD_ID, sessionIdAuto: autoId,
     });
     sock.onmessage = (ev) => { if (ws === sock) onMessage(ev.data); };
     sock.onclose = (ev) => {
@@ -414,6 +426,7 @@ export function createDebugBridge(options = {}) {
 
   function onWelcome(m) {
     server = { evalAllowed: m.evalAllowed === true, settleMs: num(m.settleMs, 100), maxWaitMs: num(m.maxWaitMs, 3000) };
+    msgMax = Math.min(MSG_MAX_BYTES, Math.floor(num(m.maxMessageBytes, 0)) || MSG_MAX_BYTES);
     if (Number.isFinite(m.refBase)) nextRef = Math.max(nextRef, Math.floor(m.refBase) + 1);
     ready = true;
     attempts = 0;
@@ -425,7 +438,7 @@ export function createDebugBridge(options = {}) {
     send('capabilities', { capabilities: caps, protocolVersion: 1 });
     if (opts.enableUiTree) attempt(sendTree);
     try { sendStates(); } catch (e) { warnOnce('state', `getCustomState failed: ${e && e.message}`); }
-    if (opts.enableDomSnapshot) attempt(() => send('dom_snapshot', snapshot(opts.maxSnapshotBytes)));
+    if (opts.enableDomSnapshot) attempt(sendSnapshot, opts.maxSnapshotBytes);
     if (!observer && typeof MutationObserver === 'function') attempt(() => {
       observer = new MutationObserver(onMutations);
       observer.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
@@ -444,13 +457,17 @@ export function createDebugBridge(options = {}) {
   }
 
   // ---- custom state
+  const sentStates = new Map(); // scope -> the last value given to sendCustomState
   function sendStates(requestId) {
     const all = typeof opts.getCustomState === 'function' ? opts.getCustomState() : null;
     if (all && typeof all === 'object') for (const scope of Object.keys(all)) sendState(scope, all[scope], requestId);
   }
   function sendState(scope, state, requestId) {
     if (!ready) return;
-    send('state_update', { scope: String(scope), state: plain(state, { left: STATE_BUDGET }, ARG_MAX), requestId });
+    let left = Math.min(STATE_BUDGET, msgMax >> 1); // a character budget; a quarter of it per retry
+    const copy = () => plain(state, { left }, Math.min(ARG_MAX, left));
+    sendRaw(envelope('state_update', { scope: String(scope), state: copy(), requestId }), undefined,
+      (m) => left > 1024 && ((left >>= 2), (m.state = copy()), true));
   }
 
   // ---- refs and UI tree
@@ -497,13 +514,12 @@ export function createDebugBridge(options = {}) {
   function sendTree(requestId, scopeEl, scope) {
     const { items, total } = buildTree(scopeEl);
     const msg = envelope('ui_tree', { items, url: location.href, title: document.title, total, requestId, scope });
-    let text = JSON.stringify(msg);
-    while (text.length > MSG_MAX_CHARS && msg.items.length > 1) {
-      msg.items = msg.items.slice(0, msg.items.length >> 1);
-      text = JSON.stringify(msg);
-    }
-    sendRaw(msg, text);
+    sendRaw(msg, undefined, (m) => m.items.length > 1 && !!(m.items = m.items.slice(0, m.items.length >> 1)));
     if (!scopeEl) { lastTreeAt = performance.now(); treeDirty = false; }
+  }
+  function sendSnapshot(maxBytes, requestId) { // cut to maxBytes, then by what the message is over the cap
+    sendRaw(envelope('dom_snapshot', { ...snapshot(Math.min(maxBytes, msgMax)), requestId }), undefined, (m, over) =>
+      !!m.html && ((m.html = cutBytes(m.html, ENCODER.encode(m.html).length - over)), (m.truncated = true)));
   }
 
   function scheduleTree() { // automatic re-send after mutations, at most once per uiTreeThrottleMs
@@ -567,15 +583,24 @@ export function createDebugBridge(options = {}) {
     clearTimeout(batchTimer);
     batchTimer = 0;
     if (!pending.length && !droppedRecords) return;
-    const msg = envelope('dom_mutations', { mutations: pending, dropped: droppedRecords });
+    const left = sendMutations(pending, droppedRecords);
     pending = [];
     pendingChars = droppedRecords = 0;
-    telemetry(msg);
+    if (left) sendMutations([], left); // records dropped at the end of the batch
+  }
+  // Records in one message, or in two halves (recursively) when it is over the cap; a lone record over it is
+  // dropped. `dropped` rides on the first message sent; returns the drops not yet reported.
+  function sendMutations(records, dropped) {
+    const msg = envelope('dom_mutations', { mutations: records, dropped }), text = JSON.stringify(msg);
+    if (!records.length || overBy(text) <= 0) return telemetry(msg, text), 0;
+    if (records.length === 1) return dropped + 1;
+    const half = records.length >> 1;
+    return sendMutations(records.slice(half), sendMutations(records.slice(0, half), dropped));
   }
 
   // ---- effects windows: what happened after a command acted. A window ends when settleMs passed without a
-  // mutation (capped by maxWaitMs), after one macrotask for settleMs 0, or at pagehide; its onDone then runs
-  // synchronously, so results go out before the page's unload message.
+  // mutation, after one macrotask for settleMs 0, at pagehide, or maxWaitMs after it opened (even while the
+  // command still runs); its onDone then runs synchronously, so results go out before the page's unload message.
   const windows = new Set();
   let channel = null;
   const macroQueue = [];
@@ -587,12 +612,14 @@ export function createDebugBridge(options = {}) {
   function effectsWindow(settleMs, maxWaitMs) {
     const start = performance.now();
     const w = { mutations: 0, console: [], consoleCount: 0, errors: [], navigated: null, navigations: [], last: start,
-      closed: false, settled: false, onDone: null, formControl: false };
+      navigationsDropped: 0, closed: false, settled: false, onDone: null, formControl: false, end: start };
     let timer = 0;
+    const capTimer = setTimeout(() => w.finish(false), maxWaitMs);
     w.finish = (settled) => {
       if (w.closed) return;
-      Object.assign(w, { closed: true, settled });
+      Object.assign(w, { closed: true, settled, end: performance.now() });
       clearTimeout(timer);
+      clearTimeout(capTimer);
       windows.delete(w);
       if (w.onDone) w.onDone(settled);
     };
@@ -608,15 +635,17 @@ export function createDebugBridge(options = {}) {
       };
       tick();
     };
-    w.effects = (settled) => Object.assign({ windowMs: round1(performance.now() - start), settled,
-      mutations: w.mutations, console: w.console, consoleCount: w.consoleCount, errors: w.errors,
-      navigated: w.navigated }, w.navigations.length ? { navigations: w.navigations } : {});
+    w.effects = (settled) => Object.assign({ windowMs: round1(w.end - start), settled, mutations: w.mutations,
+      console: w.console, consoleCount: w.consoleCount, errors: w.errors, navigated: w.navigated },
+      w.navigations.length ? { navigations: w.navigations, navigationsDropped: w.navigationsDropped } : {});
     windows.add(w);
     return w;
   }
 
   // ---- console, errors, navigation hooks
   let inHook = false;
+  const halveArgs = (m) => m.args.some((s) => s.length > 16) // a console message over the cap: args cut in half
+    && !!(m.args = m.args.map((s) => (s.length > 16 ? cut(s, Math.max(16, s.length >> 1)) : s)));
   function onConsole(level, args) {
     if (!ready || inHook) return;
     inHook = true; // a toJSON that logs must not recurse
@@ -627,7 +656,8 @@ export function createDebugBridge(options = {}) {
       for (const w of windows) {
         if (w.consoleCount++ < 20) w.console.push({ level, args: strs.slice(0, 10).map((s) => cut(s, 1024)) });
       }
-      telemetry({ sessionId, timestamp: Date.now(), origin: 'app', type: 'console', level, args: strs });
+      telemetry({ sessionId, timestamp: Date.now(), origin: 'app', type: 'console', level, args: strs }, undefined,
+        halveArgs);
     } catch { /* never throw into the page */ } finally { inHook = false; }
   }
   function reportError(fields) { // fields double as the effects entry
@@ -638,12 +668,12 @@ export function createDebugBridge(options = {}) {
     if (!ready) return;
     attempt(() => {
       if (ev instanceof ErrorEvent || ev.error) {
-        reportError({ type: 'error', message: String(ev.message || (ev.error && ev.error.message) || 'error'),
-          stack: ev.error instanceof Error ? cut(errorText(ev.error), ARG_MAX) : undefined,
-          filename: ev.filename, lineno: ev.lineno, colno: ev.colno });
+        reportError({ type: 'error', message: cut(String(ev.message || (ev.error && ev.error.message) || 'error'),
+          ARG_MAX), stack: ev.error instanceof Error ? cut(errorText(ev.error), ARG_MAX) : undefined,
+          filename: ev.filename && cut(String(ev.filename), ARG_MAX), lineno: ev.lineno, colno: ev.colno });
       } else if (ev.target && ev.target.nodeType === 1) { // a resource failed to load (seen in the capture phase)
         const t = ev.target, src = t.currentSrc || t.src || t.href || '';
-        reportError({ type: 'error', message: `failed to load ${describeNode(t)} ${src}`.trim() });
+        reportError({ type: 'error', message: cut(`failed to load ${describeNode(t)} ${src}`.trim(), ARG_MAX) });
       }
     });
   }
@@ -651,13 +681,16 @@ export function createDebugBridge(options = {}) {
     if (!ready) return;
     attempt(() => {
       const r = ev.reason, isError = r instanceof Error;
-      reportError({ type: 'unhandledrejection', reason: isError ? `${r.name}: ${r.message}` : argText(r),
+      reportError({ type: 'unhandledrejection', reason: isError ? cut(`${r.name}: ${r.message}`, ARG_MAX) : argText(r),
         stack: isError ? cut(errorText(r), ARG_MAX) : undefined });
     });
   }
   function onNavigation(kind) {
     if (!ready) return;
-    for (const w of windows) w.navigations.push({ kind, url: location.href });
+    for (const w of windows) {
+      if (w.navigations.length < 20) w.navigations.push({ kind, url: cut(location.href, ARG_MAX) });
+      else w.navigationsDropped++;
+    }
     telemetry(envelope('navigation', { url: location.href, kind }));
   }
   function onPageHide() { // answer open windows, say goodbye, and close (keeps the page bfcache-eligible)
@@ -846,7 +879,9 @@ export function createDebugBridge(options = {}) {
       else location.href = url.href;
     };
     setTimeout(go, 0);
-    return JSON.stringify({ url: url.href });
+    // Only a change of fragment (the target has one, the rest is equal) keeps the document; anything else unloads.
+    const sameDocument = url.href.includes('#') && url.href.split('#')[0] === location.href.split('#')[0];
+    return JSON.stringify({ url: url.href, sameDocument });
   }
 
   async function evaluate(m) {
@@ -861,15 +896,19 @@ export function createDebugBridge(options = {}) {
   const COMMANDS = {
     click, type, navigate, evaluate,
     request_ui_tree(m) {
-      if (!opts.enableUiTree) fail('BAD_REQUEST', 'the UI tree is disabled in this app (enableUiTree)');
+      if (!opts.enableUiTree) fail('FEATURE_DISABLED', 'the app created the bridge with enableUiTree: false');
       const scopeEl = m.scope != null ? byRef(String(m.scope)) : null;
       sendTree(m.requestId, scopeEl, scopeEl ? String(m.scope) : undefined);
     },
     request_dom_snapshot(m) {
-      if (!opts.enableDomSnapshot) fail('BAD_REQUEST', 'DOM snapshots are disabled in this app (enableDomSnapshot)');
-      send('dom_snapshot', { ...snapshot(num(m.maxBytes, 0) || opts.maxSnapshotBytes), requestId: m.requestId });
+      if (!opts.enableDomSnapshot) fail('FEATURE_DISABLED', 'the app created the bridge with enableDomSnapshot: false');
+      sendSnapshot(num(m.maxBytes, 0) || opts.maxSnapshotBytes, m.requestId);
     },
-    request_state(m) { sendStates(m.requestId); },
+    request_state(m) {
+      if (typeof opts.getCustomState === 'function') return sendStates(m.requestId);
+      if (!sentStates.size) fail('FEATURE_DISABLED', 'the app gave no getCustomState and never called sendCustomState');
+      for (const [scope, state] of sentStates) sendState(scope, state, m.requestId);
+    },
   };
   const ACTING = new Set(['click', 'type', 'evaluate']); // these get an effects window
 
@@ -903,8 +942,21 @@ export function createDebugBridge(options = {}) {
       sendResult(reply);
     });
   }
+  function shrinkResult(obj, over) { // effects' lists go first (their counts stay), then the result's tail
+    const e = obj.effects;
+    if (e && (e.console?.length || e.errors?.length || e.navigations?.length)) {
+      Object.assign(e, { console: [], errors: (e.errors || []).slice(0, 1), navigations: [], trimmed: true });
+      if (e.errors[0]) e.errors[0] = { message: cut(String(e.errors[0].message || e.errors[0].reason || ''), 300) };
+      return true;
+    }
+    for (const key of ['result', 'error']) {
+      const v = obj[key];
+      if (typeof v === 'string' && v.length > 64) { obj[key] = cut(v, Math.max(64, v.length - over - 16)); return true; }
+    }
+    return false;
+  }
   function sendResult(reply) {
-    if (send('command_result', reply) || !ws || ws.readyState !== 1) return;
+    if (sendRaw(envelope('command_result', reply), undefined, shrinkResult) || !ws || ws.readyState !== 1) return;
     send('command_result', { ...reply, result: undefined, effects: undefined, success: false, errorCode: 'EXCEPTION',
       error: 'the result is too large to send' });
   }
@@ -928,7 +980,7 @@ export function createDebugBridge(options = {}) {
       if (sock) attempt(() => sock.close(1000, 'disconnect'));
       while (unhooks.length) attempt(unhooks.pop());
     },
-    sendCustomState(scope, state) { attempt(sendState, scope, state); },
+    sendCustomState(scope, state) { sentStates.set(String(scope), state); attempt(sendState, scope, state); },
     get sessionId() { return sessionId; },
     get connected() { return !!(ws && ws.readyState === 1 && ready); },
   };
