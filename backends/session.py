@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import time
 from dataclasses import dataclass, field
@@ -218,12 +219,24 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
         self.stop_number = report.stop_number
         self.last_stop = report
         self._output_mark = self.output.cursor
+        self._verify_hit(report)
         if self.phase == Phase.PAUSED:  # stopped again without a resume we saw (e.g. another thread)
             self.bus.publish(PhaseChanged(self.id, phase=Phase.PAUSED, detail=report.reason))
             self._notify()
         else:
             self._set_phase(Phase.PAUSED, report.reason)
         self.bus.publish(Stopped(self.id, report=report))
+
+    def _verify_hit(self, report: StopReport) -> None:
+        """A breakpoint the program stopped at is bound, even if the target's "resolved" event has not come in yet
+        (Node under load sends it after the pause)."""
+        hit = [bp for bp in self.breakpoints.values() if bp.id in report.hit_breakpoints and not bp.state.verified]
+        for bp in hit:
+            bp.state = dataclasses.replace(
+                bp.state, verified=True, line=bp.state.line or report.location.line, message=None
+            )
+        if hit:
+            self._publish_breakpoints()
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
