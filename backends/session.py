@@ -22,6 +22,7 @@ from typing import Literal
 
 
 from .base import Backend, BreakpointState, ExceptionMode, StopInfo
+from .changes import Changes
 from .errors import DebugError, ErrorCode, not_paused
 from .events import EventBus, OutputAppended, PhaseChanged, Stopped
 from .handles import Handles
@@ -76,7 +77,7 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
         self.seen_stop: dict[str, int] = {}  # actor -> newest stop number a reply has shown them
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self._lock = asyncio.Lock()
-        self._changed = asyncio.Event()
+        self._changes = Changes()
         self._bp_seq = 0
         self._watch_seq = 0
         self._stop_gen = 0
@@ -117,18 +118,7 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             self._notify()
 
     def _notify(self) -> None:
-        event, self._changed = self._changed, asyncio.Event()
-        event.set()
-
-    async def _wait_until(self, done: callable, timeout: float) -> bool:  # type: ignore[valid-type]
-        deadline = asyncio.get_running_loop().time() + timeout
-        while not done():
-            remaining = deadline - asyncio.get_running_loop().time()
-            if remaining <= 0:
-                return False
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._changed.wait(), remaining)
-        return True
+        self._changes.notify()
 
     @property
     def capabilities(self) -> dict[str, bool]:
@@ -362,7 +352,7 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
                 return False  # the target may come back (attach, restarted on its port) and stop again
             return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
 
-        await self._wait_until(settled, max(0.0, timeout))
+        await self._changes.wait_until(settled, max(0.0, timeout))
         return self.outcome(pending=True)
 
     def outcome(self, pending: bool = False) -> ExecOutcome:

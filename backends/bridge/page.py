@@ -1,6 +1,6 @@
 """What pairdbg knows of one bridge session (one `sessionId`): the current app connection, the relay's agents, and
-a bounded mirror of what the page sent — hello, capabilities, the latest UI tree, state per scope, counts and the
-recent tail of mutations and errors, the last DOM snapshot — plus the commands waiting for a result.
+a bounded mirror of what the page sent — hello, capabilities, the latest UI tree, state per scope, counts, the
+recent errors, the last DOM snapshot — plus the commands waiting for a result.
 
 Everything here is bounded: rings for recent items, caps for the snapshot; counters for the rest.
 """
@@ -13,9 +13,9 @@ from collections import deque
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..changes import Changes
 from ..errors import DebugError, ErrorCode
 
-RECENT_MUTATIONS = 50
 RECENT_ERRORS = 50
 MAX_SCOPES = 100
 
@@ -28,7 +28,6 @@ class AppConn:
     ref_base: int
     connected_at: float = field(default_factory=time.time)
     malformed_in_a_row: int = 0
-    frames: int = 0
     welcome: dict[str, Any] = field(default_factory=dict)
 
 
@@ -54,7 +53,6 @@ class Page:
     mutation_records: int = 0
     mutation_batches: int = 0
     mutations_dropped: int = 0
-    recent_mutations: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_MUTATIONS))
     console_count: int = 0
     error_count: int = 0
     recent_errors: deque[dict[str, Any]] = field(default_factory=lambda: deque(maxlen=RECENT_ERRORS))
@@ -63,10 +61,9 @@ class Page:
     pending: dict[str, asyncio.Future[dict[str, Any]]] = field(default_factory=dict)
     closed_by_debugger: bool = False
     has_session: bool = False  # a Hub session is live or waiting for this page (the service keeps it up to date)
-    last_close: dict[str, Any] | None = None
-    _connected: asyncio.Event = field(default_factory=asyncio.Event)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
-    tree_waiters: list[asyncio.Future[None]] = field(default_factory=list)
+    #: Notified when the app attaches or detaches and when a tree arrives: `changes.wait_until(condition, timeout)`.
+    changes: Changes = field(default_factory=Changes)
 
     # ----- connection ---------------------------------------------------------------------------------------------
 
@@ -93,14 +90,13 @@ class Page:
             self.tree = []
             self.tree_at = None
             self.capabilities = []
-        self._connected.set()
+        self.changes.notify()
 
     def detach(self, app: AppConn, code: int | None, reason: str) -> None:
         if self.app is not app:
             return
         self.app = None
-        self._connected = asyncio.Event()
-        self.last_close = {"code": code, "reason": reason, "at": time.time()}
+        self.changes.notify()
         navigated = self.unloading
         for rid, fut in list(self.pending.items()):
             if not fut.done():
@@ -123,14 +119,7 @@ class Page:
             self.pending.pop(rid, None)
 
     async def wait_connected(self, timeout: float) -> bool:
-        if self.app is not None:
-            return True
-        try:
-            async with asyncio.timeout(timeout):
-                await self._connected.wait()
-        except TimeoutError:
-            return False
-        return self.app is not None
+        return await self.changes.wait_until(lambda: self.app is not None, timeout)
 
     # ----- applying app messages ----------------------------------------------------------------------------------
 
@@ -150,10 +139,7 @@ class Page:
             ref = it.get("ref")
             if isinstance(ref, str) and ref[1:].isdigit():
                 self.max_ref = max(self.max_ref, int(ref[1:]))
-        for fut in self.tree_waiters:
-            if not fut.done():
-                fut.set_result(None)
-        self.tree_waiters.clear()
+        self.changes.notify()
 
     def apply_state(self, msg: dict[str, Any]) -> None:
         scope = str(msg.get("scope") or "state")
@@ -170,12 +156,6 @@ class Page:
         dropped = msg.get("dropped")
         if isinstance(dropped, int) and dropped > 0:
             self.mutations_dropped += dropped
-        if n:
-            # Only a summary of each batch is kept: the records themselves are the page's business.
-            first = records[0] if isinstance(records[0], dict) else {}
-            self.recent_mutations.append(
-                {"at": time.time(), "records": n, "dropped": dropped or 0, "first": _mutation_line(first)}
-            )
 
     def apply_dom(self, msg: dict[str, Any]) -> None:
         html = msg.get("html")
@@ -213,13 +193,3 @@ class Page:
             },
             "state_scopes": sorted(self.state),
         }
-
-
-def _mutation_line(rec: dict[str, Any]) -> str:
-    kind = rec.get("mutationType", "?")
-    target = str(rec.get("targetSelector") or "?")[:80]
-    if kind == "attributes":
-        return f"{target} @{rec.get('attributeName')}"
-    if kind == "childList":
-        return f"{target} +{len(rec.get('addedNodes') or [])} -{len(rec.get('removedNodes') or [])}"
-    return f"{target} text"

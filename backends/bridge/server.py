@@ -378,7 +378,6 @@ class BridgeServer:
     async def _app_frame(self, page: Page, app: AppConn, frame: str | bytes) -> bool:
         if page.app is not app:
             return False  # replaced: its frames no longer speak for the page
-        app.frames += 1
         msg = self._parse(frame)
         if isinstance(msg, str):
             kind, _, why = msg.partition(":")

@@ -73,7 +73,6 @@ class BridgeService:
         self.start_error: str | None = None
         self._ids = itertools.count(1)
         self._grace: dict[str, asyncio.TimerHandle] = {}
-        self._tasks: set[asyncio.Task[Any]] = set()
         self._actions: list[Action] | None = None
 
     def bind(self, hub: Hub) -> None:
@@ -98,8 +97,6 @@ class BridgeService:
             timer.cancel()
         self._grace.clear()
         await self.server.stop()
-        for task in list(self._tasks):
-            task.cancel()
 
     def actions(self) -> list[Action]:
         if self._actions is None:
@@ -352,9 +349,7 @@ class BridgeService:
         if page.connected and page.unloading:
             # It said it is leaving: its socket may still be open, but it can no longer answer; wait for the next.
             loads = page.loads
-            deadline = asyncio.get_running_loop().time() + RECONNECT_WAIT_S
-            while page.loads == loads and asyncio.get_running_loop().time() < deadline:
-                await asyncio.sleep(0.01)
+            await page.changes.wait_until(lambda: page.loads != loads, RECONNECT_WAIT_S)
         if page.connected and not page.unloading:
             return
         session = self.session_of(page)
@@ -503,6 +498,7 @@ class BridgeService:
             "eval_allowed_by_server": self.config.allow_eval,
             "extra_origins": list(self.config.origins),
             "rejected": dict(self.server.rejected),
+            "malformed_frames": self.server.malformed,
             "pages": [p.summary() for p in self.server.pages.values() if p.hub_id],
         }
 
@@ -514,11 +510,6 @@ class BridgeService:
             f'  createDebugBridge({{ token: "{self.config.token}", appName: "my-app" }}).connect();\n'
             "</script>"
         )
-
-    def spawn(self, coro) -> None:
-        task = asyncio.ensure_future(coro)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
 
 
 def _session_name(hello: dict[str, Any], session_id: str) -> str:

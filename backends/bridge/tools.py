@@ -3,7 +3,6 @@ what the action did. Handles are the page's `@eN`; every action replies with its
 
 from __future__ import annotations
 
-import asyncio
 import json
 import time
 from typing import TYPE_CHECKING, Any
@@ -289,9 +288,9 @@ def build_actions(svc: BridgeService) -> list[Action]:
             )
         if same_document:
             return Reply(f"navigated to {target} (same document)", {"session_id": page.hub_id, "url": target})
-        deadline = time.monotonic() + NAVIGATION_WAIT_S
-        while time.monotonic() < deadline and not (page.loads > loads and page.connected and page.tree_at):
-            await asyncio.sleep(0.02)  # the new page's hello and first tree arrive on their own
+        await page.changes.wait_until(  # the new page's hello and first tree arrive on their own
+            lambda: page.loads > loads and page.connected and page.tree_at is not None, NAVIGATION_WAIT_S
+        )
         if page.loads > loads and page.connected:
             text = f"navigated to {page.url}; the new page connected (load {page.loads}): {page.title!r}"
             return Reply(text, {"session_id": page.hub_id, "url": page.url, "connected": True})
