@@ -452,3 +452,10 @@ async def test_a_relay_agents_scoped_tree_does_not_replace_the_pages_tree(rig: R
     await page.log("marker")
     await until(lambda: "marker" in output(rig.hub, "S1"))
     assert len(rig.svc.server.pages["tab-1"].tree) == 4
+
+
+async def test_the_tree_header_says_when_the_page_capped_its_tree(rig: Rig) -> None:
+    page = await rig.page()
+    page.total = 2500  # as if the page had more elements than the SDK sends
+    tree = await rig.run("get_ui_tree")
+    assert "(the page sent its first 4 of 2500 elements: use scope or find)" in tree.text.splitlines()[0]

@@ -482,7 +482,10 @@ class BridgeService:
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no resource {uri}", hint="bridge://S1/dom, /ui_tree or /state")
 
     def tree_header(self, page: Page) -> str:
-        return f"# ui tree of {page.hub_id} url={page.url} title={uitree._quote(page.title, 60)}"
+        head = f"# ui tree of {page.hub_id} url={page.url} title={uitree._quote(page.title, 60)}"
+        if page.tree_total > len(page.tree):  # the SDK caps what it sends (1,000 elements)
+            head += f" (the page sent its first {len(page.tree)} of {page.tree_total} elements: use scope or find)"
+        return head
 
     # ----- status (get_bridge_info, the TUI) ----------------------------------------------------------------------
 

@@ -23,6 +23,7 @@ class FakePage:
         self.received: list[dict[str, Any]] = []
         self.items: list[dict[str, Any]] = []
         self.hold: set[str] = set()  # command types left unanswered (to test timeouts / disconnects)
+        self.total: int | None = None  # the element count a tree reports (default: the items sent)
         self._task: asyncio.Task[None] | None = None
         self._next = 0
 
@@ -87,7 +88,7 @@ class FakePage:
         base = {"requestType": kind, "requestId": rid, "durationMs": 0.5}
         effects: dict[str, Any] = {"mutations": 0, "console": [], "consoleCount": 0, "errors": [], "navigated": None}
         if kind == "request_ui_tree":
-            await self.send("ui_tree", items=self.items, total=len(self.items))
+            await self.send("ui_tree", items=self.items, total=self.total or len(self.items))
         elif kind == "request_state":
             await self.send("state_update", scope="auth", state={"user": "ada", "token": "secret-token-value-123456"})
         elif kind in ("click", "type"):
