@@ -14,8 +14,8 @@ from typing import Any
 
 import uvicorn
 
-from backends.actions import Registry
-from backends.hub import Hub
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.hub import Hub
 
 from .server import build_server
 

@@ -19,7 +19,7 @@ from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChang
 from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
-from backends.events import (
+from pairdbg.backends.events import (
     ActionPerformed,
     BreakpointsChanged,
     Event,
@@ -31,7 +31,7 @@ from backends.events import (
     SessionRemoved,
     Stopped,
 )
-from backends.hub import Hub
+from pairdbg.backends.hub import Hub
 
 log = logging.getLogger(__name__)
 

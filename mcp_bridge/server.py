@@ -32,10 +32,10 @@ from mcp.types import (
     ToolAnnotations,
 )
 
-from backends.actions import Registry
-from backends.actions.render import session_line, stop_report
-from backends.errors import DebugError
-from backends.hub import Hub
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.render import session_line, stop_report
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.hub import Hub
 
 from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 

@@ -10,9 +10,9 @@ import sys
 
 from mcp.server.stdio import stdio_server
 
-from backends.actions import build_registry
-from backends.hub import Hub
-from backends.setup import make_hub, settle_memory
+from pairdbg.backends.actions import build_registry
+from pairdbg.backends.hub import Hub
+from pairdbg.backends.setup import make_hub, settle_memory
 
 from .server import build_server
 

@@ -26,12 +26,12 @@ sys.path.insert(0, str(ROOT))
 
 from textual import events  # noqa: E402
 
-from backends.actions import build_registry  # noqa: E402
-from backends.bridge.config import BridgeConfig  # noqa: E402
-from backends.bridge.service import BridgeService  # noqa: E402
-from backends.hub import Hub  # noqa: E402
-from backends.inspector import targets  # noqa: E402
-from backends.setup import settle_memory  # noqa: E402
+from pairdbg.backends.actions import build_registry  # noqa: E402
+from pairdbg.backends.bridge.config import BridgeConfig  # noqa: E402
+from pairdbg.backends.bridge.service import BridgeService  # noqa: E402
+from pairdbg.backends.hub import Hub  # noqa: E402
+from pairdbg.backends.inspector import targets  # noqa: E402
+from pairdbg.backends.setup import settle_memory  # noqa: E402
 
 TOKEN = "bench-bridge-token-0123456789"
 PAGES = ROOT / "tests" / "bridge" / "pages"
@@ -139,7 +139,7 @@ async def ingest(svc: BridgeService, page, session, app, pilot, seconds: float) 
             await asyncio.sleep(0.1)
         elapsed = time.perf_counter() - t0
     got = session.output.cursor - before
-    from tui.panes import ConsolePane
+    from pairdbg.tui.panes import ConsolePane
 
     shown = app.query_one(ConsolePane).lines_text[-1] if app.query_one(ConsolePane).lines_text else ""
     print(
@@ -192,7 +192,7 @@ async def main() -> None:
     ap.add_argument("--clicks", type=int, default=300)
     ap.add_argument("--seconds", type=float, default=3.0)
     args = ap.parse_args()
-    from tui.app import PairDbgApp
+    from pairdbg.tui.app import PairDbgApp
 
     hub = Hub()
     svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, allow_eval=True))

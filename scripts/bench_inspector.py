@@ -23,9 +23,9 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backends.actions import build_registry  # noqa: E402
-from backends.hub import Hub  # noqa: E402
-from backends.inspector.rpc import QuickAckConnection  # noqa: E402
+from pairdbg.backends.actions import build_registry  # noqa: E402
+from pairdbg.backends.hub import Hub  # noqa: E402
+from pairdbg.backends.inspector.rpc import QuickAckConnection  # noqa: E402
 
 PROGRAM = """\
 function add(a, b) {
@@ -50,8 +50,8 @@ async def raw_evaluate(runtime: str, program: str, n: int) -> list[float]:
     Debugger.evaluateOnCallFrame (what pairdbg sends). QUICKACK as pairdbg uses it, or Node's ~40 ms
     delayed-ACK stall would dominate and the comparison would mean nothing. (Bun serves one client at a time,
     so this is its own process of the same program, in the same run.)"""
-    from backends.inspector.process import RuntimeProcess
-    from backends.inspector.targets import find_bun, find_node, free_port
+    from pairdbg.backends.inspector.process import RuntimeProcess
+    from pairdbg.backends.inspector.targets import find_bun, find_node, free_port
 
     if runtime == "bun":
         argv = [find_bun(), f"--inspect-brk=127.0.0.1:{free_port()}/raw", program]

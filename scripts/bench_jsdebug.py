@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from backends.actions import build_registry
-from backends.hub import Hub
+from pairdbg.backends.actions import build_registry
+from pairdbg.backends.hub import Hub
 
 PROGRAM = "function add(a, b) {\n  const sum = a + b;\n  return sum;\n}\nlet acc = 0;\n" \
           "for (let i = 0; i < 100000; i++) {\n  acc = add(acc, i);\n}\nconsole.log(acc);\n"

@@ -28,7 +28,7 @@ from mcp import Client, StdioServerParameters
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from backends.rn.testing import FakeAdapter  # noqa: E402
+from pairdbg.backends.rn.testing import FakeAdapter  # noqa: E402
 
 TOKEN = "bench-token-0123456789"
 

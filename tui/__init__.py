@@ -7,15 +7,15 @@ import contextlib
 import signal
 from typing import Any
 
-from backends.actions import Registry
-from backends.hub import Hub
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.hub import Hub
 
 
 async def run_tui_async(
     hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
 ) -> None:
     """Run the TUI in the current loop until the person quits, then close every session."""
-    from backends.setup import settle_memory
+    from pairdbg.backends.setup import settle_memory
 
     from .app import PairDbgApp
 
@@ -38,7 +38,7 @@ def run_tui(
     embedded MCP endpoint) or None; `launch` is start_debugging's arguments, run as "human" once the app is up;
     `theme` is a theme name (unknown names raise themes.UnknownThemeError before anything starts)."""
     if theme is not None:
-        import themes
+        from pairdbg import themes
         from textual.app import App
 
         themes.check_name(theme, [*themes.load_themes(), *App().available_themes])

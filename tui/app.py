@@ -12,11 +12,11 @@ from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
 from textual.widgets import Footer, Input
 
-import themes
-from backends.actions import Registry
-from backends.actions.registry import Action
-from backends.hub import Hub
-from backends.samples import DEMO
+from pairdbg import themes
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import Action
+from pairdbg.backends.hub import Hub
+from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
 from .commands import ActionCommands, ArgsPrompt, required_args

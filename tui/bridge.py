@@ -7,9 +7,9 @@ from collections import deque
 
 from textual.app import App
 
-from backends.events import ActionPerformed, Event, OutputAppended, ResourceChanged, ResourceListChanged
-from backends.hub import Hub
-from backends.models import OutputEntry
+from pairdbg.backends.events import ActionPerformed, Event, OutputAppended, ResourceChanged, ResourceListChanged
+from pairdbg.backends.hub import Hub
+from pairdbg.backends.models import OutputEntry
 
 from .messages import ActivityReady, HubChanged, OutputReady
 from .page_view import PageChanged

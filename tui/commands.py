@@ -15,8 +15,8 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Input, Label
 
-from backends.actions.registry import Action
-from backends.samples import DEMO
+from pairdbg.backends.actions.registry import Action
+from pairdbg.backends.samples import DEMO
 
 if TYPE_CHECKING:
     from .app import PairDbgApp

@@ -11,11 +11,11 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App
 
-from backends.base import RawValue
-from backends.errors import DebugError, ErrorCode
-from backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
-from backends.models import FrameView, Phase
-from backends.session import Session
+from pairdbg.backends.base import RawValue
+from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
+from pairdbg.backends.models import FrameView, Phase
+from pairdbg.backends.session import Session
 
 from .messages import (
     ActionDone,
@@ -35,8 +35,8 @@ from .source_view import SourceView
 from .variables import BUCKET, VariablesTree
 
 if TYPE_CHECKING:
-    from backends.actions import Registry
-    from backends.hub import Hub
+    from pairdbg.backends.actions import Registry
+    from pairdbg.backends.hub import Hub
 
     from .bridge import HubBridge
 
@@ -294,7 +294,7 @@ class Controller(App[None]):
             self.post_message(ChildrenLoaded(request.node_id, request.generation, [], -1))
             self.post_message(ActionFailed("get_variables", str(exc.code), exc.message, exc.hint))
             return
-        from backends.models import VariableView
+        from pairdbg.backends.models import VariableView
 
         views = [VariableView.model_validate(v) for v in reply.data.get("variables", [])]
         self.post_message(ChildrenLoaded(request.node_id, request.generation, views, reply.data.get("total", 0)))

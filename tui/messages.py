@@ -7,8 +7,8 @@ from typing import Any
 
 from textual.message import Message
 
-from backends.events import ActionPerformed, Event
-from backends.models import FrameView, VariableView
+from pairdbg.backends.events import ActionPerformed, Event
+from pairdbg.backends.models import FrameView, VariableView
 
 
 class HubChanged(Message):

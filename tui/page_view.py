@@ -21,17 +21,17 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
-from backends.bridge import uitree
-from backends.errors import DebugError
+from pairdbg.backends.bridge import uitree
+from pairdbg.backends.errors import DebugError
 
 from .messages import ActionFailed
 from .page_widgets import TextPrompt, TreeRows, errors_text, first_handle, header, state_text, tree_rows
 
 if TYPE_CHECKING:
-    from backends.actions import Registry
-    from backends.bridge.page import Page
-    from backends.hub import Hub
-    from backends.session import Session
+    from pairdbg.backends.actions import Registry
+    from pairdbg.backends.bridge.page import Page
+    from pairdbg.backends.hub import Hub
+    from pairdbg.backends.session import Session
 
 HUMAN = "human"
 TICK_S = 0.5

@@ -15,7 +15,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from backends.bridge import uitree
+from pairdbg.backends.bridge import uitree
 
 MAX_ROWS = 5000  # rows listed; a larger tree ends with a line saying how many more (find and scope reach them)
 STATE_CHARS = 4000

@@ -13,10 +13,10 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
-from backends.actions.render import where
-from backends.events import ActionPerformed
-from backends.models import BreakpointView, FrameView, Phase
-from backends.session import Session
+from pairdbg.backends.actions.render import where
+from pairdbg.backends.events import ActionPerformed
+from pairdbg.backends.models import BreakpointView, FrameView, Phase
+from pairdbg.backends.session import Session
 
 PHASE_MARK = {
     Phase.STARTING: "◌",

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from backends.errors import DebugError, ErrorCode
-from backends.rn.jsondoc import PatchError, apply_patch, parse_path, pointer
+from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.rn.jsondoc import PatchError, apply_patch, parse_path, pointer
 
 Runner = Callable[[str, dict[str, Any]], Awaitable[Any]]
 OP = {"added": "add", "removed": "remove", "changed": "replace"}

@@ -20,7 +20,7 @@ from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
-from backends.errors import DebugError
+from pairdbg.backends.errors import DebugError
 
 from .commands import CommandList
 from .rn_state import StateBuilder
@@ -28,7 +28,7 @@ from .rn_tree import DiffPane, StateTree
 from .rn_widgets import Timeline, header_lines
 
 if TYPE_CHECKING:
-    from backends.actions import Registry
+    from pairdbg.backends.actions import Registry
 
 HUMAN = "human"
 PAGE = 200  # the tool's own maximum

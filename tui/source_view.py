@@ -14,8 +14,8 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from backends.errors import DebugError
-from backends.source import lines_of
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.source import lines_of
 
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
 

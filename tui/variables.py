@@ -10,7 +10,7 @@ from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
-from backends.models import VariableView
+from pairdbg.backends.models import VariableView
 
 BUCKET = 100
 

@@ -46,6 +46,7 @@ class DapBackend(Backend):
         super().__init__()
         self.client: DapClient | None = None
         self.capabilities: dict[str, Any] = {}
+        self.breakpoint_files: list[str] = []  # files with breakpoints at the start (launch rules can name them)
         self.proc: asyncio.subprocess.Process | None = None
         self.stderr_tail: deque[str] = deque(maxlen=40)
         self._initialized = asyncio.Event()
@@ -93,6 +94,7 @@ class DapBackend(Backend):
                 with contextlib.suppress(Exception):
                     await asyncio.wait_for(asyncio.shield(self._stderr_task), 1)
             raise self._start_failed(exc) from None
+        self.breakpoint_files = list(line_breakpoints)
         command, args = self._start_request()
         start_fut = client.send_request(command, args)
         # The adapter answers launch/attach only after configurationDone, but a bad launch fails at once:

@@ -68,6 +68,14 @@ async def check_python(python: str) -> None:
         )
 
 
+def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
+    """debugpy `rules` that keep justMyCode from hiding files the person asked for: the program itself and every
+    file a breakpoint was set in before the start (an installed library, the stdlib, or pairdbg's own demo when
+    pairdbg is installed in site-packages). Without them such breakpoints are "excluded by filters" and never hit."""
+    paths = dict.fromkeys(os.path.abspath(p) for group in groups for p in group)
+    return [{"path": path, "include": True} for path in paths]
+
+
 class PythonLaunch(DapBackend):
     """debugpy's adapter on stdio, which starts the program through its launcher.
 
@@ -140,6 +148,8 @@ class PythonLaunch(DapBackend):
             "subProcess": False,
         }
         args["module" if self.module else "program"] = self.program
+        if self.just_my_code:
+            args["rules"] = include_rules([] if self.module else [self.program], self.breakpoint_files)
         return "launch", args
 
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
@@ -185,4 +195,5 @@ class PythonAttach(DapBackend):
             "request": "attach",
             "connect": {"host": self.host, "port": self.port},
             "justMyCode": self.just_my_code,
+            **({"rules": include_rules([], self.breakpoint_files)} if self.just_my_code else {}),
         }

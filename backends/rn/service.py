@@ -67,7 +67,7 @@ class RnService:
             self.start_error = self.config_error
             log.error("%s", self.config_error)
             raise ConfigError(self.config_error)
-        logging.getLogger("backends.rn").setLevel(self.config.python_log_level())
+        logging.getLogger(__package__).setLevel(self.config.python_log_level())
         try:
             await self.server.start()
         except OSError as exc:

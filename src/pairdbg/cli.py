@@ -1,0 +1,233 @@
+"""The `pairdbg` command: the TUI (with MCP over HTTP beside it), headless MCP, the demo and mcp-config."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import logging
+import os
+import shutil
+import sys
+
+USAGE = """\
+pairdbg                              open the TUI (agents join over MCP at the URL in its header)
+pairdbg [-b FILE:LINE]... PROGRAM.py [ARGS...]   debug a program in the TUI (pairdbg's options go first)
+pairdbg demo                         debug a small buggy program shipped with pairdbg
+pairdbg --mcp                        headless MCP server on stdio (for agents)
+pairdbg --mcp --http [--port N]      headless MCP server on Streamable HTTP
+pairdbg --mcp --join                 stdio relay into a running pairdbg TUI's session
+pairdbg mcp-config                   print configuration to paste into an agent host
+"""
+
+
+def parse(argv: list[str]) -> argparse.Namespace:
+    p = argparse.ArgumentParser(prog="pairdbg", usage=USAGE, description="A debugger a person and an agent share.")
+    p.add_argument("--mcp", action="store_true", help="run headless as an MCP server (stdio unless --http)")
+    p.add_argument("--http", action="store_true", help="with --mcp: serve Streamable HTTP instead of stdio")
+    p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
+    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
+    p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
+    p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
+    p.add_argument(
+        "-b",
+        "--break",
+        dest="breaks",
+        action="append",
+        default=[],
+        metavar="FILE:LINE",
+        help="breakpoint to set before the program starts (repeatable)",
+    )
+    p.add_argument("--python", default=None, help="interpreter for a Python program (default: this one)")
+    p.add_argument(
+        "--runtime",
+        choices=["node", "bun"],
+        default=None,
+        help="runtime for a JavaScript/TypeScript program (default: node for .js, bun for .ts)",
+    )
+    p.add_argument("--config", default=None, metavar="NAME", help="start from this .vscode/launch.json configuration")
+    p.add_argument("--workspace", default=None, help="folder holding .vscode/launch.json (default: here)")
+    p.add_argument(
+        "--bridge-eval",
+        action="store_true",
+        help="let debug-bridge pages run evaluate (the page must opt in too: enableEval)",
+    )
+    p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
+    p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
+    p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
+    return p.parse_args(argv)
+
+
+def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
+    out = []
+    for spec in specs:
+        file, sep, line = spec.rpartition(":")
+        if not sep:
+            file, line = program or "", spec
+        if not line.isdigit() or not file:
+            raise SystemExit(f"pairdbg: -b expects FILE:LINE (or LINE for the program), got {spec!r}")
+        out.append({"file": os.path.abspath(file), "line": int(line)})
+    return out
+
+
+def language_of(program: str) -> str:
+    """The language a program file is in, by its extension (Python unless it is JavaScript or TypeScript)."""
+    ext = os.path.splitext(program)[1].lower()
+    if ext in (".js", ".mjs", ".cjs", ".jsx"):
+        return "javascript"
+    if ext in (".ts", ".mts", ".cts", ".tsx"):
+        return "typescript"
+    return "python"
+
+
+def _demo_launch() -> dict:
+    from pairdbg.backends.samples import DEMO
+
+    with open(DEMO, encoding="utf-8") as fh:
+        lines = fh.read().splitlines()
+    first_body_line = lines.index("def main():") + 2  # 1-based line after `def main():`
+    return {"program": DEMO, "breakpoints": [{"file": DEMO, "line": first_body_line}]}
+
+
+def _setup_logging(headless: bool) -> None:
+    """Logs never go to the TUI's screen or the stdio protocol pipe; the file is private to the user."""
+    if headless:
+        logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
+        return
+    from pairdbg.mcp_bridge.http import state_dir
+
+    folder = state_dir()
+    folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+    path = folder / "pairdbg.log"
+    fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
+    os.close(fd)
+    logging.basicConfig(level=logging.WARNING, filename=str(path))
+
+
+def mcp_config() -> str:
+    from pairdbg.mcp_bridge.http import DEFAULT_PORT, read_endpoint
+
+    exe = shutil.which("pairdbg") or f"{sys.executable} -m pairdbg"
+    command, *rest = exe.split()
+    stdio = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp"]}}}
+    join = {"mcpServers": {"pairdbg": {"command": command, "args": [*rest, "--mcp", "--join"]}}}
+    out = [
+        "# Headless (the agent starts its own pairdbg over stdio):",
+        json.dumps(stdio, indent=2),
+        "",
+        "# Share the TUI's live session, stdio-only agent hosts (relays into the running TUI):",
+        json.dumps(join, indent=2),
+        "",
+    ]
+    info = read_endpoint()
+    if info:
+        http = {
+            "mcpServers": {
+                "pairdbg": {"type": "http", "url": info["url"], "headers": {"Authorization": f"Bearer {info['token']}"}}
+            }
+        }
+        out += [
+            "# Share the TUI's live session over HTTP (this token is valid while that TUI runs):",
+            json.dumps(http, indent=2),
+        ]
+    else:
+        out += [
+            f"# No pairdbg TUI is running. Start `pairdbg`: it serves MCP at http://127.0.0.1:{DEFAULT_PORT}/mcp",
+            "# with a fresh bearer token each run; run `pairdbg mcp-config` again then for the HTTP entry.",
+        ]
+    return "\n".join(out)
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse(sys.argv[1:] if argv is None else argv)
+    if args.program == "mcp-config":
+        print(mcp_config())
+        return 0
+    if args.bridge_eval:  # read by the debug-bridge service when the hub is built
+        os.environ["PAIRDBG_BRIDGE_EVAL"] = "1"
+    if args.mcp:
+        _setup_logging(headless=True)
+        if args.join:
+            from pairdbg.mcp_bridge.join import serve_join
+
+            return asyncio.run(serve_join())
+        if args.http:
+            from pairdbg.mcp_bridge.http import DEFAULT_PORT
+            from pairdbg.mcp_bridge.stdio import serve_http
+
+            try:
+                with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+                    asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
+            except OSError as exc:
+                print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+                return 2
+            return 0
+        from pairdbg.mcp_bridge.stdio import serve_stdio
+
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            asyncio.run(serve_stdio())
+        return 0
+    launch = None
+    if args.config:
+        from pairdbg.backends import launch_json
+        from pairdbg.backends.errors import DebugError
+
+        workspace = os.path.abspath(args.workspace or os.getcwd())
+        try:  # refuse a wrong name or a broken file here, before a window opens
+            launch_json.to_action(launch_json.find(workspace, args.config), workspace)
+        except DebugError as exc:
+            print(f"pairdbg: {exc.text()}", file=sys.stderr)
+            return 2
+        launch = {"action": "start_from_launch_config", "name": args.config, "workspace": workspace}
+    elif args.program == "demo":
+        launch = _demo_launch()
+    elif args.program:
+        program = os.path.abspath(args.program)
+        if not os.path.isfile(program):
+            print(f"pairdbg: no such program: {args.program}", file=sys.stderr)
+            return 2
+        bps = _breakpoints(args.breaks, program)
+        launch = {"program": program, "args": args.args, "breakpoints": bps, "stop_on_entry": not bps}
+        language = language_of(program)
+        if language != "python":
+            launch["language"] = language
+            if args.runtime:
+                launch["runtime"] = args.runtime
+        elif args.python:
+            launch["executable_path"] = args.python
+    _setup_logging(headless=False)
+    return _run_tui(args, launch)
+
+
+def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
+    from textual.app import App
+
+    from pairdbg import themes
+    from pairdbg.backends.actions import build_registry
+    from pairdbg.backends.setup import make_hub
+    from pairdbg.tui import run_tui
+
+    if args.theme:  # before anything binds a port or starts a program
+        try:
+            themes.check_name(args.theme, [*themes.load_themes(), *App().available_themes])
+        except themes.UnknownThemeError as exc:
+            print(f"pairdbg: {exc}", file=sys.stderr)
+            return 2
+    hub = make_hub()
+    registry = build_registry(hub)
+    http = None
+    if not args.no_http:
+        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
+
+        try:
+            http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
+        except OSError as exc:
+            print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+            return 2
+    run_tui(hub, registry, http, launch=launch, theme=args.theme)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,156 @@
+"""JavaScript through VS Code's js-debug DAP server: parent session, child adoption, the usual debugging."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from pairdbg.backends.dap.client import DapClient
+from pairdbg.backends.errors import DebugError, ErrorCode
+from support import IN_CI
+from support import TESTS
+
+JS = TESTS / "js" / "jsdebug"
+APP = str(JS / "app.js")
+
+
+def line_of(path: str, marker: str) -> int:
+    for number, text in enumerate(Path(path).read_text().splitlines(), 1):
+        if f"MARK:{marker}" in text:
+            return number
+    raise AssertionError(marker)
+
+
+def need_js_debug() -> None:
+    from pairdbg.backends.dap.jsdebug import find_js_debug
+    from pairdbg.backends.inspector.targets import TargetMissing
+
+    try:
+        find_js_debug()
+    except TargetMissing as exc:
+        if IN_CI:
+            pytest.fail(f"js-debug is missing under CI: {exc}")
+        pytest.skip(str(exc))
+
+
+@pytest.mark.asyncio
+async def test_breakpoint_stack_variables_evaluate_set_step_and_exit(registry) -> None:
+    need_js_debug()
+    add = line_of(APP, "add")
+    started = await registry.run("start_debugging", {
+        "program": APP, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": APP, "line": add, "condition": "a === 1"}]}, "agent:test")
+    stop = started.data["stop"]
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == add, started.text
+    assert {v["name"]: v["value"] for v in stop["locals"]}["a"] == "1"
+    assert [f["function"] for f in stop["stack"]][:2] == ["global.add", "<anonymous>"]  # no node internals
+    value = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "a + b * 10"}, "h")
+    assert value.data["value"] == "21"
+    changed = await registry.run("set_variable_value", {"session_id": "S1", "name": "b", "value": "40"}, "h")
+    assert changed.data["value"] == "40"
+    stepped = await registry.run("step_over", {"session_id": "S1"}, "h")
+    assert stepped.data["stop"]["location"]["line"] == add + 1
+    assert {v["name"]: v["value"] for v in stepped.data["stop"]["locals"]}["sum"] == "41"
+    scopes = await registry.run("get_scopes", {"session_id": "S1"}, "h")
+    assert scopes.data["scopes"][0]["name"].startswith("Local")
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
+    assert ended.data["state"] == "terminated", ended.text
+    output = "\n".join(ended.data["output_tail"])
+    assert "done 41" in output and "node ./" not in output and "Waiting for the debugger" not in output
+
+
+@pytest.mark.asyncio
+async def test_a_forked_child_becomes_a_session_of_its_own(registry) -> None:
+    need_js_debug()
+    parent = str(JS / "fork_parent.js")
+    after = line_of(parent, "after")
+    started = await registry.run("start_debugging", {
+        "program": parent, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": parent, "line": after}]}, "agent:test")
+    assert started.data["state"] == "paused" and started.data["stop"]["location"]["line"] == after
+    child = registry.hub.sessions["S2"]  # the fork, adopted as its own session (it ran to its end)
+    assert child.backend.language == "javascript" and child.phase.value == "terminated"
+    printed = "".join(e.text for s in (child, registry.hub.sessions["S1"]) for e in s.output.read(0, 100)[0])
+    assert "child says hi" in printed  # the fork really ran: it was not left waiting for a debugger
+    ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
+    assert ended.data["state"] == "terminated"
+    assert "child exited 0 5" in "\n".join(ended.data["output_tail"])
+
+
+@pytest.mark.asyncio
+async def test_js_debug_missing_says_how_to_get_it(registry, monkeypatch) -> None:
+    monkeypatch.setenv("PAIRDBG_JS_DEBUG", "/nonexistent/vsDebugServer.cjs")
+    with pytest.raises(DebugError) as err:
+        await registry.run("start_debugging", {"program": APP, "language": "javascript", "backend": "dap"}, "h")
+    assert err.value.code == ErrorCode.CONNECTION_FAILED and "PAIRDBG_JS_DEBUG" in err.value.hint
+    assert registry.hub.sessions == {}
+
+
+@pytest.mark.asyncio
+async def test_dap_backend_is_for_javascript_on_node_only(registry) -> None:
+    with pytest.raises(DebugError) as err:
+        await registry.run("start_debugging", {
+            "program": APP, "language": "javascript", "runtime": "bun", "backend": "dap"}, "h")
+    assert err.value.code == ErrorCode.INVALID_PARAMETERS
+
+
+@pytest.mark.asyncio
+async def test_an_unsupported_reverse_request_is_answered_with_an_error() -> None:
+    """Pure protocol logic: an adapter asking something we do not support gets success:false, at once."""
+    server_reader, client_writer = await _pipe()
+    client_reader, server_writer = await _pipe()
+    client = DapClient(client_reader, client_writer, on_event=lambda *_: None)
+    body = json.dumps({"seq": 1, "type": "request", "command": "runInTerminal", "arguments": {}}).encode()
+    server_writer.write(b"Content-Length: %d\r\n\r\n" % len(body) + body)
+    header = await asyncio.wait_for(server_reader.readuntil(b"\r\n\r\n"), 5)
+    answer = json.loads(await server_reader.readexactly(int(header.split(b":")[1].split(b"\r")[0])))
+    assert answer["type"] == "response" and answer["request_seq"] == 1 and answer["success"] is False
+    assert "runInTerminal" in answer["message"]
+    await client.close()
+
+
+async def _pipe() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A connected (reader, writer) pair over an OS pipe."""
+    read_fd, write_fd = os.pipe()
+    loop = asyncio.get_running_loop()
+    reader = asyncio.StreamReader()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(read_fd, "rb", 0))
+    transport, protocol = await loop.connect_write_pipe(asyncio.streams.FlowControlMixin, os.fdopen(write_fd, "wb", 0))
+    writer = asyncio.StreamWriter(transport, protocol, None, loop)
+    return reader, writer
+
+
+@pytest.mark.asyncio
+async def test_attach_to_a_node_started_with_inspect(registry) -> None:
+    need_js_debug()
+    from pairdbg.backends.inspector.process import RuntimeProcess
+    from pairdbg.backends.inspector.targets import find_node
+
+    ticker = str(JS / "ticker.js")
+    node = await RuntimeProcess.spawn([find_node(), "--inspect=127.0.0.1:0", ticker], None, None)
+    try:
+        port = node.ws_url.split(":")[2].split("/")[0]
+        attached = await registry.run("attach", {"target": f"127.0.0.1:{port}", "language": "javascript",
+                                                 "backend": "dap", "wait_s": 0}, "agent:test")
+        sid = attached.data["session_id"]
+        await registry.run("set_breakpoint", {"session_id": sid, "file": ticker, "line": line_of(ticker, "tick")}, "h")
+        stop = (await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 15}, "h")).data["stop"]
+        assert stop["location"]["line"] == line_of(ticker, "tick") and stop["location"]["function"].endswith("tick")
+        await registry.run("close_debug_session", {"session_id": sid, "terminate": False}, "h")
+        assert node.returncode is None  # detached: the program runs on
+    finally:
+        await node.stop()
+
+
+@pytest.mark.asyncio
+async def test_stop_on_entry_through_js_debug(registry) -> None:
+    need_js_debug()
+    started = await registry.run("start_debugging", {
+        "program": APP, "language": "javascript", "backend": "dap", "stop_on_entry": True}, "agent:test")
+    stop = started.data["stop"]
+    assert stop["reason"] == "entry" and stop["location"]["line"] == line_of(APP, "call") - 2  # `let acc = 0;`

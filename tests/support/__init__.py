@@ -1,0 +1,38 @@
+"""Test support shared by every area folder: paths, the process-leak scan, action helpers (core) and MCP clients
+(mcp). Importable because pytest puts tests/ on sys.path (pyproject: pythonpath)."""
+
+from .core import (
+    IN_CI,
+    PROGRAMS,
+    ROOT,
+    TESTS,
+    expect_error,
+    free_port,
+    line_of,
+    local_values,
+    normalise,
+    pid_alive,
+    poll,
+    prog,
+    require_debugpy,
+    start,
+    stop_of,
+)
+
+__all__ = [
+    "IN_CI",
+    "PROGRAMS",
+    "ROOT",
+    "TESTS",
+    "expect_error",
+    "free_port",
+    "line_of",
+    "local_values",
+    "normalise",
+    "pid_alive",
+    "poll",
+    "prog",
+    "require_debugpy",
+    "start",
+    "stop_of",
+]

@@ -1,0 +1,406 @@
+"""The TUI as a person and an agent use it together: real debugpy sessions, the real app driven by Textual's pilot."""
+
+from __future__ import annotations
+
+import sys
+from contextlib import asynccontextmanager
+import textwrap
+from collections.abc import AsyncIterator, Callable
+from pathlib import Path
+from typing import Any
+
+import pytest
+import pytest_asyncio
+
+from pairdbg.backends.actions import Registry, build_registry
+from pairdbg.backends.hub import Hub
+from pairdbg.backends.models import Phase
+from pairdbg.backends.samples import DEMO
+from pairdbg.tui.app import PairDbgApp
+from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StackPane, StatusBar
+from pairdbg.tui.source_view import SourceView
+from pairdbg.tui.variables import VariablesTree
+from support import ROOT
+
+AGENT = "agent:test"
+STOP_LINE = 13  # `total = price * qty` in orders.py
+SIZE = (160, 45)
+
+
+# ----- helpers (kept here: tests/conftest.py belongs to the core) ---------------------------------------------------
+
+
+@pytest_asyncio.fixture
+async def core() -> AsyncIterator[tuple[Hub, Registry]]:
+    hub = Hub()
+    try:
+        yield hub, build_registry(hub)
+    finally:
+        await hub.shutdown()  # never leave a debugpy process behind
+
+
+async def until(pilot, condition: Callable[[], object], timeout: float = 15.0, what: str = "condition") -> None:
+    """Let the app process messages until `condition()` holds; fail after `timeout` seconds (bounded, not a sleep)."""
+    loop_time = __import__("asyncio").get_running_loop().time
+    deadline = loop_time() + timeout
+    while not condition():
+        if loop_time() > deadline:
+            raise AssertionError(f"timed out waiting for {what}")
+        await pilot.pause(0.02)
+
+
+async def agent_starts_demo(registry: Registry, **extra) -> str:
+    args = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}], **extra}
+    reply = await registry.run("start_debugging", args, AGENT)
+    return reply.data["session_id"]
+
+
+@asynccontextmanager
+async def demo_at_stop(core: tuple[Hub, Registry]) -> AsyncIterator[tuple[PairDbgApp, Any, str, SourceView]]:
+    """The app, with the agent's demo session stopped at STOP_LINE and the source pane showing it."""
+    hub, registry = core
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        sid = await agent_starts_demo(registry)
+        source = app.query_one(SourceView)
+        await until(pilot, lambda: source.current_line == STOP_LINE, what="the stop line in the source pane")
+        yield app, pilot, sid, source
+
+
+def console_lines(app: PairDbgApp) -> list[str]:
+    return app.query_one(ConsolePane).lines_text
+
+
+def tree_labels(app: PairDbgApp) -> list[str]:
+    tree = app.query_one(VariablesTree)
+    out: list[str] = []
+
+    def walk(node) -> None:
+        for child in node.children:
+            out.append(str(child.label))
+            if child.is_expanded:
+                walk(child)
+
+    walk(tree.root)
+    return out
+
+
+def notifications(app: PairDbgApp) -> list[str]:
+    return [f"{n.title}: {n.message}" for n in app._notifications]
+
+
+def write_program(tmp_path: Path, name: str, body: str) -> str:
+    path = tmp_path / name
+    path.write_text(textwrap.dedent(body), encoding="utf-8")
+    return str(path)
+
+
+# ----- stories -------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        assert source.path == DEMO
+        rendered = source.line_text(STOP_LINE)
+        assert "▶" in rendered and "total = price * qty" in rendered and "●" in rendered
+
+        activity = app.query_one(ActivityLog).lines_text
+        await until(
+            pilot,
+            lambda: any("◆ agent:test" in line and "start_debugging" in line and "✓" in line for line in activity),
+            what="the agent's start in the activity pane",
+        )
+
+        stack = app.query_one(StackPane)
+        assert stack.get_option_at_index(0).id == "@f0" and "apply_discount" in str(stack.get_option_at_index(0).prompt)
+        await until(
+            pilot,
+            lambda: any(label.startswith("price = 2.5") for label in tree_labels(app)),
+            what="locals in the variables tree",
+        )
+        assert "BP1" in str(app.query_one(BreakpointsPane).get_option_at_index(0).prompt)
+        status = str(app.query_one(StatusBar).render())
+        assert sid in status and "paused" in status and "MCP off" in status and "0 agents" in status
+
+
+@pytest.mark.asyncio
+async def test_f10_steps_and_the_current_line_follows(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        await pilot.press("f10")
+        session = hub.sessions[sid]
+        await until(
+            pilot,
+            lambda: session.stop_number == 2 and source.current_line == STOP_LINE + 1,
+            what="the step to arrive in the source pane",
+        )
+        assert session.last_stop.location.line == STOP_LINE + 1
+        assert "▶" in source.line_text(STOP_LINE + 1) and "▶" not in source.line_text(STOP_LINE)
+        await until(
+            pilot,
+            lambda: any("● human" in line and "step_over" in line for line in app.query_one(ActivityLog).lines_text),
+        )
+
+
+@pytest.mark.asyncio
+async def test_selecting_a_frame_moves_source_and_variables(core):
+    async with demo_at_stop(core) as (app, pilot, _, source):
+        stack = app.query_one(StackPane)
+        await until(
+            pilot,
+            lambda: source.current_line == STOP_LINE and stack.option_count > 1,
+            what="the stop's frames in the stack pane",
+        )
+        stack.focus()
+        await pilot.press("down")  # @f1: line_total, orders.py:18
+        await until(pilot, lambda: app.frame == "@f1" and source.current_line == 18, what="frame @f1 in the source")
+        assert "▷" in source.line_text(18)
+        await until(
+            pilot, lambda: any(label.startswith("item = ") for label in tree_labels(app)), what="line_total's locals"
+        )
+
+
+@pytest.mark.asyncio
+async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        source.focus()
+        await pilot.press("down")  # cursor to line 14
+        assert source.cursor_line == 14
+        await pilot.press("f9")
+        session = hub.sessions[sid]
+        pane = app.query_one(BreakpointsPane)
+        await until(pilot, lambda: pane.option_count == 2 and 14 in source.breakpoints, what="BP2 in the pane")
+        bp = next(b for b in session.breakpoints.values() if b.line == 14)
+        assert bp.set_by == "human" and bp.state.verified
+        shown = str(pane.get_option_at_index(1).prompt)
+        assert "BP2" in shown and "orders.py:14" in shown
+        assert source.line_text(14).startswith("●")
+
+        await pilot.press("f9")
+        await until(pilot, lambda: pane.option_count == 1 and 14 not in source.breakpoints, what="BP2 removed")
+        assert [b.line for b in session.breakpoints.values()] == [STOP_LINE]
+
+
+@pytest.mark.asyncio
+async def test_console_evaluates_in_the_selected_frame(core):
+    async with demo_at_stop(core) as (app, pilot, _, _source):
+        await pilot.press("ctrl+e")
+        await pilot.press(*"price * qty", "enter")
+        await until(pilot, lambda: "= 10.0  (float)" in console_lines(app), what="the evaluated value")
+        assert ">>> price * qty" in console_lines(app)
+        await pilot.press(*"nope_undefined", "enter")
+        await until(
+            pilot,
+            lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
+            what="the evaluation error",
+        )
+        assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_path):
+    hub, registry = core
+    program = write_program(
+        tmp_path,
+        "big.py",
+        """\
+        big = list(range(250))
+        small = {"a": 1}
+        print(len(big))
+    """,
+    )
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        args = {"program": program, "breakpoints": [{"file": program, "line": 3}]}
+        await registry.run("start_debugging", args, AGENT)
+        tree = app.query_one(VariablesTree)
+        await until(pilot, lambda: any(label.startswith("big = ") for label in tree_labels(app)))
+        locals_node = tree.scope_node(0)
+        big = next(c for c in locals_node.children if str(c.label).startswith("big = "))
+        big.expand()
+        await until(pilot, lambda: big.children and str(big.children[0].label) == "[0..99]", what="buckets")
+        # debugpy itself lists 100 items, then a "more" range node, len() and the special groups (104 children).
+        labels = [str(c.label) for c in big.children]
+        assert len(labels) == 2 and labels[1].startswith("[100..")
+        second = big.children[1]
+        second.expand()
+        await until(
+            pilot,
+            lambda: any(str(c.label).startswith("more = ") for c in second.children),
+            what="the second bucket's children",
+        )
+        more = next(c for c in second.children if str(c.label).startswith("more = "))
+        more.expand()  # [100:250] holds 150 items: bucketed again
+        await until(
+            pilot,
+            lambda: [str(c.label) for c in more.children] == ["[0..99]", "[100..149]"],
+            what="buckets of the 'more' range",
+        )
+        first = more.children[0]
+        first.expand()
+        await until(
+            pilot,
+            lambda: any(str(c.label).startswith("100 = 100") for c in first.children),
+            what="items past the first hundred",
+        )
+        expansions = [line for line in app.query_one(ActivityLog).lines_text if "● human  get_variables" in line]
+        assert len(expansions) == 4
+
+
+@pytest.mark.asyncio
+async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
+    hub, registry = core
+    spinner = write_program(
+        tmp_path,
+        "spin.py",
+        """\
+        import time
+        n = 0
+        print("spinning", flush=True)
+        while True:
+            n += 1
+            time.sleep(0.01)
+    """,
+    )
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f10")  # no session yet
+        await until(pilot, lambda: any("step_over" in n for n in notifications(app)), what="the no-session error")
+        assert any(line.startswith("✗ step_over: INVALID_PARAMETERS") for line in console_lines(app))
+        await pilot.press("f9")  # nothing to set a breakpoint in
+        await until(pilot, lambda: any(line.startswith("✗ set_breakpoint") for line in console_lines(app)))
+
+        reply = await registry.run("start_debugging", {"program": spinner, "wait_s": 0}, AGENT)
+        session = hub.sessions[reply.data["session_id"]]
+        await until(pilot, lambda: session.phase == Phase.RUNNING)
+        await pilot.press("f10")  # running: NOT_PAUSED, with the next step as a hint
+        await until(
+            pilot,
+            lambda: any(line.startswith("✗ step_over: NOT_PAUSED") for line in console_lines(app)),
+            what="NOT_PAUSED",
+        )
+        assert any("next: call wait_for_stop" in line for line in console_lines(app))
+
+        await until(pilot, lambda: "spinning" in console_lines(app), what="program output in the console")
+        await pilot.press("f6")  # the person pauses the agent's running program
+        source = app.query_one(SourceView)
+        await until(
+            pilot,
+            lambda: session.phase == Phase.PAUSED and source.current_line in (4, 5, 6),
+            what="the pause to show in the source pane",
+        )
+        assert app.is_running
+
+
+@pytest.mark.asyncio
+async def test_theme_switches_by_key_and_by_name(core):
+    hub, registry = core
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        assert app.theme == "pairdbg-dark"
+        await pilot.press("ctrl+t")
+        assert app.theme == "pairdbg-light" and app.current_theme.dark is False
+        assert app.query_one(SourceView)._syntax_style == "friendly"
+        assert app.set_theme("nord") and app.theme == "nord"
+        assert not app.set_theme("no-such-theme")
+        await pilot.pause()
+        assert app.theme == "nord"
+        assert any("unknown theme 'no-such-theme'" in n and "pairdbg-light" in n for n in notifications(app))
+        await pilot.press("ctrl+p")
+        await pilot.press(*"Theme: pairdbg-dark", "enter")
+        await until(pilot, lambda: app.theme == "pairdbg-dark", what="the theme chosen in the palette")
+
+
+@pytest.mark.asyncio
+async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
+    hub, registry = core
+    launch = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}
+    app = PairDbgApp(hub, registry, launch=launch)
+    async with app.run_test(size=SIZE) as pilot:
+        source = app.query_one(SourceView)
+        await until(pilot, lambda: source.current_line == STOP_LINE, what="the launched session's stop")
+        await until(
+            pilot,
+            lambda: any(
+                "● human" in line and "start_debugging" in line for line in app.query_one(ActivityLog).lines_text
+            ),
+            what="the launch in the activity pane, as the person's action",
+        )
+        await pilot.press("ctrl+p")
+        await pilot.press(*"step over", "enter")
+        await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="step over from the palette")
+        # An action with arguments asks for them as JSON, pre-filled with the required ones.
+        await pilot.press("ctrl+p")
+        await pilot.press(*"add watch", "enter")
+        await until(pilot, lambda: app.screen.__class__.__name__ == "ArgsPrompt")
+        field = app.screen.query_one("#args-input")
+        assert field.value == '{"expression": ""}'
+        field.value = '{"expression": "total"}'
+        await pilot.press("enter")
+        await until(pilot, lambda: any(line.startswith("W1 total = 10.0") for line in console_lines(app)))
+
+
+class RecordingHttp:
+    """Stands in for mcp_bridge's HttpMcpService (only its start/stop/url/token surface)."""
+
+    def __init__(self) -> None:
+        self.url = "http://127.0.0.1:45678/mcp"
+        self.token = "tok-123"
+        self.calls: list[str] = []
+
+    async def start(self) -> None:
+        self.calls.append("start")
+
+    async def stop(self) -> None:
+        self.calls.append("stop")
+
+
+@pytest.mark.asyncio
+async def test_status_line_shows_the_mcp_endpoint_and_agents(core):
+    hub, registry = core
+    http = RecordingHttp()
+    app = PairDbgApp(hub, registry, http)
+    async with app.run_test(size=SIZE) as pilot:
+        assert http.calls == ["start"]
+        hub.agents["c1"] = "claude-code"
+        app.refresh_status()
+        await pilot.pause()
+        status = str(app.query_one(StatusBar).render())
+        assert "MCP http://127.0.0.1:45678/mcp" in status and "1 agent connected" in status
+        assert "  header  Authorization: Bearer tok-123" in console_lines(app)
+    assert http.calls == ["start", "stop"]
+
+
+def test_core_still_imports_without_textual():
+    """The TUI depends on the core, never the other way round (DESIGN: core never imports Textual)."""
+    import subprocess
+
+    code = "import sys, pairdbg.backends.actions, pairdbg.backends.hub; assert 'textual' not in sys.modules"
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)
+
+
+@pytest.mark.asyncio
+async def test_output_floods_are_coalesced(core, tmp_path):
+    hub, registry = core
+    program = write_program(
+        tmp_path,
+        "chatty.py",
+        """\
+        for i in range(3000):
+            print("line", i)
+    """,
+    )
+    from pairdbg.tui.messages import OutputReady
+
+    posted: list[object] = []
+    app = PairDbgApp(hub, registry)
+    hook = lambda m: posted.append(m) if isinstance(m, OutputReady) else None  # noqa: E731
+    async with app.run_test(size=SIZE, message_hook=hook) as pilot:
+        await registry.run("start_debugging", {"program": program}, AGENT)
+        await until(pilot, lambda: "line 2999" in console_lines(app), what="the last line of output")
+        entries = sum(1 for line in console_lines(app) if line.startswith("line "))
+        assert entries == 3000
+        assert len(posted) < entries / 10, f"{len(posted)} repaints for {entries} lines"
