@@ -32,6 +32,7 @@ from mcp.types import (
     ToolAnnotations,
 )
 
+from pairdbg.backends import queries
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
@@ -131,8 +132,7 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
                     mime_type="text/plain",
                 ),
                 *(
-                    ResourceTemplate(uri_template=r.uri, name=r.name, description=r.description,
-                                     mime_type=r.mime_type)
+                    ResourceTemplate(uri_template=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
                     for service in hub.services
                     for r in service.resource_templates()
                 ),
@@ -211,38 +211,24 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
 
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
-        return json.dumps(
-            [s.summary().model_dump(mode="json", exclude_none=True) for s in hub.sessions.values()]
-        ), "application/json"
+        return json.dumps(queries.sessions_resource(hub)), "application/json"
     prefix = SESSIONS_URI + "/"
     if uri.startswith(prefix):
         rest = uri[len(prefix) :]
         sid, _, tail = rest.partition("/")
         session = hub.sessions.get(sid)
         if session is not None and tail == "":
-            body = session.summary().model_dump(mode="json", exclude_none=True)
-            if session.last_stop is not None:
-                body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
-            body["breakpoints"] = [
-                bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()
-            ]
-            body["watches"] = [
-                {"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()
-            ]
-            return json.dumps(body), "application/json"
+            return json.dumps(queries.session_resource(session)), "application/json"
         if session is not None and tail == "output":
-            entries, next_since, _, dropped = session.output.read(max(1, session.output.cursor - 200), 200)
-            head = f"# {len(entries)} entries, next_since={next_since}" + (f", {dropped} dropped" if dropped else "")
-            return head + "\n" + "".join(
-                e.text if e.text.endswith("\n") else e.text + "\n" for e in entries
-            ), "text/plain"
+            return queries.output_resource(session), "text/plain"
     raise MCPError(-32602, f"resource not found: {uri}", {"uri": uri})
 
 
 def _analyze_crash(hub: Hub, sid: str) -> str:
     session = hub.sessions.get(sid)
-    state = session_line(session.summary()) if session else f"(no session {sid!r} yet)"
-    stop = stop_report(session.last_stop) if session and session.last_stop else "(no stop report yet)"
+    context = queries.stop_context(session) if session else None
+    state = session_line(context.summary) if context else f"(no session {sid!r} yet)"
+    stop = stop_report(context.stop) if context and context.stop else "(no stop report yet)"
     return (
         f"Analyse why session {sid} stopped and what the root cause is.\n\nCurrent state: {state}\n\n{stop}\n\n"
         "1. Read the stop reason and exception above. 2. get_call_stack, then get_local_variables for the frames "
@@ -253,7 +239,7 @@ def _analyze_crash(hub: Hub, sid: str) -> str:
 
 def _investigate(hub: Hub, sid: str, expression: str) -> str:
     session = hub.sessions.get(sid)
-    frames = [f.handle for f in session.last_stop.stack] if session and session.last_stop else ["@f0"]
+    frames = queries.stop_context(session).frames if session else ["@f0"]
     return (
         f"Investigate why `{expression}` has the value it has in session {sid}.\n"
         f"Evaluate it with evaluate_expression in each frame ({', '.join(frames)}) and globally, then evaluate "

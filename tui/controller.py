@@ -11,10 +11,10 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App
 
-from pairdbg.backends.base import RawValue
+from pairdbg.backends import queries
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
-from pairdbg.backends.models import FrameView, Phase
+from pairdbg.backends.models import Phase
 from pairdbg.backends.session import Session
 
 from .messages import (
@@ -23,7 +23,6 @@ from .messages import (
     ActivityReady,
     ChildrenLoaded,
     EvaluationDone,
-    FrameData,
     FrameLoaded,
     HubChanged,
     OutputReady,
@@ -32,7 +31,7 @@ from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, Stac
 from .page_view import PageChanged, PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
-from .variables import BUCKET, VariablesTree
+from .variables import VariablesTree
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -91,11 +90,12 @@ class Controller(App[None]):
             return
         ended = session.phase.value + (f": exit code {session.exit_code}" if session.exit_code is not None else "")
         note = {Phase.STARTING: "starting…", Phase.RUNNING: "running… (F6 pauses)"}.get(session.phase, ended)
-        if session.phase == Phase.RUNNING and not getattr(session.backend, "debugs_code", True):
+        code = queries.debugs_code(session)
+        if session.phase == Phase.RUNNING and not code:
             note = "a web page: ctrl+b shows it"
         stack.show_note(note)
         variables.reset([], note)
-        program = session.backend.program if getattr(session.backend, "debugs_code", True) else None  # a URL
+        program = queries.program(session) if code else None  # else a URL
         source.show(source.path or program, None, move_cursor=False)
 
     # ----- hub events -------------------------------------------------------------------------------------------
@@ -204,40 +204,15 @@ class Controller(App[None]):
 
     @work(group="frame", exclusive=True)
     async def load_frame(self, session: Session, frame: str) -> None:
-        """Read the stack, scopes and first scope's values for one frame, straight from the session (read-only,
-        so it is not announced as an action), and post them; a newer stop or frame cancels this one."""
-        stop = session.last_stop
-        if stop is None:
-            return
-        number = session.stop_number
+        """Read one frame's stack, scopes and first scope's values through the core's read-only query (not an
+        action, so not announced) and post them; a newer stop or frame cancels this one."""
         try:
-            frames, total = list(stop.stack), stop.stack_total
-            if total > len(frames) and stop.thread_id is not None:
-                raw, total = await session.backend.stack(stop.thread_id, 0, min(total, MAX_FRAMES))
-                if session.stop_number != number:
-                    return
-                frames = [
-                    FrameView(
-                        handle=session.handles.frame(i, f.id),
-                        function=f.name,
-                        file=f.file,
-                        line=f.line,
-                        column=f.column,
-                    )
-                    for i, f in enumerate(raw)
-                ]
-            data = FrameData(session.id, number, frames, total, frame)
-            frame_id = session.handles.frame_id(frame)
-            scopes = await session.backend.scopes(frame_id)
-            data.scopes = [session.value_view(RawValue(name=s.name, value="", ref=s.ref), 0, frame_id) for s in scopes]
-            if data.scopes and data.scopes[0].handle:
-                data.first_scope_children, data.first_scope_total = await session.children(
-                    data.scopes[0].handle, 0, BUCKET, None
-                )
+            data = await queries.frame_view(session, frame, MAX_FRAMES)
         except DebugError as exc:  # the program moved on meanwhile; the next event redraws
-            log.debug("frame load for stop %s dropped: %s", number, exc)
+            log.debug("frame load for stop %s dropped: %s", session.stop_number, exc)
             return
-        self.post_message(FrameLoaded(data))
+        if data is not None:
+            self.post_message(FrameLoaded(data))
 
     @on(FrameLoaded)
     def handle_frame_loaded(self, message: FrameLoaded) -> None:
@@ -376,7 +351,7 @@ class Controller(App[None]):
         session = self.session
         # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
         running = session is not None and session.phase == Phase.RUNNING
-        globally = running and "global_evaluate" in session.backend.features
+        globally = running and queries.can_evaluate_globally(session)
         args = self.session_args(expression=expression, frame=None if globally else self.frame)
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
 from typing import Any
 
 from textual.message import Message
 
 from pairdbg.backends.events import ActionPerformed, Event
-from pairdbg.backends.models import FrameView, VariableView
+from pairdbg.backends.models import VariableView
+from pairdbg.backends.queries import FrameData
 
 
 class HubChanged(Message):
@@ -46,20 +46,6 @@ class ActionDone(Message):
         self.action = action
         self.text = text
         self.data = data
-
-
-@dataclass
-class FrameData:
-    """What the stack, source and variables panes need for one frame of one stop."""
-
-    session_id: str
-    stop_number: int
-    frames: list[FrameView]
-    total: int
-    frame: str
-    scopes: list[VariableView] = field(default_factory=list)
-    first_scope_children: list[VariableView] = field(default_factory=list)
-    first_scope_total: int = 0
 
 
 class FrameLoaded(Message):

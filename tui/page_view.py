@@ -21,6 +21,7 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.message import Message
 from textual.widgets import OptionList, Static
 
+from pairdbg.backends import queries
 from pairdbg.backends.bridge import uitree
 from pairdbg.backends.errors import DebugError
 
@@ -37,8 +38,7 @@ HUMAN = "human"
 TICK_S = 0.5
 
 
-def is_bridge(session: Any) -> bool:
-    return session is not None and getattr(session.backend, "kind", "") == "bridge"
+is_bridge = queries.is_page
 
 
 class PageChanged(Message):
@@ -120,8 +120,8 @@ class PageView(Vertical):
 
     @property
     def page(self) -> Page | None:
-        session = self.session
-        return session.backend.page if session is not None else None
+        view = queries.page_view(self.session)
+        return view.page if view is not None else None
 
     def show_session(self, session_id: str | None) -> None:
         if session_id != self.session_id:
@@ -142,15 +142,17 @@ class PageView(Vertical):
         slow tick; the list is rebuilt only for a new tree, the side panel only when errors or state changed."""
         if not self.display:
             return
-        session, page = self.session, self.page
-        if session is None or page is None:
+        session = self.session
+        view = queries.page_view(session)
+        if session is None or view is None:
             self._set_header(Text("no debug-bridge session selected", style="dim italic"))
             return
+        page = view.page
         key = (session.id, page.tree_version, page.loads)
         if key != self._tree_key:
             self._tree_key = key
             self._rebuild(page)
-        self._set_header(header(page, session, self._hidden))
+        self._set_header(header(page, session, self._hidden, view.reconnecting))
         side = (
             session.id,
             page.error_count,
@@ -162,8 +164,7 @@ class PageView(Vertical):
             self._side_key = side
             self.query_one("#page-errors-text", Static).update(errors_text(page))
             self.query_one("#page-errors").border_title = f"Recent errors ({page.error_count})"
-            redactor = getattr(getattr(session.backend, "service", None), "redactor", None)
-            self.query_one("#page-state-text", Static).update(state_text(page, redactor))
+            self.query_one("#page-state-text", Static).update(state_text(page, view.redactor))
 
     def _set_header(self, text: Text) -> None:
         if text.plain != self.header_text:

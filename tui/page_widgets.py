@@ -64,20 +64,20 @@ class TextPrompt(ModalScreen[str | None]):
 # ----- formatting ---------------------------------------------------------------------------------------------------
 
 
-def connection(page: Any, session: Any) -> tuple[str, str]:
+def connection(page: Any, reconnecting: bool) -> tuple[str, str]:
     """('● connected' | '◌ reconnecting…' | '○ disconnected', style)."""
     if page.connected:
         return "● connected", "bold green"
-    if session is not None and getattr(session.backend, "reconnecting", False):
+    if reconnecting:
         leaving = f" (loading {page.unloading})" if page.unloading else ""
         return f"◌ reconnecting…{leaving}", "bold yellow"
     return "○ disconnected", "bold red"
 
 
-def header(page: Any, session: Any, hidden: int = 0) -> Text:
+def header(page: Any, session: Any, hidden: int = 0, reconnecting: bool = False) -> Text:
     text = Text()
     text.append(f"{session.id if session else page.hub_id} ", style="bold")
-    status, style = connection(page, session)
+    status, style = connection(page, reconnecting)
     text.append(status, style=style)
     text.append(f"  {page.url or '(no url)'}")
     if page.title:

@@ -6,6 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
+from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from . import render
@@ -53,7 +54,7 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
         text,
         {
             "session_id": session.id,
-            "breakpoints": [v.model_dump(mode="json", exclude_none=True) for v in views],
+            "breakpoints": queries.breakpoints(session),
             "exception_mode": session.exception_mode,
         },
     )

@@ -6,6 +6,7 @@ import os
 
 from pydantic import BaseModel, Field
 
+from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..models import Phase
@@ -23,16 +24,11 @@ class StackParams(SessionParams):
 
 async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    session._require_paused()
+    queries.require_paused(session)
     thread = p.thread_id or (session.last_stop.thread_id if session.last_stop else None) or 0
-    frames, total = await session.backend.stack(thread, p.start, p.count)
-    stopped_thread = session.last_stop.thread_id if session.last_stop else thread
-    lines, data = [], []
-    for i, f in enumerate(frames, start=p.start):
-        # Handles name frames of the stopped thread; other threads' frames are listed by position only.
-        handle = session.handles.frame(i, f.id) if thread == stopped_thread else f"#{i}"
-        lines.append(f"{handle:<5} {f.name:<28} {render.where(f.file, f.line):<24} {f.file or ''}")
-        data.append({"handle": handle, "function": f.name, "file": f.file, "line": f.line})
+    frames, total = await queries.call_stack(session, thread, p.start, p.count)
+    lines = [f"{f.handle:<5} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}" for f in frames]
+    data = [{"handle": f.handle, "function": f.function, "file": f.file, "line": f.line} for f in frames]
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
     return Reply(
@@ -46,21 +42,13 @@ class FrameParams(SessionParams):
 
 async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    session._require_paused()
-    frame_id = session.handles.frame_id(p.frame)
-    scopes = await session.backend.scopes(frame_id)
-    views = [session.value_view(_scope_value(s), 0, frame_id) for s in scopes]
+    queries.require_paused(session)
+    views = await queries.scopes(session, p.frame)
     text = "\n".join(f"{v.handle or '-':<6} {v.name}" + (f" ({v.value})" if v.value else "") for v in views)
     return Reply(
         text or "no scopes",
         {"session_id": session.id, "scopes": [v.model_dump(mode="json", exclude_none=True) for v in views]},
     )
-
-
-def _scope_value(scope):
-    from ..base import RawValue
-
-    return RawValue(name=scope.name, value=f"{scope.named} names" if scope.named else "", ref=scope.ref)
 
 
 class VariablesParams(SessionParams):
@@ -92,9 +80,8 @@ class LocalsParams(FrameParams):
 
 async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    session._require_paused()
-    frame_id = session.handles.frame_id(p.frame)
-    views, total = await session.frame_locals(frame_id, p.count, p.include_special)
+    queries.require_paused(session)
+    views, total = await queries.frame_locals(session, p.frame, p.count, p.include_special)
     text = f"Locals of {p.frame} ({total}):\n" + "\n".join(render.variables_block(views, total))
     return Reply(
         text,
@@ -170,10 +157,7 @@ async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
 
 async def list_threads(hub: Hub, p: SessionParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    if session.phase.ended:
-        raise session._ended_error()
-    threads = await session.backend.threads()
-    current = session.last_stop.thread_id if session.last_stop else None
+    threads, current = await queries.threads(session)
     text = "\n".join(f"{'*' if t == current else ' '} {t:<6} {name}" for t, name in threads) or "no threads"
     return Reply(
         text, {"session_id": session.id, "threads": [{"id": t, "name": n} for t, n in threads], "current": current}
@@ -188,21 +172,12 @@ class OutputParams(SessionParams):
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    entries, next_since, has_more, dropped = session.output.read(p.since, p.limit, p.category)
-    lines = [f"[{e.category}] {e.text.rstrip()}" for e in entries]
-    head = f"{len(entries)} entries, next_since={next_since}" + (", has_more" if has_more else "")
-    if dropped:
-        head += f", {dropped} older entries were dropped"
-    return Reply(
-        head + ("\n" + "\n".join(lines) if lines else ""),
-        {
-            "session_id": session.id,
-            "entries": [e.model_dump() for e in entries],
-            "next_since": next_since,
-            "has_more": has_more,
-            "dropped": dropped,
-        },
-    )
+    data = queries.output_page(session, p.since, p.limit, p.category)
+    lines = [f"[{e['category']}] {e['text'].rstrip()}" for e in data["entries"]]
+    head = f"{len(lines)} entries, next_since={data['next_since']}" + (", has_more" if data["has_more"] else "")
+    if data["dropped"]:
+        head += f", {data['dropped']} older entries were dropped"
+    return Reply(head + ("\n" + "\n".join(lines) if lines else ""), data)
 
 
 class WatchParams(SessionParams):

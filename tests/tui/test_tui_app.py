@@ -404,3 +404,33 @@ async def test_output_floods_are_coalesced(core, tmp_path):
         entries = sum(1 for line in console_lines(app) if line.startswith("line "))
         assert entries == 3000
         assert len(posted) < entries / 10, f"{len(posted)} repaints for {entries} lines"
+
+
+@pytest.mark.asyncio
+async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
+    """The TUI reads a stop through the core's frame view, which reuses the stop report's frames and top-frame
+    locals: of the adapter requests one step costs, the TUI adds only the scopes of the shown frame."""
+    hub, _ = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        await until(pilot, lambda: any(label.startswith("price = ") for label in tree_labels(app)), what="locals")
+        client = hub.sessions[sid].backend.client
+        sent: list[str] = []
+        send = client.send_request
+
+        def recording(command, arguments=None):
+            sent.append(command)
+            return send(command, arguments)
+
+        client.send_request = recording
+        at_stop: list[int] = []
+        hub.bus.add_listener(lambda event: at_stop.append(len(sent)) if type(event).__name__ == "Stopped" else None)
+        await pilot.press("f10")
+        await until(
+            pilot,
+            lambda: any(label.startswith("total = 10.0") for label in tree_labels(app)),
+            what="the step's locals in the tree",
+        )
+        await pilot.pause(0.3)  # anything else the frame load would ask
+        report, tui = sent[: at_stop[0]], sent[at_stop[0] :]
+        print(f"\nadapter requests for one step: report {report}, TUI {tui}")
+        assert report[0] == "next" and tui == ["scopes"]

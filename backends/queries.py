@@ -1,0 +1,224 @@
+"""Read-only, unannounced queries of the core: what the TUI, the MCP resources and prompts and the actions read.
+
+The one door for reads, as the action registry is for writes: front ends never reach into `session.backend` or
+mint handles. Kept small and in one module, so they can later read a per-stop snapshot instead of the backend.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .base import RawValue
+from .models import FrameView, StopReport, VariableView
+
+if TYPE_CHECKING:
+    from .hub import Hub
+    from .session import Session
+
+FIRST_SCOPE_PAGE = 100  # children of the first scope read with a frame (the variables tree's bucket size)
+
+
+# ----- state checks (the errors an action answers with) ---------------------------------------------------------------
+
+
+def require_paused(session: Session) -> None:
+    """Raise NOT_PAUSED (or the end's error) unless the session is paused."""
+    session._require_paused()
+
+
+def require_live(session: Session) -> None:
+    """Raise the end's error (exit code, disconnect) if the session has ended."""
+    if session.phase.ended:
+        raise session._ended_error()
+
+
+# ----- what a session is --------------------------------------------------------------------------------------------
+
+
+def debugs_code(session: Session) -> bool:
+    """False for a session on a web page through the debug-bridge: no source, stack or breakpoints."""
+    return getattr(session.backend, "debugs_code", True)
+
+
+def program(session: Session) -> str | None:
+    return session.backend.program
+
+
+def can_evaluate_globally(session: Session) -> bool:
+    """The target evaluates outside a frame (JavaScript, a debug-bridge page), also while it runs."""
+    return "global_evaluate" in session.backend.features
+
+
+# ----- frames and values ----------------------------------------------------------------------------------------------
+
+
+async def call_stack(session: Session, thread_id: int, start: int, count: int) -> tuple[list[FrameView], int]:
+    """Frames of a thread; those of the stopped thread get @fN handles, other threads' are named by position (#N)."""
+    raw, total = await session.backend.stack(thread_id, start, count)
+    stopped = session.last_stop.thread_id if session.last_stop else thread_id
+    frames = [
+        FrameView(
+            handle=session.handles.frame(i, f.id) if thread_id == stopped else f"#{i}",
+            function=f.name,
+            file=f.file,
+            line=f.line,
+            column=f.column,
+        )
+        for i, f in enumerate(raw, start=start)
+    ]
+    return frames, total
+
+
+async def scopes(session: Session, frame: str | None) -> list[VariableView]:
+    """Scopes of a frame of the current stop, each with a @vN handle."""
+    frame_id = session.handles.frame_id(frame)
+    return [
+        session.value_view(RawValue(name=s.name, value=f"{s.named} names" if s.named else "", ref=s.ref), 0, frame_id)
+        for s in await session.backend.scopes(frame_id)
+    ]
+
+
+async def frame_locals(
+    session: Session, frame: str | None, count: int, include_special: bool = False
+) -> tuple[list[VariableView], int]:
+    """Locals of a frame of the current stop (its first scope), the first `count` of them and how many there are."""
+    return await session.frame_locals(session.handles.frame_id(frame), count, include_special)
+
+
+async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
+    """The program's threads and the one it stopped in last."""
+    require_live(session)
+    found = await session.backend.threads()
+    return found, session.last_stop.thread_id if session.last_stop else None
+
+
+@dataclass
+class FrameData:
+    """What the stack, source and variables panes show of one frame of one stop."""
+
+    session_id: str
+    stop_number: int
+    frames: list[FrameView]
+    total: int
+    frame: str
+    scopes: list[VariableView] = field(default_factory=list)
+    first_scope_children: list[VariableView] = field(default_factory=list)
+    first_scope_total: int = 0
+
+
+async def frame_view(session: Session, frame: str, max_frames: int) -> FrameData | None:
+    """The current stop's frames (more than the report's when the stack is deeper), the scopes of `frame` and its
+    first scope's children. What the stop report already read (top frames, top-frame locals) is not asked again.
+    None when there is no stop, or a newer stop came while reading."""
+    stop = session.last_stop
+    if stop is None:
+        return None
+    number = session.stop_number
+    frames, total = list(stop.stack), stop.stack_total
+    if total > len(frames) and stop.thread_id is not None:
+        frames, total = await call_stack(session, stop.thread_id, 0, min(total, max_frames))
+        if session.stop_number != number:
+            return None
+    data = FrameData(session.id, number, frames, total, frame)
+    data.scopes = await scopes(session, frame)
+    if not data.scopes or not data.scopes[0].handle:
+        return data
+    if _report_has_all_locals(stop, frame):
+        data.first_scope_children, data.first_scope_total = list(stop.locals), stop.locals_total
+    else:
+        data.first_scope_children, data.first_scope_total = await session.children(
+            data.scopes[0].handle, 0, FIRST_SCOPE_PAGE, None
+        )
+    return data
+
+
+def _report_has_all_locals(stop: StopReport, frame: str) -> bool:
+    """The report read the top frame's first scope; its list is the whole scope when nothing was cut off."""
+    return frame == "@f0" and bool(stop.stack) and stop.locals_total <= len(stop.locals)
+
+
+# ----- breakpoints and output: the shapes list_breakpoints and get_output return ----------------------------------
+
+
+def breakpoints(session: Session) -> list[dict[str, Any]]:
+    return [bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()]
+
+
+def output_page(session: Session, since: int, limit: int, category: str | None = None) -> dict[str, Any]:
+    entries, next_since, has_more, dropped = session.output.read(since, limit, category)
+    return {
+        "session_id": session.id,
+        "entries": [e.model_dump() for e in entries],
+        "next_since": next_since,
+        "has_more": has_more,
+        "dropped": dropped,
+    }
+
+
+# ----- MCP resources and prompts --------------------------------------------------------------------------------------
+
+OUTPUT_RESOURCE_ENTRIES = 200
+
+
+def sessions_resource(hub: Hub) -> list[dict[str, Any]]:
+    return [s.summary().model_dump(mode="json", exclude_none=True) for s in hub.sessions.values()]
+
+
+def session_resource(session: Session) -> dict[str, Any]:
+    """The session's summary, last stop, breakpoints and watches."""
+    body = session.summary().model_dump(mode="json", exclude_none=True)
+    if session.last_stop is not None:
+        body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
+    body["breakpoints"] = breakpoints(session)
+    body["watches"] = [{"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()]
+    return body
+
+
+def output_resource(session: Session) -> str:
+    """The newest output entries as plain text, under a one-line header."""
+    page = output_page(session, max(1, session.output.cursor - OUTPUT_RESOURCE_ENTRIES), OUTPUT_RESOURCE_ENTRIES)
+    dropped = page["dropped"]
+    entries = page["entries"]
+    head = f"# {len(entries)} entries, next_since={page['next_since']}" + (f", {dropped} dropped" if dropped else "")
+    return head + "\n" + "".join(e["text"] if e["text"].endswith("\n") else e["text"] + "\n" for e in entries)
+
+
+@dataclass
+class StopContext:
+    """What a prompt says about a session: its state, its last stop and the frames to look at."""
+
+    summary: Any  # SessionSummary
+    stop: StopReport | None
+    frames: list[str]
+
+
+def stop_context(session: Session) -> StopContext:
+    stop = session.last_stop
+    return StopContext(session.summary(), stop, [f.handle for f in stop.stack] if stop else ["@f0"])
+
+
+# ----- debug-bridge pages -------------------------------------------------------------------------------------------
+
+
+def is_page(session: Session | None) -> bool:
+    """A Hub session on a web page connected through the debug-bridge."""
+    return session is not None and getattr(session.backend, "kind", "") == "bridge"
+
+
+@dataclass
+class PageData:
+    """What the page view shows of a debug-bridge session: its mirror (read, never changed), whether it is between
+    two pages, and the redactor for the app state."""
+
+    page: Any  # bridge.page.Page
+    reconnecting: bool
+    redactor: Any
+
+
+def page_view(session: Session | None) -> PageData | None:
+    if not is_page(session):
+        return None
+    backend = session.backend
+    redactor = getattr(getattr(backend, "service", None), "redactor", None)
+    return PageData(backend.page, getattr(backend, "reconnecting", False), redactor)
