@@ -10,6 +10,7 @@ import os
 from .base import Backend
 from .errors import DebugError, ErrorCode
 from .events import EventBus, SessionAdded, SessionRemoved
+from .focus import Focuses
 from .limits import Limits
 from .session import Session
 
@@ -24,6 +25,7 @@ class Hub:
         self.sessions: dict[str, Session] = {}
         self.agents: dict[str, str] = {}  # connection key -> client name, for "N agents connected"
         self.agent_seen: dict[str, float] = {}  # connection key -> time of its last request
+        self.focus = Focuses()  # actor -> what it looks at and the newest stop it was shown
         self.services: list = []  # backends.services.Service: listeners apps connect to (started by entry points)
         self._next = 1
 

@@ -14,6 +14,7 @@ from textual.app import App
 from pairdbg.backends import queries
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
+from pairdbg.backends.focus import TOP_FRAME, Focus
 from pairdbg.backends.models import Phase
 from pairdbg.backends.session import Session
 
@@ -54,18 +55,27 @@ class Controller(App[None]):
     registry: Registry
     http: Any
     bridge: HubBridge
-    session_id: str | None = None
-    frame: str = "@f0"
 
-    # ----- selection --------------------------------------------------------------------------------------------
+    # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
+
+    @property
+    def focus(self) -> Focus:
+        return self.hub.focus.of(HUMAN)
+
+    @property
+    def session_id(self) -> str | None:
+        return self.focus.session_id
+
+    @property
+    def frame(self) -> str:
+        return self.focus.frame
 
     @property
     def session(self) -> Session | None:
         return self.hub.sessions.get(self.session_id) if self.session_id else None
 
     def select_session(self, session_id: str | None) -> None:
-        self.session_id = session_id
-        self.frame = "@f0"
+        self.focus.select(session_id)
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
@@ -125,10 +135,13 @@ class Controller(App[None]):
                 self.show_session_state()
         elif isinstance(event, Stopped):
             if self.session_id is None:
-                self.session_id = event.session_id
+                self.focus.select(event.session_id)
             if event.session_id == self.session_id:
-                self.frame = "@f0"
                 report = event.report
+                if report is not None:
+                    self.focus.stopped(report)
+                else:
+                    self.focus.frame = TOP_FRAME
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
                     self.query_one(SourceView).show(report.location.file, report.location.line)
@@ -220,14 +233,14 @@ class Controller(App[None]):
         session = self.session
         if session is None or session.id != data.session_id or session.stop_number != data.stop_number:
             return
-        self.frame = data.frame
+        self.focus.frame = data.frame
         self.query_one(StackPane).show(data.frames, data.total, data.frame)
         chosen = next((f for f in data.frames if f.handle == data.frame), None)
         if chosen is not None:
             source = self.query_one(SourceView)
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
             shown = source.path == chosen.file and source.current_line == chosen.line
-            source.show(chosen.file, chosen.line, top=data.frame == "@f0", move_cursor=not shown)
+            source.show(chosen.file, chosen.line, top=data.frame == TOP_FRAME, move_cursor=not shown)
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
         tree.reset(data.scopes)
@@ -242,7 +255,7 @@ class Controller(App[None]):
         session = self.session
         handle = event.option.id
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
-            self.frame = handle
+            self.focus.frame = handle
             self.load_frame(session, handle)
 
     @on(SessionsPane.OptionSelected, "#sessions")

@@ -17,8 +17,7 @@ class SessionParams(BaseModel):
 
 
 def _outcome_reply(session: Session, o: ExecOutcome, waited: float | None, actor: str) -> Reply:
-    if o.report is not None:
-        session.seen_stop[actor] = max(session.seen_stop.get(actor, 0), o.report.stop_number)
+    """Renders only; the handler records what the actor was shown (hub.focus.of(actor).saw(...))."""
     data: dict = {"session_id": session.id, "state": o.state, "pending": o.pending and o.state == "running"}
     if o.report is not None:
         data["stop"] = o.report.model_dump(mode="json", exclude_none=True)

@@ -19,7 +19,9 @@ def _control(what: Literal["continue", "over", "into", "out"]):
     async def handler(hub: Hub, p: ControlParams, actor: str) -> Reply:
         session = hub.get(p.session_id)
         wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-        return _outcome_reply(session, await session.control(what, actor, wait), wait, actor)
+        outcome = await session.control(what, actor, wait)
+        hub.focus.of(actor).saw(outcome.report)
+        return _outcome_reply(session, outcome, wait, actor)
 
     return handler
 
@@ -27,7 +29,9 @@ def _control(what: Literal["continue", "over", "into", "out"]):
 async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     wait = 5.0 if p.wait_s is None else p.wait_s
-    return _outcome_reply(session, await session.pause(actor, wait), wait, actor)
+    outcome = await session.pause(actor, wait)
+    hub.focus.of(actor).saw(outcome.report)
+    return _outcome_reply(session, outcome, wait, actor)
 
 
 class WaitParams(SessionParams):
@@ -41,8 +45,10 @@ async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     # A stop the caller has not been shown yet counts at once (e.g. the person stepped while the agent was
     # thinking); otherwise wait for a newer one. A caller that never saw a stop gets the current one.
-    after = p.after_stop if p.after_stop is not None else session.seen_stop.get(actor)
+    focus = hub.focus.of(actor)
+    after = p.after_stop if p.after_stop is not None else focus.seen_stop(session.id)
     outcome = await session.wait_for_stop(after, p.timeout_s)
+    focus.saw(outcome.report)
     reply = _outcome_reply(session, outcome, p.timeout_s, actor)
     if outcome.report is not None:
         new = after is None or outcome.report.stop_number > after

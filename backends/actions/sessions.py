@@ -147,6 +147,7 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     session.launch_args = p.model_dump()  # what restart_debugging starts again
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
+    hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, wait, actor)
     bps = [bp.view() for bp in session.breakpoints.values()]
     if bps:
@@ -189,6 +190,7 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
         )
     session = await hub.open(backend, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
+    hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, p.wait_s, actor)
     reply.text = f"Attached {session.id} to {p.target}\n" + reply.text
     return reply
@@ -207,6 +209,7 @@ async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
     backend = await connect_ws(p.websocket_url, hub.limits.allowed_hosts)
     session = await hub.open(backend, p.session_name or p.websocket_url, [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
+    hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, p.wait_s, actor)
     reply.text = f"Connected {session.id} to {p.websocket_url} ({backend.dialect.name})\n" + reply.text
     return reply
@@ -300,7 +303,9 @@ async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
     for expression in watches:
         await session.add_watch(expression)
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-    reply = _outcome_reply(session, await session.wait_for_stop(0, wait), wait, actor)
+    outcome = await session.wait_for_stop(0, wait)
+    hub.focus.of(actor).saw(outcome.report)
+    reply = _outcome_reply(session, outcome, wait, actor)
     reply.text = f"Restarted {old.id} as {session.id} (same program, breakpoints, watches)\n" + reply.text
     reply.data["previous_session_id"] = old.id
     return reply
