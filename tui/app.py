@@ -22,7 +22,7 @@ from .bridge import HubBridge
 from .commands import ActionCommands, ArgsPrompt, required_args
 from .controller import Controller
 from .page_view import PageView, is_bridge
-from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar
+from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, pane
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
@@ -70,26 +70,20 @@ class PairDbgApp(Controller):
         yield StatusBar(id="status")
         with Horizontal(id="main"):
             with Vertical(id="left"):
-                yield self._titled(SessionsPane(id="sessions"), "Sessions")
-                yield self._titled(StackPane(id="stack"), "Call stack")
-                yield self._titled(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                yield pane(SessionsPane(id="sessions"), "Sessions")
+                yield pane(StackPane(id="stack"), "Call stack")
+                yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
             with Vertical(id="center"):
                 with Horizontal(id="top"):
-                    yield self._titled(SourceView(id="source"), "Source")
-                    yield self._titled(VariablesTree(id="variables"), "Variables")
+                    yield pane(SourceView(id="source"), "Source")
+                    yield pane(VariablesTree(id="variables"), "Variables")
                 if self.rn_service is not None:
                     yield RnView(self.rn_service, self.registry, id="rn")
                 yield PageView(self.hub, self.registry, id="page")
                 with Horizontal(id="bottom"):
-                    yield self._titled(ConsolePane(id="console"), "Console")
-                    yield self._titled(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+                    yield pane(ConsolePane(id="console"), "Console")
+                    yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
         yield Footer()
-
-    @staticmethod
-    def _titled(widget, title: str):
-        widget.add_class("pane")
-        widget.border_title = title
-        return widget
 
     # ----- lifecycle --------------------------------------------------------------------------------------------
 

@@ -27,6 +27,7 @@ from pairdbg.backends.errors import DebugError
 
 from .messages import ActionFailed
 from .page_widgets import TextPrompt, TreeRows, errors_text, first_handle, header, state_text, tree_rows
+from .panes import pane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -93,20 +94,12 @@ class PageView(Vertical):
         yield Static(id="page-header")
         yield Static(id="page-note", classes="-empty")
         with Horizontal(id="page-body"):
-            yield self._titled(
-                TreeRows(id="page-tree"), "Page (enter: click · t: type · n: navigate · f: find · r: refresh)"
-            )
+            yield pane(TreeRows(id="page-tree"), "Page (enter: click · t: type · n: navigate · f: find · r: refresh)")
             with Vertical(id="page-side"):
-                with self._titled(VerticalScroll(id="page-errors"), "Recent errors"):
+                with pane(VerticalScroll(id="page-errors"), "Recent errors"):
                     yield Static(id="page-errors-text")
-                with self._titled(VerticalScroll(id="page-state"), "App state (redacted)"):
+                with pane(VerticalScroll(id="page-state"), "App state (redacted)"):
                     yield Static(id="page-state-text")
-
-    @staticmethod
-    def _titled(widget, title: str):
-        widget.add_class("pane")
-        widget.border_title = title
-        return widget
 
     def on_mount(self) -> None:
         self.set_interval(TICK_S, self._tick)

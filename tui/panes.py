@@ -18,6 +18,14 @@ from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.models import BreakpointView, FrameView, Phase
 from pairdbg.backends.session import Session
 
+
+def pane(widget, title: str):
+    """A bordered pane with its title in the top border (the `pane` class in app.tcss draws it)."""
+    widget.add_class("pane")
+    widget.border_title = title
+    return widget
+
+
 PHASE_MARK = {
     Phase.STARTING: "◌",
     Phase.RUNNING: "▶",

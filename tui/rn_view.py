@@ -23,6 +23,7 @@ from textual.widgets.option_list import Option
 from pairdbg.backends.errors import DebugError
 
 from .commands import CommandList
+from .panes import pane
 from .rn_state import StateBuilder
 from .rn_tree import DiffPane, StateTree
 from .rn_widgets import Timeline, header_lines
@@ -106,19 +107,13 @@ class RnView(Vertical):
         yield Static(id="rn-note", classes="-empty")
         with Horizontal(id="rn-body"):
             with Vertical(id="rn-left"):
-                yield self._titled(OptionList(id="rn-streams"), "Streams")
-                yield self._titled(
+                yield pane(OptionList(id="rn-streams"), "Streams")
+                yield pane(
                     Timeline(id="rn-timeline"), "Events (enter: state · b/t: mark base/target · d: diff with previous)"
                 )
             with Vertical(id="rn-right"):
-                yield self._titled(StateTree(id="rn-state"), "State at seq")
-                yield self._titled(DiffPane(id="rn-diff"), "Diff")
-
-    @staticmethod
-    def _titled(widget, title: str):
-        widget.add_class("pane")
-        widget.border_title = title
-        return widget
+                yield pane(StateTree(id="rn-state"), "State at seq")
+                yield pane(DiffPane(id="rn-diff"), "Diff")
 
     def on_mount(self) -> None:
         self.query_one(StateTree).show_note("select an event (enter or click) to see the state right after it")
