@@ -11,8 +11,7 @@ from pairdbg.backends.events import ActionPerformed, Event, OutputAppended, Reso
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import OutputEntry
 
-from .messages import ActivityReady, HubChanged, OutputReady
-from .page_view import PageChanged
+from .messages import ActivityReady, HubChanged, OutputReady, PageChanged
 from .rn_view import RnChanged
 
 
@@ -23,8 +22,6 @@ class HubBridge:
         self._output: deque[tuple[str, OutputEntry]] = deque(maxlen=max_buffered)
         self._output_posted = False
         self._rn_posted = False  # one RnChanged per burst of service resource changes
-        self._page_posted = False  # one PageChanged per burst of debug-bridge page changes
-        self._pages: set[str] = set()  # Hub session ids of the pages that changed since the last PageChanged
         self.dropped = 0  # output lines lost because the UI fell more than max_buffered behind
 
     def attach(self) -> None:
@@ -46,10 +43,7 @@ class HubBridge:
         elif isinstance(event, ActionPerformed):
             self.app.post_message(ActivityReady(event))
         elif isinstance(event, ResourceChanged) and event.uri.startswith("bridge://"):
-            self._pages.add(event.session_id or "")
-            if not self._page_posted:
-                self._page_posted = True
-                self.app.post_message(PageChanged())
+            self.app.post_message(PageChanged({event.session_id or ""}))  # queued ones coalesce (can_replace)
         elif isinstance(event, (ResourceChanged, ResourceListChanged)):
             if not self._rn_posted:
                 self._rn_posted = True
@@ -73,9 +67,3 @@ class HubBridge:
     def rn_seen(self) -> None:
         """The UI handled the last RnChanged: the next resource change posts a new one."""
         self._rn_posted = False
-
-    def pages_seen(self) -> set[str]:
-        """The UI handles a PageChanged: which pages changed; the next page change posts a new one."""
-        pages, self._pages = self._pages, set()
-        self._page_posted = False
-        return pages

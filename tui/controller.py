@@ -27,9 +27,10 @@ from .messages import (
     FrameLoaded,
     HubChanged,
     OutputReady,
+    PageChanged,
 )
 from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, activity_line
-from .page_view import PageChanged, PageView
+from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
 from .variables import VariablesTree
@@ -179,10 +180,9 @@ class Controller(App[None]):
             view.update_from_service()
 
     @on(PageChanged)
-    def handle_page_changed(self) -> None:
-        changed = self.bridge.pages_seen()
+    def handle_page_changed(self, message: PageChanged) -> None:
         for view in self.query(PageView):
-            if view.session_id in changed:
+            if view.session_id in message.pages:
                 view.update_from_page()
 
     def _show_if_still_running(self) -> None:

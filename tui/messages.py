@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
 from textual.message import Message
@@ -11,64 +12,70 @@ from pairdbg.backends.models import VariableView
 from pairdbg.backends.queries import FrameData
 
 
+@dataclass
 class HubChanged(Message):
     """A hub event (not output, not activity) that may change what the panes show."""
 
-    def __init__(self, event: Event) -> None:
-        super().__init__()
-        self.event = event
+    event: Event
 
 
 class OutputReady(Message):
     """Program output is waiting in the bridge's buffer. Posted once per burst, so floods cost one repaint."""
 
 
+@dataclass
+class PageChanged(Message):
+    """Debug-bridge pages' mirrors changed (tree, state or DOM). Queued ones coalesce into one that names them all."""
+
+    pages: set[str] = field(default_factory=set)  # Hub session ids
+
+    def can_replace(self, message: Message) -> bool:
+        if isinstance(message, PageChanged):
+            message.pages |= self.pages
+            return True
+        return False
+
+
+@dataclass
 class ActivityReady(Message):
-    def __init__(self, event: ActionPerformed) -> None:
-        super().__init__()
-        self.event = event
+    event: ActionPerformed
 
 
+@dataclass
 class ActionFailed(Message):
     """An action the person started failed; shown as a notification and a console line, never a crash."""
 
-    def __init__(self, action: str, code: str, message: str, hint: str | None) -> None:
-        super().__init__()
-        self.action = action
-        self.code = code
-        self.message = message
-        self.hint = hint
+    action: str
+    code: str
+    message: str
+    hint: str | None
 
 
+@dataclass
 class ActionDone(Message):
-    def __init__(self, action: str, text: str, data: dict[str, Any]) -> None:
-        super().__init__()
-        self.action = action
-        self.text = text
-        self.data = data
+    action: str
+    text: str
+    data: dict[str, Any]
 
 
+@dataclass
 class FrameLoaded(Message):
-    def __init__(self, data: FrameData) -> None:
-        super().__init__()
-        self.data = data
+    data: FrameData
 
 
+@dataclass
 class ChildrenLoaded(Message):
     """Children of one variables-tree node arrived (for the stop they were asked at)."""
 
-    def __init__(self, node_id: int, generation: int, views: list[VariableView], total: int) -> None:
-        super().__init__()
-        self.node_id = node_id
-        self.generation = generation
-        self.views = views
-        self.total = total
+    node_id: int
+    generation: int
+    views: list[VariableView]
+    total: int
 
 
+@dataclass
 class EvaluationDone(Message):
-    def __init__(self, expression: str, text: str, ok: bool, hint: str | None = None) -> None:
-        super().__init__()
-        self.expression = expression
-        self.text = text
-        self.ok = ok
-        self.hint = hint
+    expression: str
+    text: str
+    ok: bool
+    hint: str | None = None

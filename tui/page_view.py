@@ -2,15 +2,17 @@
 shown instead of the source and variables while such a session is selected. A header (connection, URL, title,
 counts), the UI tree with a row per element, and the page's recent errors and app state beside it.
 
-Data flow: the bridge turns the service's `bridge://` ResourceChanged events into one `PageChanged` per burst; the
-view then re-reads the Page mirror on the UI's turn (no action calls, and the list is rebuilt only when the tree's
-version changed). A slow tick refreshes the counts, which console floods change without a resource event. What the
-person does (enter clicks, t types, n navigates, f finds, r refreshes) runs through `registry.run(..., "human")` in
-workers, so it shows in the activity pane like the agent's actions; failures become notifications.
+Data flow: the bridge turns the service's `bridge://` ResourceChanged events into `PageChanged` (queued ones
+coalesce); the view then re-reads the Page mirror on the UI's turn (no action calls, and the list is rebuilt only
+when the tree's version changed). A slow tick refreshes the counts, which console floods change without a resource
+event. What the person does (enter clicks, t types, n navigates, f finds, r refreshes) runs through
+`registry.run(..., "human")` in workers, so it shows in the activity pane like the agent's actions; failures become
+notifications.
 """
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -42,16 +44,13 @@ TICK_S = 0.5
 is_bridge = queries.is_page
 
 
-class PageChanged(Message):
-    """A debug-bridge page's mirror changed (tree, state or DOM); coalesced by the bridge: one per burst."""
-
-
+@dataclass
 class PageActed(Message):
     """An action the person started from the view finished (reply is None when it failed)."""
 
-    def __init__(self, action: str, reply: Any, ref: str | None = None) -> None:
-        super().__init__()
-        self.action, self.reply, self.ref = action, reply, ref
+    action: str
+    reply: Any
+    ref: str | None = None
 
 
 class PageView(Vertical):
