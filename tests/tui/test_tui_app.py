@@ -434,3 +434,5 @@ async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
         report, tui = sent[: at_stop[0]], sent[at_stop[0] :]
         print(f"\nadapter requests for one step: report {report}, TUI {tui}")
         assert report[0] == "next" and tui == ["scopes"]
+        person = hub.focus.of("human")  # the TUI's selection is the person's Focus, kept in the core
+        assert (person.session_id, person.frame, person.seen_stop(sid)) == (sid, "@f0", 2)
