@@ -175,7 +175,7 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
             )
-        backend = PythonAttach(host or "127.0.0.1", int(port_text))
+        backend = PythonAttach(host or "127.0.0.1", int(port_text), allowed_hosts=hub.limits.allowed_hosts)
     elif p.backend == "dap":
         from ..dap.jsdebug import JsDebugAttach
 
