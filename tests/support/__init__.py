@@ -12,11 +12,11 @@ from .core import (
     local_values,
     normalise,
     pid_alive,
-    poll,
     prog,
     require_debugpy,
     start,
     stop_of,
+    until,
 )
 
 __all__ = [
@@ -30,9 +30,9 @@ __all__ = [
     "local_values",
     "normalise",
     "pid_alive",
-    "poll",
     "prog",
     "require_debugpy",
     "start",
     "stop_of",
+    "until",
 ]
