@@ -15,11 +15,11 @@ from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from support import until
+from support.fake_page import ORIGIN, FakePage
 
 from pairdbg.backends.actions import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
-from pairdbg.backends.bridge.testing import ORIGIN, FakePage
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits

@@ -1,5 +1,5 @@
 """The TUI's Page view for debug-bridge sessions with real parts: BridgeService (and the RN service, for the ctrl+r
-interplay) listening on port 0, FakePage (backends/bridge/testing.py) over a real WebSocket, the full registry,
+interplay) listening on port 0, FakePage (tests/support/fake_page.py) over a real WebSocket, the full registry,
 and the app driven by Textual's pilot."""
 
 from __future__ import annotations
@@ -10,11 +10,11 @@ import pytest
 import pytest_asyncio
 
 from support import until
+from support.fake_page import FakePage
 
 from pairdbg.backends.actions import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
-from pairdbg.backends.bridge.testing import FakePage
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
