@@ -9,7 +9,7 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from support import pid_alive, poll, stop_of
+from support import pid_alive, stop_of, until
 from test_inspector_node import js, launch, line, need_runtime, run, start_node_server
 
 from pairdbg.backends.inspector import targets
@@ -53,10 +53,10 @@ async def test_a_lost_node_connection_is_reported_as_lost_not_as_an_end(hub, reg
     session = hub.sessions[sid]
     pid = session.backend.pid
     await session.backend.rpc._ws.ping()  # fault injection: what the client used to send every 10 s
-    await poll(lambda: session.phase.ended, 10, "the session to end")
+    await until(lambda: session.phase.ended, "the session to end", timeout=10)
     assert session.phase.value == "disconnected", session.phase
     assert "connection was lost" in (session.error or ""), session.error
     listed = await run(registry, "list_debug_sessions")
     assert "lost" in listed.text, listed.text
-    await poll(lambda: not pid_alive(pid), 10, "the launched node to end")
+    await until(lambda: not pid_alive(pid), "the launched node to end", timeout=10)
 
