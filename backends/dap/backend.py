@@ -42,6 +42,9 @@ class DapBackend(Backend):
     #: DAP exception filter ids for each of our modes; profiles override with their adapter's filter names.
     exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
+    #: The adapter is a server that outlives `disconnect` (js-debug); closing ends its process group at once.
+    adapter_serves_on = False
+
     def __init__(self) -> None:
         super().__init__()
         self.client: DapClient | None = None
@@ -355,8 +358,13 @@ class DapBackend(Backend):
         if proc is None:
             return
         if proc.returncode is None:
+            if self.adapter_serves_on:
+                # A DAP server (js-debug) never exits by itself after `disconnect`: waiting for it only cost 2 s per
+                # close, long enough for an MCP host's shutdown grace to run out and orphan it. Ask it to go now.
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(proc.pid, signal.SIGTERM)
             try:
-                await asyncio.wait_for(proc.wait(), 2.0)
+                await asyncio.wait_for(proc.wait(), 0.5 if self.adapter_serves_on else 2.0)
             except TimeoutError:
                 with contextlib.suppress(ProcessLookupError):
                     os.killpg(proc.pid, signal.SIGKILL)

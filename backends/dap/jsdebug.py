@@ -54,6 +54,7 @@ def find_js_debug() -> str:
 class JsDebugLaunch(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
+    adapter_serves_on = True
     launched = True
     features = frozenset(
         {"conditional_breakpoints", "hit_conditions", "log_points", "set_variable", "pause", "threads"}
