@@ -81,6 +81,10 @@ class StartParams(BaseModel):
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before the first line runs")
     wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop or the end")
+    just_my_code: bool = Field(
+        True,
+        description="Python: steps skip library code (breakpoints you set in a library still hit); false steps into it",
+    )
 
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
@@ -120,7 +124,9 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
         backend = ProfileLaunch(profile, p.language, program, p.args, p.cwd, p.env, p.stop_on_entry)
     elif p.language == "python":
         python = resolve_python(p.executable_path)
-        backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
+        backend = PythonLaunch(
+            program, p.args, p.cwd, p.env, python, p.stop_on_entry, just_my_code=p.just_my_code, module=p.module
+        )
     elif p.backend == "dap":
         from ..dap.jsdebug import JsDebugLaunch
 
@@ -166,6 +172,7 @@ class AttachParams(BaseModel):
         None, description="JavaScript only: 'inspector' (default) or 'dap' (VS Code's js-debug)"
     )
     wait_s: float | None = Field(2.0, ge=0, le=300)
+    just_my_code: bool = Field(True, description="Python: steps skip library code; false steps into it")
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
@@ -175,7 +182,9 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
             )
-        backend = PythonAttach(host or "127.0.0.1", int(port_text), allowed_hosts=hub.limits.allowed_hosts)
+        backend = PythonAttach(
+            host or "127.0.0.1", int(port_text), p.just_my_code, allowed_hosts=hub.limits.allowed_hosts
+        )
     elif p.backend == "dap":
         from ..dap.jsdebug import JsDebugAttach
 

@@ -175,7 +175,7 @@ class DapBackend(Backend):
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:
                 listener.on_breakpoint_changed(
-                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), bp.get("message"), bp["id"])
+                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), _bp_message(bp), bp["id"])
                 )
 
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
@@ -204,7 +204,7 @@ class DapBackend(Backend):
             {"source": {"path": file}, "breakpoints": bps, "lines": [s.line for s in specs], "sourceModified": False},
         )
         return [
-            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
 
@@ -225,7 +225,7 @@ class DapBackend(Backend):
             },
         )
         return [
-            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
 
@@ -401,6 +401,18 @@ class DapBackend(Backend):
 
 
 MAX_LINE = 1024 * 1024
+
+
+def _bp_message(bp: dict[str, Any]) -> str | None:
+    """The adapter's word on a breakpoint, with debugpy's justMyCode advice (edit launch.json) said in pairdbg's
+    terms: only an attached program can still exclude a library file (launches include it when it is set)."""
+    message = bp.get("message")
+    if message and "excluded by filters" in message:
+        return (
+            "this file is library code that justMyCode excludes in the attached program; attach again with "
+            "just_my_code=false (or \"justMyCode\": false in launch.json) to stop in it"
+        )
+    return message
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:
