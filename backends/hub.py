@@ -6,6 +6,7 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Awaitable, Callable
 
 from .base import Backend
 from .errors import DebugError, ErrorCode
@@ -56,6 +57,21 @@ class Hub:
                 f"{self.limits.max_sessions} sessions are already live (the limit)",
                 hint="close_debug_session one you no longer need",
             )
+
+    async def create(
+        self, make: Callable[[], Awaitable[Backend]], name: str, breakpoints: list[dict] | None = None,
+        actor: str = "human",
+    ) -> Session:
+        """Check capacity once, before anything is spawned, then build the backend (which may start a runtime)
+        and open its session. A backend whose session cannot open is closed again."""
+        self.check_capacity()
+        backend = await make()
+        try:
+            return await self.open(backend, name, breakpoints, actor)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await backend.close(terminate=True)
+            raise
 
     async def open(
         self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human"

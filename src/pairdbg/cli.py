@@ -71,16 +71,6 @@ def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
     return out
 
 
-def language_of(program: str) -> str:
-    """The language a program file is in, by its extension (Python unless it is JavaScript or TypeScript)."""
-    ext = os.path.splitext(program)[1].lower()
-    if ext in (".js", ".mjs", ".cjs", ".jsx"):
-        return "javascript"
-    if ext in (".ts", ".mts", ".cts", ".tsx"):
-        return "typescript"
-    return "python"
-
-
 def _demo_launch() -> dict:
     from pairdbg.backends.samples import DEMO
 
@@ -189,6 +179,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         bps = _breakpoints(args.breaks, program)
         launch = {"program": program, "args": args.args, "breakpoints": bps, "stop_on_entry": not bps}
+        from pairdbg.backends.factory import language_of
+
         language = language_of(program)
         if language != "python":
             launch["language"] = language
