@@ -99,9 +99,7 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
         from .dap.python import PythonLaunch, resolve_python
 
         python = resolve_python(spec.executable_path)
-        backend = PythonLaunch(
-            program, spec.args, spec.cwd, spec.env, python, spec.stop_on_entry, module=spec.module
-        )
+        backend = PythonLaunch(program, spec.args, spec.cwd, spec.env, python, spec.stop_on_entry, module=spec.module)
         make = _ready(backend)
     elif spec.backend == "dap":
         if language != "javascript" or (spec.runtime or "node") != "node":
@@ -125,9 +123,7 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
         async def make() -> Backend:
             from .inspector.launch import launch_js
 
-            return await launch_js(
-                program, runtime, language, spec.args, spec.cwd, spec.env, spec.stop_on_entry  # type: ignore[arg-type]
-            )
+            return await launch_js(program, runtime, language, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
 
     return language, program, make
 

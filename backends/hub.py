@@ -59,7 +59,10 @@ class Hub:
             )
 
     async def create(
-        self, make: Callable[[], Awaitable[Backend]], name: str, breakpoints: list[dict] | None = None,
+        self,
+        make: Callable[[], Awaitable[Backend]],
+        name: str,
+        breakpoints: list[dict] | None = None,
         actor: str = "human",
     ) -> Session:
         """Check capacity once, before anything is spawned, then build the backend (which may start a runtime)

@@ -9,12 +9,13 @@ import json
 import os
 import secrets
 import socket
+import sys
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 
-from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
 
 from .server import build_server
@@ -170,3 +171,13 @@ class HttpMcpService:
             with contextlib.suppress(OSError, ValueError, KeyError):
                 if json.loads(endpoint_file().read_text())["pid"] == os.getpid():
                     endpoint_file().unlink()
+
+
+async def serve_http(service: HttpMcpService) -> None:
+    """Headless Streamable HTTP until cancelled; the caller starts and shuts down the Hub."""
+    await service.start()
+    print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await service.stop()

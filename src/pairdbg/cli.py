@@ -138,26 +138,7 @@ def main(argv: list[str] | None = None) -> int:
         os.environ["PAIRDBG_BRIDGE_EVAL"] = "1"
     if args.mcp:
         _setup_logging(headless=True)
-        if args.join:
-            from pairdbg.mcp_bridge.join import serve_join
-
-            return asyncio.run(serve_join())
-        if args.http:
-            from pairdbg.mcp_bridge.http import DEFAULT_PORT
-            from pairdbg.mcp_bridge.stdio import serve_http
-
-            try:
-                with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-                    asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
-            except OSError as exc:
-                print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
-                return 2
-            return 0
-        from pairdbg.mcp_bridge.stdio import serve_stdio
-
-        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-            asyncio.run(serve_stdio())
-        return 0
+        return _run_headless(args)
     launch = None
     if args.config:
         from pairdbg.backends import launch_json
@@ -192,12 +173,46 @@ def main(argv: list[str] | None = None) -> int:
     return _run_tui(args, launch)
 
 
+def _run_headless(args: argparse.Namespace) -> int:
+    """MCP without the TUI: the join relay, Streamable HTTP, or stdio."""
+    from pairdbg.runtime import Runtime, exit_on_end_signals
+
+    if args.join:
+        from pairdbg.mcp_bridge.join import serve_join
+
+        async def relay() -> int:
+            exit_on_end_signals()  # no Hub here: the TUI being joined owns the sessions
+            return await serve_join()
+
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            return asyncio.run(relay())
+        return 0
+    runtime = Runtime()
+    if args.http:
+        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService, serve_http
+
+        try:
+            http = HttpMcpService(
+                runtime.hub, runtime.registry, args.host, DEFAULT_PORT if args.port is None else args.port
+            )
+            with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+                asyncio.run(runtime.run(lambda: serve_http(http)))
+        except OSError as exc:
+            print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    from pairdbg.mcp_bridge.stdio import serve_stdio
+
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry)))
+    return 0
+
+
 def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     from textual.app import App
 
     from pairdbg import themes
-    from pairdbg.backends.actions import build_registry
-    from pairdbg.backends.setup import make_hub
+    from pairdbg.runtime import Runtime
     from pairdbg.tui import run_tui
 
     if args.theme:  # before anything binds a port or starts a program
@@ -206,18 +221,19 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
-    hub = make_hub()
-    registry = build_registry(hub)
+    runtime = Runtime()
     http = None
     if not args.no_http:
         from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
 
         try:
-            http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
+            http = HttpMcpService(
+                runtime.hub, runtime.registry, args.host, DEFAULT_PORT if args.port is None else args.port
+            )
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
-    run_tui(hub, registry, http, launch=launch, theme=args.theme)
+    run_tui(runtime, http, launch=launch, theme=args.theme)
     return 0
 
 

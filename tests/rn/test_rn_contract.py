@@ -10,7 +10,7 @@ import pytest
 import pytest_asyncio
 from mcp import Client
 
-from pairdbg.backends.actions.registry import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
