@@ -14,6 +14,11 @@ if TYPE_CHECKING:
     from .actions.registry import Action
 
 
+class ConfigError(ValueError):
+    """A service's setting has a value it cannot use; the message names the variable. It fails only that
+    service's start: pairdbg keeps running and the service's health check says why."""
+
+
 @dataclass(frozen=True)
 class ResourceInfo:
     uri: str  # a URI, or an RFC 6570 template such as debug://mmkv/{instance}

@@ -93,12 +93,13 @@ class HttpMcpService:
         port: int = DEFAULT_PORT,
         token: str | None = None,
         publish_endpoint: bool = True,
+        allow_remote: bool = False,
     ) -> None:
         self.hub = hub
         self.server, self.notifier = build_server(hub, registry)
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
-        self._check_loopback(host)
+        self._check_loopback(host, allow_remote)
         self.sock = self._bind(host, port)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
@@ -111,14 +112,14 @@ class HttpMcpService:
         self._task: asyncio.Task[None] | None = None
 
     @staticmethod
-    def _check_loopback(host: str) -> None:
+    def _check_loopback(host: str, allow_remote: bool) -> None:
         import ipaddress
 
         try:
             loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
         except ValueError:
             loopback = False
-        if not loopback and os.environ.get("PAIRDBG_ALLOW_REMOTE_MCP") != "1":
+        if not loopback and not allow_remote:
             raise OSError(
                 f"refusing to serve MCP on {host}: the DNS-rebinding protection only covers loopback addresses; "
                 "set PAIRDBG_ALLOW_REMOTE_MCP=1 if you really mean it (and put TLS in front)"

@@ -27,7 +27,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--mcp", action="store_true", help="run headless as an MCP server (stdio unless --http)")
     p.add_argument("--http", action="store_true", help="with --mcp: serve Streamable HTTP instead of stdio")
     p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
+    p.add_argument("--host", default=None, help="HTTP bind address (default loopback)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
@@ -134,8 +134,6 @@ def main(argv: list[str] | None = None) -> int:
     if args.program == "mcp-config":
         print(mcp_config())
         return 0
-    if args.bridge_eval:  # read by the debug-bridge service when the hub is built
-        os.environ["PAIRDBG_BRIDGE_EVAL"] = "1"
     if args.mcp:
         _setup_logging(headless=True)
         return _run_headless(args)
@@ -173,6 +171,25 @@ def main(argv: list[str] | None = None) -> int:
     return _run_tui(args, launch)
 
 
+def settings_of(args: argparse.Namespace):
+    """The settings: the environment, with the command line's values on top."""
+    from pydantic import ValidationError
+
+    from pairdbg.settings import Settings
+
+    overrides: dict = {}
+    mcp = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    if mcp:
+        overrides["mcp"] = mcp
+    if args.bridge_eval:
+        overrides["bridge"] = {"allow_eval": True}
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:  # a listener's bad value fails only its start; anything else stops here
+        problems = "; ".join(f"PAIRDBG_{'__'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        raise SystemExit(f"pairdbg: invalid setting: {problems}") from None
+
+
 def _run_headless(args: argparse.Namespace) -> int:
     """MCP without the TUI: the join relay, Streamable HTTP, or stdio."""
     from pairdbg.runtime import Runtime, exit_on_end_signals
@@ -187,14 +204,12 @@ def _run_headless(args: argparse.Namespace) -> int:
         with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
             return asyncio.run(relay())
         return 0
-    runtime = Runtime()
+    runtime = Runtime(settings_of(args))
     if args.http:
-        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService, serve_http
+        from pairdbg.mcp_bridge.http import serve_http
 
         try:
-            http = HttpMcpService(
-                runtime.hub, runtime.registry, args.host, DEFAULT_PORT if args.port is None else args.port
-            )
+            http = runtime.http_service()
             with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
                 asyncio.run(runtime.run(lambda: serve_http(http)))
         except OSError as exc:
@@ -221,15 +236,11 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
-    runtime = Runtime()
+    runtime = Runtime(settings_of(args))
     http = None
     if not args.no_http:
-        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
-
         try:
-            http = HttpMcpService(
-                runtime.hub, runtime.registry, args.host, DEFAULT_PORT if args.port is None else args.port
-            )
+            http = runtime.http_service()
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2

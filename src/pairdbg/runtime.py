@@ -9,11 +9,15 @@ import gc
 import os
 import signal
 from collections.abc import Awaitable, Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from pairdbg.backends.actions.catalogue import ACTIONS
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
+from pairdbg.settings import Settings
+
+if TYPE_CHECKING:
+    from pairdbg.mcp_bridge.http import HttpMcpService
 
 T = TypeVar("T")
 #: Signals that end pairdbg the normal way: a service manager's stop, a closed terminal.
@@ -32,12 +36,12 @@ def build_registry(hub: Hub) -> Registry:
     return registry
 
 
-def default_services(hub: Hub) -> list:
+def default_services(hub: Hub, settings: Settings) -> list:
     """The listeners pairdbg runs by default; `hub` lets a service publish resource changes on the Hub's bus."""
     from pairdbg.backends.bridge.service import BridgeService  # the debug-bridge relay (default port 19851)
     from pairdbg.backends.rn.service import RnService  # the React Native adapter's WebSocket (default 19850)
 
-    return [RnService(hub), BridgeService(hub)]
+    return [RnService(hub, settings.rn), BridgeService(hub, settings.bridge)]
 
 
 def settle_memory() -> None:
@@ -82,12 +86,25 @@ def exit_on_end_signals(cleanup: Callable[[], Awaitable[None]] | None = None) ->
 class Runtime:
     """One pairdbg: the Hub with its default services and the registry both front ends call."""
 
-    def __init__(self, hub: Hub | None = None) -> None:
-        self.hub = hub or Hub()
-        if hub is None:
-            for service in default_services(self.hub):
-                self.hub.add_service(service)
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.hub = Hub(self.settings.limits)
+        for service in default_services(self.hub, self.settings):
+            self.hub.add_service(service)
         self.registry = build_registry(self.hub)
+
+    def http_service(self) -> HttpMcpService:
+        """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address)."""
+        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
+
+        mcp = self.settings.mcp
+        return HttpMcpService(
+            self.hub,
+            self.registry,
+            mcp.host,
+            DEFAULT_PORT if mcp.port is None else mcp.port,
+            allow_remote=mcp.allow_remote,
+        )
 
     async def run(
         self,

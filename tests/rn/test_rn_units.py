@@ -263,8 +263,10 @@ def test_service_with_bad_config_reports_it_and_does_not_start(monkeypatch):
 
     from pairdbg.backends.rn.service import RnService
 
+    from pairdbg.settings import Settings
+
     monkeypatch.setenv("WS_PORT", "nope")
-    svc = RnService(None)
+    svc = RnService(None, Settings().rn)
     assert "WS_PORT" in svc.config_error
     health = svc.health()
     assert "WS_PORT" in health["listening"]["error"] and not health["connected"]
