@@ -177,7 +177,7 @@ def _ready(backend: Backend) -> Make:
 def installed() -> list[dict]:
     """Each language and backend pairdbg offers, whether it is ready here, and why not."""
     from .dap.python import debugpy_available
-    from .inspector.targets import find_bun, find_chromium, find_minibrowser, find_node
+    from .runtimes import find_bun, find_chromium, find_minibrowser, find_node
 
     ok, why = debugpy_available()
     node_ok, node = _runtime_status(find_node)
@@ -197,7 +197,7 @@ def installed() -> list[dict]:
 
 
 def _runtime_status(find: Callable[[], str]) -> tuple[bool, str]:
-    from .inspector.targets import TargetMissing
+    from .runtimes import TargetMissing
 
     try:
         return True, find()

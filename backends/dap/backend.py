@@ -24,11 +24,14 @@ from ..base import (
     StopInfo,
 )
 from ..errors import DebugError, ErrorCode
+from ..process import signal_group, spawn, stop_group
 from .client import DapClient
 
 log = logging.getLogger(__name__)
 
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
+MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
+ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
 
 
 class DapBackend(Backend):
@@ -346,7 +349,7 @@ class DapBackend(Backend):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             group = os.getpgid(self.pid)
             if group == self.pid and group != os.getpgid(0):  # its own group (debugpy's launcher makes one), not ours
-                os.killpg(group, signal.SIGTERM)
+                signal_group(group, signal.SIGTERM)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGTERM)
 
@@ -354,15 +357,9 @@ class DapBackend(Backend):
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            try:
-                await asyncio.wait_for(proc.wait(), 2.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
+        # It was told to disconnect: give it time to exit by itself. No sweep: a program detached from may share
+        # the adapter's group (debuggers other than debugpy) and must live on.
+        await stop_group(proc, ADAPTER_EXIT_S, term=False, sweep=False)
         if self._stderr_task is not None:
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -371,15 +368,7 @@ class DapBackend(Backend):
     async def _spawn_adapter(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         """Start a stdio adapter in its own process group so nothing it starts can outlive a kill."""
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
-                env=env,
-                limit=MAX_LINE,
-            )
+            self.proc = await spawn(argv, env=env, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
         except (FileNotFoundError, PermissionError) as exc:
             raise DebugError(
                 ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"
@@ -390,9 +379,6 @@ class DapBackend(Backend):
         assert self.proc is not None and self.proc.stderr is not None
         while line := await self.proc.stderr.readline():
             self.stderr_tail.append(line.decode(errors="replace").rstrip())
-
-
-MAX_LINE = 1024 * 1024
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:
