@@ -18,7 +18,7 @@ from ..events import ResourceChanged, ResourceListChanged
 from ..services import ResourceInfo
 from .config import ConfigError, RnConfig
 from .mirror import Limits, Mirror
-from .redact import REDACTED, Redactor, _trivial
+from ..redact import REDACTED, Redactor, _trivial
 from .server import AdapterServer
 from .shape import dumps, fit_resource
 from .tools import build_actions, iso

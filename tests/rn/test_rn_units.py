@@ -12,7 +12,7 @@ from pairdbg.backends.rn.config import ConfigError, RnConfig
 from pairdbg.backends.rn.jsondoc import Diff, PatchError, apply_patch, dotted, lookup, parse_path
 from pairdbg.backends.rn.mirror import Limits, Mirror, Unavailable
 from pairdbg.backends.rn.protocol import ProtocolViolation, parse_message
-from pairdbg.backends.rn.redact import REDACTED, Redactor
+from pairdbg.backends.redact import REDACTED, Redactor
 
 
 def ev(seq: int, patch=None, type_: str = "action", stream: str = "redux") -> dict:
