@@ -1,8 +1,9 @@
 """Long-lived parts of the Hub that are not one debug session: listeners apps connect to (the React Native
 adapter's WebSocket, later the debug-bridge relay), with the actions and MCP resources they add.
 
-A service is started by the entry points (TUI, `--mcp`) and stopped by `Hub.shutdown()`. The registry collects
-its `actions`; the MCP server lists and reads its resources, and hears of changes through `ResourceChanged` events.
+A service is registered and started by the runtime (pairdbg.runtime) and stopped by `Hub.shutdown()`. The registry
+collects its `actions`; the MCP server lists and reads its resources, and hears of changes through `ResourceChanged`
+events.
 """
 
 from __future__ import annotations
