@@ -15,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 
 PROGRAM = "function add(a, b) {\n  const sum = a + b;\n  return sum;\n}\nlet acc = 0;\n" \

@@ -16,6 +16,7 @@ from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.models import FrameView, Phase
 from pairdbg.backends.session import Session
+from pairdbg.mcp_bridge.agents import AgentsChanged
 
 from .messages import (
     ActionDone,
@@ -57,6 +58,7 @@ class Controller(App[None]):
     bridge: HubBridge
     session_id: str | None = None
     frame: str = "@f0"
+    agents_connected: int = 0  # from AgentsChanged
 
     # ----- selection --------------------------------------------------------------------------------------------
 
@@ -136,6 +138,8 @@ class Controller(App[None]):
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
+        elif isinstance(event, AgentsChanged):
+            self.agents_connected = len(event.names)
         if event.session_id == self.session_id:
             self.sync_page_view()  # e.g. the page disconnected: its header says so
         self.refresh_status()
@@ -182,7 +186,7 @@ class Controller(App[None]):
     def refresh_status(self) -> None:
         url = getattr(self.http, "url", None) if self.http is not None else None
         for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
-            bar.show(self.session, url, len(self.hub.agents))
+            bar.show(self.session, url, self.agents_connected)
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)

@@ -174,15 +174,3 @@ def _summarise(params: BaseModel) -> str:
         text = repr(value) if not isinstance(value, str) else value
         parts.append(f"{key}={text[:60]}")
     return " ".join(parts)
-
-
-def build_registry(hub: Hub) -> Registry:
-    from . import debugging
-
-    registry = Registry(hub)
-    for action in debugging.ACTIONS:
-        registry.add(action)
-    for service in hub.services:
-        for action in service.actions():
-            registry.add(action)
-    return registry

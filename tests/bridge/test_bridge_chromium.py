@@ -18,7 +18,7 @@ from urllib.parse import urlencode
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.errors import DebugError, ErrorCode

@@ -17,7 +17,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from support import until
 from support.fake_page import ORIGIN, FakePage
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.errors import DebugError, ErrorCode

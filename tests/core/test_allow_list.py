@@ -13,7 +13,7 @@ from aiohttp import web
 from support import expect_error
 from support.netns import remote_host  # noqa: F401 (fixture)
 
-from pairdbg.backends.actions.registry import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits
 

@@ -12,7 +12,8 @@ import pytest_asyncio
 from support import expect_error, stop_of, until
 from support.fake_backend import FILE, ScriptedBackend
 
-from pairdbg.backends.actions.registry import Registry, build_registry
+from pairdbg.backends.actions.registry import Registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import Stopped
 from pairdbg.backends.hub import Hub

@@ -11,7 +11,7 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.http import HttpMcpService

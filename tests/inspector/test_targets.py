@@ -16,6 +16,7 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from pairdbg.backends.inspector import targets
+from pairdbg.backends import runtimes
 from pairdbg.backends.inspector.targets import TargetMissing
 from support import IN_CI, until
 from support import TESTS
@@ -202,7 +203,7 @@ def test_missing_target_says_how_to_install(monkeypatch, tmp_path):
     with pytest.raises(TargetMissing) as info:
         targets.find_bun()
     assert "PAIRDBG_BUN" in info.value.how_to_install
-    monkeypatch.setattr(targets, "MINIBROWSER_GLOB", str(tmp_path / "*" / "MiniBrowser"))
+    monkeypatch.setattr(runtimes, "MINIBROWSER_GLOB", str(tmp_path / "*" / "MiniBrowser"))
     with pytest.raises(TargetMissing) as info:
         targets.find_minibrowser()
     assert "libwebkit2gtk-4.1-0" in info.value.how_to_install and "setup-targets.sh" in str(info.value)

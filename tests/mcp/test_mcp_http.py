@@ -96,13 +96,13 @@ async def test_legacy_agent_hears_the_person_on_its_stream(served) -> None:
             await agent.subscribe_resource("debug://sessions/S1")
         await registry.run("step_over", {"session_id": "S1"}, "human")
         await until(lambda: "debug://sessions/S1" in heard, "resources/updated for S1")
-        assert len(hub.agents) == 1
+        assert len(service.notifier.agents) == 1
         actors = []
         while not activity.queue.empty():
             event = activity.queue.get_nowait()
             if getattr(event, "action", None) in ("start_debugging", "step_over"):
                 actors.append((event.action, event.actor))
-        agent_name = next(iter(hub.agents.values()))
+        agent_name = next(iter(service.notifier.agents.names.values()))
         assert actors == [("start_debugging", f"agent:{agent_name}"), ("step_over", "human")]
 
 

@@ -93,7 +93,7 @@ async def test_agent_disconnecting_mid_wait_leaves_the_server_working(live) -> N
             await agent.call_tool("wait_for_stop", {"session_id": "S1", "timeout_s": 60})
 
     task = asyncio.create_task(impatient())
-    await until(lambda: len(hub.agents) >= 1, "the agent's first request")
+    await until(lambda: len(service.notifier.agents) >= 1, "the agent's first request")
     await asyncio.sleep(0.3)  # let the wait begin on the server
     task.cancel()
     with pytest.raises((asyncio.CancelledError, Exception)):

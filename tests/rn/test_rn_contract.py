@@ -11,7 +11,7 @@ from mcp import Client
 
 from support import until
 
-from pairdbg.backends.actions.registry import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService

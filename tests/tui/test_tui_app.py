@@ -12,10 +12,12 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import Registry, build_registry
+from pairdbg.backends.actions import Registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
+from pairdbg.mcp_bridge.agents import AgentsChanged
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StackPane, StatusBar
 from pairdbg.tui.source_view import SourceView
@@ -374,8 +376,7 @@ async def test_status_line_shows_the_mcp_endpoint_and_agents(core):
     app = PairDbgApp(hub, registry, http)
     async with app.run_test(size=SIZE) as pilot:
         assert http.calls == ["start"]
-        hub.agents["c1"] = "claude-code"
-        app.refresh_status()
+        hub.bus.publish(AgentsChanged(None, names=("claude-code",)))
         await pilot.pause()
         status = str(app.query_one(StatusBar).render())
         assert "MCP http://127.0.0.1:45678/mcp" in status and "1 agent connected" in status

@@ -12,7 +12,7 @@ import pytest_asyncio
 from support import until
 from support.fake_page import FakePage
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.hub import Hub

@@ -10,7 +10,7 @@ import pytest_asyncio
 
 from support import until
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
