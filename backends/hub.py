@@ -6,15 +6,19 @@ import asyncio
 import contextlib
 import logging
 import os
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 from .base import Backend
 from .errors import DebugError, ErrorCode
 from .events import EventBus, SessionAdded, SessionRemoved
 from .focus import Focuses
 from .limits import Limits
+from .services import Service
 from .session import Session
 
 log = logging.getLogger(__name__)
+S = TypeVar("S")
 MAX_ENDED_KEPT = 20
 
 
@@ -23,10 +27,8 @@ class Hub:
         self.limits = limits or Limits()
         self.bus = EventBus()
         self.sessions: dict[str, Session] = {}
-        self.agents: dict[str, str] = {}  # connection key -> client name, for "N agents connected"
-        self.agent_seen: dict[str, float] = {}  # connection key -> time of its last request
         self.focus = Focuses()  # actor -> what it looks at and the newest stop it was shown
-        self.services: list = []  # backends.services.Service: listeners apps connect to (started by entry points)
+        self.services: list[Service] = []  # listeners apps connect to (started by the runtime)
         self._next = 1
 
     def get(self, session_id: str | None) -> Session:
@@ -58,6 +60,24 @@ class Hub:
                 f"{self.limits.max_sessions} sessions are already live (the limit)",
                 hint="close_debug_session one you no longer need",
             )
+
+    async def create(
+        self,
+        make: Callable[[], Awaitable[Backend]],
+        name: str,
+        breakpoints: list[dict] | None = None,
+        actor: str = "human",
+    ) -> Session:
+        """Check capacity once, before anything is spawned, then build the backend (which may start a runtime)
+        and open its session. A backend whose session cannot open is closed again."""
+        self.check_capacity()
+        backend = await make()
+        try:
+            return await self.open(backend, name, breakpoints, actor)
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await backend.close(terminate=True)
+            raise
 
     async def open(
         self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human"
@@ -109,6 +129,10 @@ class Hub:
             log.warning("could not open a session for %s: %s", name, exc)
             with contextlib.suppress(Exception):
                 await backend.close(terminate=False)
+
+    def service(self, kind: type[S]) -> S | None:
+        """The registered service of this type (e.g. `hub.service(RnService)`), or None if this run has none."""
+        return next((s for s in self.services if isinstance(s, kind)), None)
 
     def add_service(self, service) -> None:
         """Register a service before the registry is built (its actions become tools)."""

@@ -132,7 +132,10 @@ def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, An
         port = connect.get("port") or config.get("port")
         if not port:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, f"attach configuration {config.get('name')!r} has no port")
-        return "attach", {"target": f"{host}:{port}", "language": language}
+        attach = {"target": f"{host}:{port}", "language": language}
+        if language == "python" and "justMyCode" in config:
+            attach["just_my_code"] = bool(config["justMyCode"])
+        return "attach", attach
     if request != "launch":
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"request {request!r} must be launch or attach")
     program = config.get("program")
@@ -155,6 +158,8 @@ def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, An
         args["env"] = {str(k): str(v) for k, v in config["env"].items()}
     if language == "python" and config.get("python"):
         args["executable_path"] = config["python"]
+    if language == "python" and "justMyCode" in config:
+        args["just_my_code"] = bool(config["justMyCode"])
     if kind == "bun" or config.get("runtimeExecutable") == "bun":
         args["runtime"] = "bun"
     return "start_debugging", args

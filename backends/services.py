@@ -1,8 +1,9 @@
 """Long-lived parts of the Hub that are not one debug session: listeners apps connect to (the React Native
 adapter's WebSocket, later the debug-bridge relay), with the actions and MCP resources they add.
 
-A service is started by the entry points (TUI, `--mcp`) and stopped by `Hub.shutdown()`. The registry collects
-its `actions`; the MCP server lists and reads its resources, and hears of changes through `ResourceChanged` events.
+A service is registered and started by the runtime (pairdbg.runtime) and stopped by `Hub.shutdown()`. The registry
+collects its `actions`; the MCP server lists and reads its resources, and hears of changes through `ResourceChanged`
+events.
 """
 
 from __future__ import annotations
@@ -12,6 +13,11 @@ from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from .actions.registry import Action
+
+
+class ConfigError(ValueError):
+    """A service's setting has a value it cannot use; the message names the variable. It fails only that
+    service's start: pairdbg keeps running and the service's health check says why."""
 
 
 @dataclass(frozen=True)

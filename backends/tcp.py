@@ -1,4 +1,4 @@
-"""Socket options that keep loopback debug traffic from stalling: TCP_NODELAY on our writes, TCP_QUICKACK on reads.
+"""Socket options for debug connections: TCP_NODELAY on our writes, TCP_QUICKACK on reads, TCP keepalive.
 
 Node peers (its inspector, js-debug) write small messages in two segments with Nagle's algorithm on; the second
 waits for our ACK of the first, which Linux delays by ~40 ms. Acknowledging at once removes that stall. QUICKACK is
@@ -29,3 +29,17 @@ def ack_now(sock: socket.socket | None) -> None:
     if sock is not None and QUICKACK is not None:
         with contextlib.suppress(OSError):
             sock.setsockopt(socket.IPPROTO_TCP, QUICKACK, 1)
+
+
+def keep_alive(sock: socket.socket | None, idle_s: int = 15, interval_s: int = 5, probes: int = 3) -> None:
+    """Let the kernel find a peer that vanished (a remote host behind a tunnel, a pulled cable): after `idle_s` quiet
+    seconds it probes, and the connection fails after `probes` unanswered probes (~30 s). Nothing reaches the peer's
+    protocol, which matters for Node: its inspector closes the WebSocket when it receives a WebSocket ping."""
+    if sock is None:
+        return
+    with contextlib.suppress(OSError):
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_KEEPALIVE, 1)
+        for name, value in (("TCP_KEEPIDLE", idle_s), ("TCP_KEEPINTVL", interval_s), ("TCP_KEEPCNT", probes)):
+            option = getattr(socket, name, None)
+            if option is not None:
+                sock.setsockopt(socket.IPPROTO_TCP, option, value)

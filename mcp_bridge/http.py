@@ -9,12 +9,13 @@ import json
 import os
 import secrets
 import socket
+import sys
 from pathlib import Path
 from typing import Any
 
 import uvicorn
 
-from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
 
 from .server import build_server
@@ -92,12 +93,13 @@ class HttpMcpService:
         port: int = DEFAULT_PORT,
         token: str | None = None,
         publish_endpoint: bool = True,
+        allow_remote: bool = False,
     ) -> None:
         self.hub = hub
         self.server, self.notifier = build_server(hub, registry)
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
-        self._check_loopback(host)
+        self._check_loopback(host, allow_remote)
         self.sock = self._bind(host, port)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
@@ -110,14 +112,14 @@ class HttpMcpService:
         self._task: asyncio.Task[None] | None = None
 
     @staticmethod
-    def _check_loopback(host: str) -> None:
+    def _check_loopback(host: str, allow_remote: bool) -> None:
         import ipaddress
 
         try:
             loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
         except ValueError:
             loopback = False
-        if not loopback and os.environ.get("PAIRDBG_ALLOW_REMOTE_MCP") != "1":
+        if not loopback and not allow_remote:
             raise OSError(
                 f"refusing to serve MCP on {host}: the DNS-rebinding protection only covers loopback addresses; "
                 "set PAIRDBG_ALLOW_REMOTE_MCP=1 if you really mean it (and put TLS in front)"
@@ -170,3 +172,13 @@ class HttpMcpService:
             with contextlib.suppress(OSError, ValueError, KeyError):
                 if json.loads(endpoint_file().read_text())["pid"] == os.getpid():
                     endpoint_file().unlink()
+
+
+async def serve_http(service: HttpMcpService) -> None:
+    """Headless Streamable HTTP until cancelled; the caller starts and shuts down the Hub."""
+    await service.start()
+    print(f"pairdbg MCP at {service.url}\nAuthorization: Bearer {service.token}", file=sys.stderr, flush=True)
+    try:
+        await asyncio.Event().wait()
+    finally:
+        await service.stop()

@@ -33,11 +33,12 @@ from pairdbg.backends.events import (
 )
 from pairdbg.backends.hub import Hub
 
+from .agents import Agents
+
 log = logging.getLogger(__name__)
 
 SESSIONS_URI = "debug://sessions"
 COALESCE_S = 0.1
-AGENT_IDLE_S = 600  # an agent silent this long no longer counts as connected
 
 
 def session_uri(session_id: str) -> str:
@@ -62,6 +63,7 @@ def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
 class Notifier:
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
+        self.agents = Agents(hub.bus)
         self.bus = InMemorySubscriptionBus()
         self.legacy: dict[str, tuple[ServerSession, set[str]]] = {}
         self._dirty: set[str] = set()
@@ -85,14 +87,8 @@ class Notifier:
             agent_key = key if key != "stdio" else f"stdio:{name}"
             if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and key == "stdio":
                 agent_key = f"modern:{name}"
-            now = time.time()
-            self.hub.agents[agent_key] = name
-            self.hub.agent_seen[agent_key] = now
-            for key, seen in list(self.hub.agent_seen.items()):  # HTTP reconnects make new keys: forget stale ones
-                if now - seen > AGENT_IDLE_S:
-                    self.hub.agent_seen.pop(key, None)
-                    self.hub.agents.pop(key, None)
-                    self.legacy.pop(key, None)
+            for stale in self.agents.saw(agent_key, name, time.time()):
+                self.legacy.pop(stale, None)
             if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 _, uris = self.legacy.get(key, (None, set()))
                 self.legacy[key] = (ctx.session, uris)

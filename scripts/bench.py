@@ -132,7 +132,7 @@ async def tui_f10_runs(samples: dict[str, list[float]], steps: int) -> None:
     """F10 in the real app (headless pilot) until the source pane has repainted on the new line."""
     os.environ.setdefault("XDG_RUNTIME_DIR", "/tmp")
     sys.path.insert(0, str(ROOT))
-    from pairdbg.backends.actions import build_registry
+    from pairdbg.runtime import build_registry
     from pairdbg.backends.hub import Hub
     from pairdbg.tui.app import PairDbgApp
     from pairdbg.tui.source_view import SourceView

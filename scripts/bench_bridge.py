@@ -26,12 +26,12 @@ sys.path.insert(0, str(ROOT))
 
 from textual import events  # noqa: E402
 
-from pairdbg.backends.actions import build_registry  # noqa: E402
+from pairdbg.runtime import build_registry  # noqa: E402
 from pairdbg.backends.bridge.config import BridgeConfig  # noqa: E402
 from pairdbg.backends.bridge.service import BridgeService  # noqa: E402
 from pairdbg.backends.hub import Hub  # noqa: E402
 from pairdbg.backends.inspector import targets  # noqa: E402
-from pairdbg.backends.setup import settle_memory  # noqa: E402
+from pairdbg.runtime import settle_memory  # noqa: E402
 
 TOKEN = "bench-bridge-token-0123456789"
 PAGES = ROOT / "tests" / "bridge" / "pages"

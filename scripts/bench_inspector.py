@@ -23,7 +23,7 @@ from websockets.asyncio.client import connect
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pairdbg.backends.actions import build_registry  # noqa: E402
+from pairdbg.runtime import build_registry  # noqa: E402
 from pairdbg.backends.hub import Hub  # noqa: E402
 from pairdbg.backends.inspector.rpc import QuickAckConnection  # noqa: E402
 

@@ -1,4 +1,5 @@
-"""js-debug (DAP) benchmark on Node: start_debugging -> first stop and step_over -> stop report, through the core.
+"""js-debug (DAP) benchmark on Node: start_debugging -> first stop, step_over -> stop report and close_debug_session,
+through the core.
 Run: .venv/bin/python scripts/bench_jsdebug.py [--runs 5]
 """
 
@@ -14,7 +15,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 
 PROGRAM = "function add(a, b) {\n  const sum = a + b;\n  return sum;\n}\nlet acc = 0;\n" \
@@ -25,7 +26,7 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     args = parser.parse_args()
-    first, steps = [], []
+    first, steps, closes = [], [], []
     with tempfile.TemporaryDirectory() as folder:
         program = str(Path(folder) / "bench.js")
         Path(program).write_text(PROGRAM)
@@ -44,10 +45,17 @@ async def main() -> None:
                     reply = await registry.run("step_over", {"session_id": "S1"}, "bench")
                     assert reply.data["state"] == "paused", reply.text
                     steps.append((time.perf_counter() - start) * 1000)
+                start = time.perf_counter()
+                await registry.run("close_debug_session", {"session_id": "S1"}, "bench")
+                closes.append((time.perf_counter() - start) * 1000)
             finally:
                 await hub.shutdown()
     print(f"pairdbg js-debug benchmark: {args.runs} runs, median (min-max), ms")
-    for name, values in (("start_debugging -> first stop", first), ("step_over -> stop report", steps)):
+    for name, values in (
+        ("start_debugging -> first stop", first),
+        ("step_over -> stop report", steps),
+        ("close_debug_session", closes),
+    ):
         print(f"  {name:<32} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
 
 

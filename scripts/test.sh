@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs everything the tests need into .venv (on a fresh machine too) and runs the whole suite.
+# Installs everything the tests need into .venv (on a fresh machine too), runs the static checks and the whole suite.
 # Extra arguments go to pytest, e.g. `scripts/test.sh -k mcp -x`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -15,6 +15,8 @@ if ! bash scripts/setup-targets.sh; then
 fi
 # The debug targets the suite drives for real: debugpy (a Python dependency above). Fail loudly if missing.
 .venv/bin/python -c "import debugpy, textual, mcp; print('debugpy', debugpy.__version__, '| textual', textual.__version__, '| mcp ok')"
+# ruff and the import-linter layer contracts first: a broken layer fails the run before any test starts.
+bash scripts/lint.sh
 set +e
 .venv/bin/python -m pytest -q -p no:cacheprovider "$@"
 rc=$?

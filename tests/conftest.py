@@ -16,7 +16,8 @@ import pytest
 import pytest_asyncio
 from support.core import IN_CI, PROGRAMS, kill_all, marked_processes, require_debugpy, wait_gone
 
-from pairdbg.backends.actions.registry import Registry, build_registry
+from pairdbg.backends.actions.registry import Registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits
 

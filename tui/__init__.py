@@ -3,37 +3,24 @@
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import signal
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pairdbg.backends.actions import Registry
-from pairdbg.backends.hub import Hub
+if TYPE_CHECKING:
+    from pairdbg.runtime import Runtime
 
 
 async def run_tui_async(
-    hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
+    runtime: Runtime, http: Any = None, *, launch: dict | None = None, theme: str | None = None
 ) -> None:
-    """Run the TUI in the current loop until the person quits, then close every session."""
-    from pairdbg.backends.setup import settle_memory
-
+    """Run the TUI in the current loop until the person quits; the runtime then closes every session.
+    SIGTERM and SIGHUP (a closed terminal, a service manager) end the app the normal way."""
     from .app import PairDbgApp
 
-    app = PairDbgApp(hub, registry, http, launch=launch, theme=theme)
-    # SIGTERM (a closed terminal, a service manager) ends the app the normal way, so sessions are closed below.
-    with contextlib.suppress(NotImplementedError, RuntimeError):
-        asyncio.get_running_loop().add_signal_handler(signal.SIGTERM, app.exit)
-    try:
-        await hub.start_services()
-        asyncio.get_running_loop().call_later(2.0, settle_memory)  # once the app has mounted
-        await app.run_async()
-    finally:
-        await hub.shutdown()
+    app = PairDbgApp(runtime.hub, runtime.registry, http, launch=launch, theme=theme)
+    await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle once the app has mounted
 
 
-def run_tui(
-    hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
-) -> None:
+def run_tui(runtime: Runtime, http: Any = None, *, launch: dict | None = None, theme: str | None = None) -> None:
     """Blocking entry point for the CLI. `http` is an object with async start()/stop() and .url/.token (the
     embedded MCP endpoint) or None; `launch` is start_debugging's arguments, run as "human" once the app is up;
     `theme` is a theme name (unknown names raise themes.UnknownThemeError before anything starts)."""
@@ -42,7 +29,7 @@ def run_tui(
         from textual.app import App
 
         themes.check_name(theme, [*themes.load_themes(), *App().available_themes])
-    asyncio.run(run_tui_async(hub, registry, http, launch=launch, theme=theme))
+    asyncio.run(run_tui_async(runtime, http, launch=launch, theme=theme))
 
 
 __all__ = ["run_tui", "run_tui_async"]

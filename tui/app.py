@@ -95,7 +95,6 @@ class PairDbgApp(Controller):
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
-        self.set_interval(1.0, self.refresh_status)  # the agent count has no event of its own
         if self.http is not None:
             # Started here and stopped in on_unmount, never as a worker: cancelling a worker skips uvicorn's
             # shutdown and leaves the socket open (research pitfall P6).
@@ -265,7 +264,9 @@ class PairDbgApp(Controller):
 
     def show_bridge(self) -> None:
         """Where web pages connect (the debug-bridge service), if it listens in this run."""
-        service = next((s for s in self.hub.services if getattr(s, "name", "") == "bridge"), None)
+        from pairdbg.backends.bridge.service import BridgeService
+
+        service = self.hub.service(BridgeService)
         if service is None or service.server.port is None:
             return
         info = service.info()

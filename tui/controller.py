@@ -17,6 +17,7 @@ from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdd
 from pairdbg.backends.focus import TOP_FRAME, Focus
 from pairdbg.backends.models import Phase
 from pairdbg.backends.session import Session
+from pairdbg.mcp_bridge.agents import AgentsChanged
 
 from .messages import (
     ActionDone,
@@ -56,6 +57,7 @@ class Controller(App[None]):
     registry: Registry
     http: Any
     bridge: HubBridge
+    agents_connected: int = 0  # from AgentsChanged
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -150,6 +152,8 @@ class Controller(App[None]):
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
+        elif isinstance(event, AgentsChanged):
+            self.agents_connected = len(event.names)
         if event.session_id == self.session_id:
             self.sync_page_view()  # e.g. the page disconnected: its header says so
         self.refresh_status()
@@ -195,7 +199,7 @@ class Controller(App[None]):
     def refresh_status(self) -> None:
         url = getattr(self.http, "url", None) if self.http is not None else None
         for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
-            bar.show(self.session, url, len(self.hub.agents))
+            bar.show(self.session, url, self.agents_connected)
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)

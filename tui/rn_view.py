@@ -36,7 +36,9 @@ PAGE = 200  # the tool's own maximum
 
 
 def find_rn_service(hub: Any) -> Any | None:
-    return next((s for s in getattr(hub, "services", []) if getattr(s, "name", "") == "rn"), None)
+    from pairdbg.backends.rn.service import RnService
+
+    return hub.service(RnService)
 
 
 class RnChanged(Message):

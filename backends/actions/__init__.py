@@ -1,5 +1,5 @@
-"""The action registry: every capability declared once, reached by the TUI and by MCP alike."""
+"""The action mechanism: every capability declared once, reached by the TUI and by MCP alike."""
 
-from .registry import Action, Registry, Reply, build_registry
+from .registry import Action, Registry, Reply
 
-__all__ = ["Action", "Registry", "Reply", "build_registry"]
+__all__ = ["Action", "Registry", "Reply"]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import difflib
+import re
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -58,6 +60,8 @@ class Registry:
     def validate(self, action: Action, args: dict[str, Any] | BaseModel | None) -> BaseModel:
         if isinstance(args, action.params):
             return args
+        if args:
+            refuse_unknown(action, args)
         try:
             return action.params.model_validate(args or {})
         except ValidationError as exc:
@@ -109,6 +113,58 @@ class Registry:
         )
 
 
+def refuse_unknown(action: Action, args: dict[str, Any]) -> None:
+    """An argument the action does not take is an error, never silently dropped: `evaluate_expression(call_frame_id=3)`
+    used to evaluate in the top frame, a right-looking wrong answer."""
+    known = {name for name, f in action.params.model_fields.items()} | {
+        f.alias for f in action.params.model_fields.values() if f.alias
+    }
+    unknown = [key for key in args if key not in known]
+    if not unknown:
+        return
+    parts = []
+    for key in unknown:
+        guess = closest_argument(str(key), known)
+        parts.append(f"{str(key)[:60]!r}" + (f" (did you mean {guess!r}?)" if guess else ""))
+    raise DebugError(
+        ErrorCode.INVALID_PARAMETERS,
+        f"{action.name}: unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(parts)}",
+        hint=f"{action.name} takes: {', '.join(sorted(known)) or 'no arguments'}",
+    )
+
+
+def closest_argument(key: str, known: set[str]) -> str | None:
+    """The real argument a caller most likely meant: other debuggers' spellings (frameId, call_frame_id,
+    variablesReference, lineNumber) and typos."""
+    snake = re.sub(r"(?<=[a-z0-9])([A-Z])", r"_\1", key).lower().strip("_")
+    words = [w for w in snake.split("_") if w]
+    candidates = [snake, re.sub(r"_(id|number|ref|reference)$", "", snake), *ALIASES.get(snake, ())]
+    candidates += [w for w in reversed(words) if w not in ("id", "number", "the")]
+    for candidate in candidates:
+        if candidate in known:
+            return candidate
+    close = difflib.get_close_matches(snake, sorted(known), n=1, cutoff=0.6)
+    return close[0] if close else None
+
+
+# Names agents bring from the Debug Adapter Protocol and the inspector protocols, by pairdbg's name for the thing.
+ALIASES: dict[str, tuple[str, ...]] = {
+    "variables_reference": ("ref",),
+    "variable_reference": ("ref",),
+    "var_ref": ("ref",),
+    "handle": ("ref", "frame"),
+    "frame_index": ("frame",),
+    "levels": ("limit", "count"),
+    "timeout": ("wait_s", "timeout_s"),
+    "timeout_ms": ("wait_s", "timeout_s"),
+    "path": ("file", "program"),
+    "source": ("file",),
+    "script": ("program",),
+    "expr": ("expression",),
+    "bp_id": ("breakpoint_id",),
+}
+
+
 def _summarise(params: BaseModel) -> str:
     """A short, value-free-ish description of the call for the activity feed."""
     parts = []
@@ -118,15 +174,3 @@ def _summarise(params: BaseModel) -> str:
         text = repr(value) if not isinstance(value, str) else value
         parts.append(f"{key}={text[:60]}")
     return " ".join(parts)
-
-
-def build_registry(hub: Hub) -> Registry:
-    from . import debugging
-
-    registry = Registry(hub)
-    for action in debugging.ACTIONS:
-        registry.add(action)
-    for service in hub.services:
-        for action in service.actions():
-            registry.add(action)
-    return registry

@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from ..dap.python import PythonAttach, PythonLaunch, debugpy_available, resolve_python
+from .. import factory
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from . import render
@@ -19,32 +19,8 @@ class NoParams(BaseModel):
     pass
 
 
-def _runtime_status(find) -> tuple[bool, str]:
-    from ..inspector.targets import TargetMissing
-
-    try:
-        return True, find()
-    except TargetMissing as exc:
-        return False, f"not installed: {exc.how_to_install}"
-
-
 async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
-    from ..inspector.targets import find_bun, find_chromium, find_minibrowser, find_node
-
-    ok, why = debugpy_available()
-    node_ok, node = _runtime_status(find_node)
-    bun_ok, bun = _runtime_status(find_bun)
-    langs = [
-        {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
-        {"language": "javascript", "backend": "inspector (node)", "installed": node_ok, "detail": node},
-        {"language": "javascript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
-        {"language": "typescript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
-    ]
-    for name, find in (("chromium page", find_chromium), ("webkitgtk page", find_minibrowser)):
-        present, detail = _runtime_status(find)
-        langs.append(
-            {"language": "javascript", "backend": f"inspector attach ({name})", "installed": present, "detail": detail}
-        )
+    langs = factory.installed()
     text = "\n".join(
         f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'unavailable'}: "
         f"{lang['detail']}"
@@ -63,9 +39,10 @@ class BreakpointArg(BaseModel):
 
 class StartParams(BaseModel):
     program: str = Field(description="path of the script to debug (or a module name with module=true)")
-    language: str = Field(
-        "python",
-        description="python, javascript, typescript, or a language an adapter profile serves (c, cpp, rust with lldb)",
+    language: str | None = Field(
+        None,
+        description="python, javascript, typescript, or a language an adapter profile serves (c, cpp, rust with "
+        "lldb); default: by the program's extension (.js .mjs .cjs .jsx, .ts .mts .cts .tsx, else python)",
     )
     runtime: Literal["node", "bun"] | None = Field(
         None, description="JavaScript/TypeScript runtime (default: node for JavaScript, bun for TypeScript)"
@@ -81,69 +58,17 @@ class StartParams(BaseModel):
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before the first line runs")
     wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop or the end")
+    just_my_code: bool = Field(
+        True,
+        description="Python: steps skip library code (breakpoints you set in a library still hit); false steps into it",
+    )
 
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
-    profile = None
-    if p.language not in ("python", "javascript", "typescript"):  # checked first: the answer names what exists
-        from ..dap.profile import load_profiles, profile_for
-
-        profile = profile_for(p.language)
-        if profile is None:
-            known = sorted(
-                {
-                    "python",
-                    "javascript",
-                    "typescript",
-                    *(lang for prof in load_profiles().values() for lang in prof.languages),
-                }
-            )
-            raise DebugError(
-                ErrorCode.INVALID_PARAMETERS,
-                f"no debugger for language {p.language!r}",
-                hint=f"languages: {', '.join(known)}; or add an adapter profile (see README)",
-            )
-    program = p.program
-    if not p.module:
-        program = os.path.abspath(os.path.expanduser(program))
-        if not os.path.isfile(program):
-            raise DebugError(
-                ErrorCode.PATH_NOT_FOUND,
-                f"program not found: {program}",
-                hint="pass the path of an existing file (relative paths are from pairdbg's cwd)",
-            )
-    if p.cwd and not os.path.isdir(p.cwd):
-        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {p.cwd}")
-    if profile is not None:
-        from ..dap.profile import ProfileLaunch
-
-        backend = ProfileLaunch(profile, p.language, program, p.args, p.cwd, p.env, p.stop_on_entry)
-    elif p.language == "python":
-        python = resolve_python(p.executable_path)
-        backend = PythonLaunch(program, p.args, p.cwd, p.env, python, p.stop_on_entry, module=p.module)
-    elif p.backend == "dap":
-        from ..dap.jsdebug import JsDebugLaunch
-
-        if p.language != "javascript" or (p.runtime or "node") != "node":
-            raise DebugError(
-                ErrorCode.INVALID_PARAMETERS,
-                "backend='dap' (js-debug) debugs JavaScript on Node only",
-                hint="use the default inspector backend for TypeScript or Bun",
-            )
-        backend = JsDebugLaunch(program, p.args, p.cwd, p.env, p.stop_on_entry)
-    else:
-        from ..inspector.launch import launch_js
-
-        hub.check_capacity()
-        runtime = p.runtime or ("bun" if p.language == "typescript" else "node")
-        if p.language == "typescript" and runtime == "node":
-            raise DebugError(
-                ErrorCode.INVALID_PARAMETERS,
-                "Node cannot run TypeScript files directly",
-                hint="use runtime='bun', or compile to JavaScript with source maps and debug that",
-            )
-        backend = await launch_js(program, runtime, p.language, p.args, p.cwd, p.env, p.stop_on_entry)
-    session = await hub.open(backend, display_name(program), [bp.model_dump() for bp in p.breakpoints], actor)
+    spec = factory.LaunchSpec(**p.model_dump(exclude={"breakpoints", "wait_s"}))
+    _, program, make = factory.launcher(spec)
+    breakpoints = [bp.model_dump() for bp in p.breakpoints]
+    session = await hub.create(make, display_name(program), breakpoints, actor)
     session.launch_args = p.model_dump()  # what restart_debugging starts again
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
@@ -153,7 +78,7 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     if bps:
         reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
         reply.data["breakpoints"] = [b.model_dump(mode="json", exclude_none=True) for b in bps]
-    reply.text = f"Started {session.id} ({display_name(program)}, pid {backend.pid or '?'})\n" + reply.text
+    reply.text = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})\n" + reply.text
     return reply
 
 
@@ -167,28 +92,12 @@ class AttachParams(BaseModel):
         None, description="JavaScript only: 'inspector' (default) or 'dap' (VS Code's js-debug)"
     )
     wait_s: float | None = Field(2.0, ge=0, le=300)
+    just_my_code: bool = Field(True, description="Python: steps skip library code; false steps into it")
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
-    if p.language == "python" and not p.target.startswith(("ws://", "http://")):
-        host, sep, port_text = p.target.rpartition(":")
-        if not sep or not port_text.isdigit():
-            raise DebugError(
-                ErrorCode.INVALID_PARAMETERS, f"target {p.target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
-            )
-        backend = PythonAttach(host or "127.0.0.1", int(port_text))
-    elif p.backend == "dap":
-        from ..dap.jsdebug import JsDebugAttach
-
-        backend = JsDebugAttach(p.target, hub.limits.allowed_hosts)
-    else:
-        from ..inspector.launch import attach_js
-
-        hub.check_capacity()
-        backend = await attach_js(
-            p.target, "javascript" if p.language == "python" else p.language, hub.limits.allowed_hosts
-        )
-    session = await hub.open(backend, f"attach {p.target}", [], actor)
+    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code)
+    session = await hub.create(make, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, p.wait_s, actor)
@@ -203,15 +112,12 @@ class ConnectParams(BaseModel):
 
 
 async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
-    from ..inspector.launch import connect_ws
-
-    hub.check_capacity()
-    backend = await connect_ws(p.websocket_url, hub.limits.allowed_hosts)
-    session = await hub.open(backend, p.session_name or p.websocket_url, [], actor)
+    make = factory.connector(p.websocket_url, hub.limits.allowed_hosts)
+    session = await hub.create(make, p.session_name or p.websocket_url, [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, p.wait_s, actor)
-    reply.text = f"Connected {session.id} to {p.websocket_url} ({backend.dialect.name})\n" + reply.text
+    reply.text = f"Connected {session.id} to {p.websocket_url} ({session.backend.dialect.name})\n" + reply.text
     return reply
 
 

@@ -1,4 +1,4 @@
-"""Settings of the debug-bridge listener, read once from the environment and validated (PROTOCOL.md §1).
+"""Settings of the debug-bridge listener, validated from the PAIRDBG_BRIDGE_* names (PROTOCOL.md §1).
 
 A bad value fails the service's start with a message naming the variable; pairdbg itself keeps running.
 """
@@ -11,7 +11,7 @@ from collections.abc import Mapping
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
-from ..rn.config import ConfigError
+from ..services import ConfigError
 
 __all__ = ["BridgeConfig", "ConfigError"]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from ..rn.redact import Redactor
+from ..redact import Redactor
 
 __all__ = ["Redactor", "scrub_message", "scrub_text"]
 

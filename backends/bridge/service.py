@@ -60,14 +60,15 @@ PAGE_CODES = {
 class BridgeService:
     name = "bridge"
 
-    def __init__(self, hub: Hub | None = None, config: BridgeConfig | None = None) -> None:
+    def __init__(self, hub: Hub | None = None, config: BridgeConfig | ConfigError | None = None) -> None:
+        """`config` is the listener's settings, or the ConfigError reading them raised (start() raises it then);
+        None means the defaults (pairdbg.settings reads the environment)."""
         self.hub = hub
         self.config_error: str | None = None
-        try:
-            self.config = config or BridgeConfig.from_env()
-        except ConfigError as exc:
-            self.config_error = str(exc)
-            self.config = BridgeConfig(port=0)
+        if isinstance(config, ConfigError):
+            self.config_error = str(config)
+            config = BridgeConfig(port=0)  # placeholder so reads still answer; never started
+        self.config = config or BridgeConfig.from_env({})
         self.server = BridgeServer(self.config, self)
         self.redactor = Redactor()
         self.start_error: str | None = None

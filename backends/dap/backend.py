@@ -24,11 +24,15 @@ from ..base import (
     StopInfo,
 )
 from ..errors import DebugError, ErrorCode
+from ..process import signal_group, spawn, stop_group
 from .client import DapClient
 
 log = logging.getLogger(__name__)
 
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
+MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
+ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
+ADAPTER_STOP_S = 0.5  # how long a server adapter (adapter_serves_on) gets after TERM
 
 
 class DapBackend(Backend):
@@ -41,6 +45,9 @@ class DapBackend(Backend):
     owns_debuggee = True
     #: DAP exception filter ids for each of our modes; profiles override with their adapter's filter names.
     exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
+
+    #: The adapter is a server that outlives `disconnect` (js-debug); closing ends its process group at once.
+    adapter_serves_on = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -172,7 +179,7 @@ class DapBackend(Backend):
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:
                 listener.on_breakpoint_changed(
-                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), bp.get("message"), bp["id"])
+                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), _bp_message(bp), bp["id"])
                 )
 
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
@@ -201,7 +208,7 @@ class DapBackend(Backend):
             {"source": {"path": file}, "breakpoints": bps, "lines": [s.line for s in specs], "sourceModified": False},
         )
         return [
-            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
 
@@ -222,7 +229,7 @@ class DapBackend(Backend):
             },
         )
         return [
-            BreakpointState(bool(b.get("verified")), b.get("line"), b.get("message"), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
 
@@ -346,7 +353,7 @@ class DapBackend(Backend):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             group = os.getpgid(self.pid)
             if group == self.pid and group != os.getpgid(0):  # its own group (debugpy's launcher makes one), not ours
-                os.killpg(group, signal.SIGTERM)
+                signal_group(group, signal.SIGTERM)
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGTERM)
 
@@ -354,15 +361,12 @@ class DapBackend(Backend):
         proc = self.proc
         if proc is None:
             return
-        if proc.returncode is None:
-            try:
-                await asyncio.wait_for(proc.wait(), 2.0)
-            except TimeoutError:
-                with contextlib.suppress(ProcessLookupError):
-                    os.killpg(proc.pid, signal.SIGKILL)
-                with contextlib.suppress(ProcessLookupError):
-                    proc.kill()
-                await proc.wait()
+        # It was told to disconnect: give it time to exit by itself. No sweep: a program detached from may share
+        # the adapter's group (debuggers other than debugpy) and must live on. A DAP server (js-debug) never exits
+        # by itself: waiting for it cost 2 s per close, long enough for an MCP host's shutdown grace to run out and
+        # orphan it, so it is asked to go at once.
+        serves_on = self.adapter_serves_on
+        await stop_group(proc, ADAPTER_STOP_S if serves_on else ADAPTER_EXIT_S, term=serves_on, sweep=False)
         if self._stderr_task is not None:
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
@@ -371,15 +375,7 @@ class DapBackend(Backend):
     async def _spawn_adapter(self, argv: list[str], env: dict[str, str] | None = None) -> None:
         """Start a stdio adapter in its own process group so nothing it starts can outlive a kill."""
         try:
-            self.proc = await asyncio.create_subprocess_exec(
-                *argv,
-                stdin=asyncio.subprocess.PIPE,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
-                env=env,
-                limit=MAX_LINE,
-            )
+            self.proc = await spawn(argv, env=env, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
         except (FileNotFoundError, PermissionError) as exc:
             raise DebugError(
                 ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"
@@ -392,7 +388,16 @@ class DapBackend(Backend):
             self.stderr_tail.append(line.decode(errors="replace").rstrip())
 
 
-MAX_LINE = 1024 * 1024
+def _bp_message(bp: dict[str, Any]) -> str | None:
+    """The adapter's word on a breakpoint, with debugpy's justMyCode advice (edit launch.json) said in pairdbg's
+    terms: only an attached program can still exclude a library file (launches include it when it is set)."""
+    message = bp.get("message")
+    if message and "excluded by filters" in message:
+        return (
+            "this file is library code that justMyCode excludes in the attached program; attach again with "
+            'just_my_code=false (or "justMyCode": false in launch.json) to stop in it'
+        )
+    return message
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:

@@ -22,7 +22,8 @@ from typing import Any
 
 from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError, ErrorCode
-from ..inspector.targets import TargetMissing, find_node, free_port
+from ..process import free_port
+from ..runtimes import TargetMissing, find_node
 from ..inspector.process import RuntimeProcess
 from ..tcp_relay import TcpRelay
 from .backend import DapBackend
@@ -54,6 +55,7 @@ def find_js_debug() -> str:
 class JsDebugLaunch(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
+    adapter_serves_on = True
     launched = True
     features = frozenset(
         {"conditional_breakpoints", "hit_conditions", "log_points", "set_variable", "pause", "threads"}

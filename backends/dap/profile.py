@@ -131,7 +131,7 @@ class ProfileLaunch(DapBackend):
             await self._spawn_adapter([self.profile.executable(), *self.profile.args])
             assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
             return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
-        from ..inspector.targets import free_port
+        from ..process import free_port
 
         port = free_port()
         await self._spawn_adapter([self.profile.executable(), *fill(self.profile.args, {"port": port})])

@@ -38,10 +38,37 @@ def main() -> None:
         return sock
 
     pydevd.start_client = start_client
+    include_files_with_breakpoints()
     del sys.path[0]
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
     cli.main()
+
+
+def include_files_with_breakpoints() -> None:
+    """justMyCode keeps library files (an installed package, the stdlib) out of tracing, and debugpy then reports a
+    breakpoint set in one as "excluded by filters": it never hits. A breakpoint someone sets on purpose must hit, so
+    its file gets an include rule the moment the breakpoint arrives; stepping still skips other library code.
+    Best effort: on a pydevd without these internals the breakpoint stays reported as excluded."""
+    try:
+        import pydevd_file_utils
+        from _pydevd_bundle.pydevd_api import PyDevdAPI
+        from _pydevd_bundle.pydevd_filtering import ExcludeFilter
+    except ImportError:
+        return
+    original = PyDevdAPI.add_breakpoint
+
+    def add_breakpoint(self, py_db, original_filename, *args, **kwargs):
+        try:
+            path = pydevd_file_utils.absolute_path(pydevd_file_utils.map_file_to_server(original_filename))
+            if py_db.is_files_filter_enabled and py_db.apply_files_filter(self._DummyFrame(path), path, False):
+                rules = py_db._files_filtering._exclude_filters
+                py_db.set_exclude_filters([ExcludeFilter(path, False, True), *rules])
+        except Exception:
+            pass
+        return original(self, py_db, original_filename, *args, **kwargs)
+
+    PyDevdAPI.add_breakpoint = add_breakpoint
 
 
 main()

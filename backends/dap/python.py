@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..hosts import check_host
 from ..errors import DebugError, ErrorCode
 from .backend import DapBackend
 
@@ -164,7 +165,8 @@ class PythonAttach(DapBackend):
     features = PythonLaunch.features
     owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
-    def __init__(self, host: str, port: int, just_my_code: bool = True) -> None:
+    def __init__(self, host: str, port: int, just_my_code: bool = True, allowed_hosts: list[str] | None = None) -> None:
+        check_host(host, allowed_hosts or [], "debug servers")  # before anything connects
         super().__init__()
         self.host = host
         self.port = port

@@ -102,6 +102,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
         # Binding runs from scriptParsed, the entry pause and set_breakpoint at once; one at a time, or a second
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
+        self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         self.reconnecting = False
         if process is not None:
             process.on_output = self._program_output
@@ -193,9 +194,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
         self._paused = None
         self._refs.clear()
         if self.process is not None:
-            # A launched runtime closes the socket as it exits (Bun after an uncaught error, or at the end): the
-            # exit, with its code, is the honest report. Only a runtime still alive after a moment has lost us.
-            self._spawn(self._lost_launched(reason))
+            # A runtime that dies closes the socket as it goes, and Bun hangs up as its program ends: then the exit,
+            # with its code, is the honest report. A runtime still alive a moment later has lost us.
+            self._lost_reason = reason
+            self._spawn(self._lost_launched(reason, 3.0 if self.dialect.hangs_up_at_exit else 0.5))
             return
         will_retry = self.endpoint.rediscover is not None and self.process is None
         self.reconnecting = will_retry  # read by the session: a lost target that may come back is kept open
@@ -206,14 +208,15 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
         if will_retry:
             self._spawn(self._reconnect())
 
-    async def _lost_launched(self, reason: str) -> None:
+    async def _lost_launched(self, reason: str, grace_s: float) -> None:
         assert self.process is not None
         with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), 3)
+            await asyncio.wait_for(asyncio.shield(self.process.proc.wait()), grace_s)
         if self.process.returncode is not None or self._closing:
             return  # _program_exited reports the end (after the last output)
         if self.listener is not None:
-            self.listener.on_lost(f"the inspector connection was lost ({reason})")
+            # The session ends, and with it the program pairdbg launched (no debuggee outlives its session).
+            self.listener.on_lost(f"the inspector connection was lost ({reason}); pairdbg ended the program")
 
     async def _reconnect(self) -> None:
         """A target that went away and comes back on the same endpoint is re-attached, breakpoints restored."""
@@ -278,9 +281,19 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
             self.listener.on_output(category, text)
 
     def _program_exited(self, code: int | None) -> None:
-        if self.listener is not None and not self._closing:
-            self.listener.on_exited(code)
-            self.listener.on_terminated()
+        if self.listener is None or self._closing:
+            return
+        self.listener.on_exited(code)
+        killed = code is not None and code < 0
+        if self._lost_reason is not None and not self.dialect.hangs_up_at_exit and not killed:
+            # Node ends its programs by waiting for the debugger to hang up (we do, on its "Waiting for the
+            # debugger to disconnect"). One that exits on its own after the socket closed ran on without us.
+            self.listener.on_lost(
+                f"the inspector connection was lost ({self._lost_reason}); the program then ran to its end without "
+                f"the debugger (exit code {code})"
+            )
+            return
+        self.listener.on_terminated()
 
     # ----- events ---------------------------------------------------------------------------------------------
 

@@ -50,6 +50,12 @@ class Dialect:
     def is_jsc(self) -> bool:
         return self.name == "jsc"
 
+    @property
+    def hangs_up_at_exit(self) -> bool:
+        """A launched JSC runtime (Bun) closes the inspector socket as its program ends. Node instead waits at the
+        end for the debugger to disconnect, so a socket Node closes while it runs is a lost connection."""
+        return self.is_jsc
+
     # ----- urls ---------------------------------------------------------------------------------------------
 
     def url_for_path(self, path: str) -> str:

@@ -7,33 +7,17 @@ Only loopback hosts are reachable unless the configured allow-list names others.
 
 from __future__ import annotations
 
-import ipaddress
 import re
 from urllib.parse import urlparse
 
 import aiohttp
 
 from ..errors import DebugError, ErrorCode
+from ..hosts import check_host, check_url
 from .backend import Endpoint
 from .dialect import Dialect
 
 WEBKIT_SOCKET = re.compile(r"/socket/\d+/\d+/\w+")
-
-
-def check_host(host: str, allowed: list[str]) -> None:
-    try:
-        if ipaddress.ip_address(host.strip("[]")).is_loopback:
-            return
-    except ValueError:
-        if host == "localhost":
-            return
-    if host in allowed:
-        return
-    raise DebugError(
-        ErrorCode.INVALID_PARAMETERS,
-        f"host {host!r} is not allowed: pairdbg only reaches loopback inspectors unless the host is allow-listed",
-        hint="debug through an SSH tunnel to 127.0.0.1, or add the host to the allowed_hosts setting",
-    )
 
 
 def split_target(target: str) -> tuple[str, int, str]:
@@ -54,7 +38,15 @@ def split_target(target: str) -> tuple[str, int, str]:
 
 
 async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
-    async with session.get(url) as response:
+    # Redirects are not followed: a loopback answer must not send pairdbg to a host the allow-list refuses.
+    async with session.get(url, allow_redirects=False) as response:
+        if 300 <= response.status < 400:
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"{url} redirects to {response.headers.get('Location', '?')[:200]!r}; pairdbg does not follow "
+                "inspector redirects",
+                hint="attach to the address the inspector really listens on",
+            )
         return response.status, await response.text()
 
 
@@ -63,14 +55,14 @@ async def discover(target: str, allowed: list[str]) -> Endpoint:
     if target.strip().startswith(("ws://", "wss://")):
         return await endpoint_for_ws(target, allowed)
     host, port, _ = split_target(target)
-    check_host(host, allowed)
+    check_host(host, allowed, "inspectors")
     base = f"http://{host}:{port}"
     timeout = aiohttp.ClientTimeout(total=5)
     try:
         async with aiohttp.ClientSession(timeout=timeout) as session:
             status, body = await _get(session, base + "/json/list")
             if status == 200:
-                return _pick_cdp_target(body, target)
+                return _pick_cdp_target(body, target, allowed)
             status, body = await _get(session, base + "/json/version")
             if status == 200 and '"Bun"' in body:
                 raise DebugError(
@@ -96,7 +88,7 @@ async def discover(target: str, allowed: list[str]) -> Endpoint:
     )
 
 
-def _pick_cdp_target(body: str, target: str) -> Endpoint:
+def _pick_cdp_target(body: str, target: str, allowed: list[str]) -> Endpoint:
     import json
 
     try:
@@ -106,6 +98,7 @@ def _pick_cdp_target(body: str, target: str) -> Endpoint:
     for kind in ("page", "node", "other"):
         for entry in targets:
             if entry.get("type") == kind and entry.get("webSocketDebuggerUrl"):
+                check_url(entry["webSocketDebuggerUrl"], allowed, "inspectors")  # what the list names, not just where
                 return Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page")
     raise DebugError(
         ErrorCode.CONNECTION_FAILED,
@@ -117,7 +110,7 @@ def _pick_cdp_target(body: str, target: str) -> Endpoint:
 async def endpoint_for_ws(url: str, allowed: list[str]) -> Endpoint:
     """Which dialect a ws:// inspector speaks, from its path and its /json/version."""
     host, port, path = split_target(url)
-    check_host(host, allowed)
+    check_host(host, allowed, "inspectors")
     if WEBKIT_SOCKET.fullmatch(path):
         return Endpoint(url, Dialect("jsc"), wrapped=True, page=True)
     browser = ""

@@ -11,7 +11,8 @@ from .backend import Endpoint, InspectorBackend
 from .dialect import Dialect
 from .discovery import discover, endpoint_for_ws
 from .process import RuntimeProcess
-from .targets import TargetMissing, find_bun, find_node, free_port
+from ..process import free_port
+from ..runtimes import TargetMissing, find_bun, find_node
 
 Runtime = Literal["node", "bun"]
 

@@ -10,12 +10,13 @@ import asyncio
 import contextlib
 import os
 import re
-import signal
 from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
+from ..process import spawn, stop_group
 from .targets import WS_URL, TargetFailed, read_ws_url
 
+RUNTIME_EXIT_S = 3.0  # after TERM, before the runtime's group is killed
 BANNER_NOISE = (
     "Debugger listening on",
     "For help, see:",
@@ -59,15 +60,7 @@ class RuntimeProcess:
     async def spawn(cls, argv: list[str], cwd: str | None, env: dict[str, str] | None, timeout: float = 10.0):
         """Start the runtime and wait for its inspector banner; on failure nothing is left running."""
         try:
-            proc = await asyncio.create_subprocess_exec(
-                *argv,
-                cwd=cwd,
-                env={**os.environ, **(env or {})},
-                stdin=asyncio.subprocess.DEVNULL,
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.PIPE,
-                start_new_session=True,
-            )
+            proc = await spawn(argv, cwd=cwd, env={**os.environ, **(env or {})})
         except OSError as exc:
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]}: {exc}") from None
         seen: list[str] = []
@@ -126,15 +119,5 @@ class RuntimeProcess:
 
 
 async def _end_group(proc: asyncio.subprocess.Process) -> None:
-    """TERM the runtime's process group, then KILL what is left, and reap it."""
-    if proc.returncode is None:
-        with contextlib.suppress(ProcessLookupError, PermissionError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            await asyncio.wait_for(proc.wait(), 3)
-        except TimeoutError:
-            with contextlib.suppress(ProcessLookupError, PermissionError):
-                os.killpg(proc.pid, signal.SIGKILL)
-            await proc.wait()
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(proc.pid, signal.SIGKILL)  # anything the runtime started in its group
+    """TERM the runtime's process group, then KILL what is left (anything it started in its group), and reap it."""
+    await stop_group(proc, RUNTIME_EXIT_S)

@@ -1,9 +1,9 @@
-"""Find, launch and stop the real JavaScript debug targets: Bun, Node, Chromium and WebKitGTK's MiniBrowser.
+"""Launch and stop the real browser debug targets (Chromium, WebKitGTK's MiniBrowser) and read inspector banners.
 
-Pure helpers shared by the inspector backend and the tests (stdlib and aiohttp only). Every launcher starts its
-target in a process group of its own, and `stop_process_group` ends that whole group (Chromium's helpers, xvfb-run's
-Xvfb and MiniBrowser's web/network processes) and removes the launcher's temporary directories.
-`scripts/setup-targets.sh` installs all of them.
+Helpers shared by the inspector backend and the tests (stdlib and aiohttp only); finding the executables is
+backends/runtimes.py, process groups backends/process.py (both re-exported here for the tests). Every launcher
+starts its target in a process group of its own, and `stop_process_group` ends that whole group (Chromium's
+helpers, xvfb-run's Xvfb and MiniBrowser's web/network processes) and removes the launcher's temporary directories.
 """
 
 from __future__ import annotations
@@ -11,28 +11,39 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import functools
-import glob
 import html
 import http.server
 import os
 import re
 import shutil
-import signal
-import socket
 import tempfile
 import threading
-from collections.abc import Callable, Sequence
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
 
-ROOT = Path(__file__).resolve().parents[2]
-BUN_VERSION = "1.4.5"
-LOCAL_BUN = ROOT / ".tools" / "node_modules" / ".bin" / "bun"
-CHROMIUM = "/usr/bin/chromium"
-MINIBROWSER_GLOB = "/usr/lib/*/webkit2gtk-4.1/MiniBrowser"
-APT = "apt-get install -y --no-install-recommends"
+from ..process import free_port, group_members, spawn, stop_group
+from ..runtimes import TargetMissing, find_bun, find_chromium, find_minibrowser, find_node, find_xvfb_run
+
+__all__ = [
+    "TargetFailed",
+    "TargetMissing",
+    "find_bun",
+    "find_chromium",
+    "find_minibrowser",
+    "find_node",
+    "find_xvfb_run",
+    "free_port",
+    "group_members",
+    "launch_chromium",
+    "launch_minibrowser",
+    "read_ws_url",
+    "serve_directory",
+    "spawn",
+    "stop_process_group",
+]
+
 
 CHROMIUM_FLAGS = (
     "--headless",
@@ -52,148 +63,11 @@ WS_URL = re.compile(r"ws://[^\s'\"<>]+")
 WEBKIT_SOCKET = re.compile(r"/socket/\d+/\d+/\w+")
 
 
-class TargetMissing(Exception):
-    """A debug target is not installed; `how_to_install` is the command or step that fixes it."""
-
-    def __init__(self, what: str, how_to_install: str) -> None:
-        super().__init__(f"{what} not found; to install it: {how_to_install}")
-        self.what = what
-        self.how_to_install = how_to_install
-
-
 class TargetFailed(RuntimeError):
     """A target started but did not offer its inspector in time (the message carries its log tail)."""
 
 
-# ----- finding the executables --------------------------------------------------------------------------------------
-
-
-def _executable(path: str | os.PathLike[str]) -> bool:
-    return os.path.isfile(path) and os.access(path, os.X_OK)
-
-
-def _is_elf(path: Path) -> bool:
-    try:
-        with open(path, "rb") as fh:
-            return fh.read(4) == b"\x7fELF"
-    except OSError:
-        return False
-
-
-def find_bun() -> str:
-    """$PAIRDBG_BUN, else `bun` on PATH, else the project-local `<repo>/.tools/node_modules/.bin/bun`."""
-    env = os.environ.get("PAIRDBG_BUN")
-    if env:
-        if _executable(env):
-            return env
-        raise TargetMissing(f"bun (PAIRDBG_BUN={env})", "point PAIRDBG_BUN at an executable bun, or unset it")
-    on_path = shutil.which("bun")
-    if on_path:
-        return on_path
-    # Without npm's postinstall, bin/bun.exe is a placeholder rather than the real binary.
-    if _executable(LOCAL_BUN) and _is_elf(LOCAL_BUN.resolve()):
-        return str(LOCAL_BUN)
-    raise TargetMissing(
-        "bun",
-        f"scripts/setup-targets.sh (runs `npm install --prefix .tools bun@{BUN_VERSION}` with its postinstall), "
-        "or set PAIRDBG_BUN to a bun binary",
-    )
-
-
-def find_node() -> str:
-    """`node` on PATH."""
-    on_path = shutil.which("node")
-    if on_path:
-        return on_path
-    raise TargetMissing("node", f"{APT} nodejs   (as root; or scripts/setup-targets.sh)")
-
-
-def find_chromium() -> str:
-    """Debian's /usr/bin/chromium."""
-    if _executable(CHROMIUM):
-        return CHROMIUM
-    raise TargetMissing("chromium", f"{APT} chromium   (as root; or scripts/setup-targets.sh)")
-
-
-def find_minibrowser() -> str:
-    """WebKitGTK's MiniBrowser (package libwebkit2gtk-4.1-0)."""
-    for path in sorted(glob.glob(MINIBROWSER_GLOB)):
-        if _executable(path):
-            return path
-    raise TargetMissing("MiniBrowser", f"{APT} libwebkit2gtk-4.1-0 xvfb xauth   (as root; or scripts/setup-targets.sh)")
-
-
-def find_xvfb_run() -> str:
-    """`xvfb-run` (package xvfb; it needs xauth too)."""
-    on_path = shutil.which("xvfb-run")
-    if on_path and shutil.which("xauth"):
-        return on_path
-    raise TargetMissing("xvfb-run", f"{APT} xvfb xauth   (as root; or scripts/setup-targets.sh)")
-
-
 # ----- processes ------------------------------------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    """A TCP port on 127.0.0.1 that was free a moment ago."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-async def spawn(
-    argv: Sequence[str],
-    *,
-    env: dict[str, str] | None = None,
-    cwd: str | os.PathLike[str] | None = None,
-    stdout: Any = asyncio.subprocess.PIPE,
-    stderr: Any = asyncio.subprocess.PIPE,
-) -> asyncio.subprocess.Process:
-    """Start `argv` in a new session (so a process group of its own, pgid == pid) with stdin closed.
-
-    With pipes (the default) the caller must keep reading stdout and stderr, or the target blocks once they fill.
-    """
-    return await asyncio.create_subprocess_exec(
-        *argv,
-        stdin=asyncio.subprocess.DEVNULL,
-        stdout=stdout,
-        stderr=stderr,
-        env=env,
-        cwd=cwd,
-        start_new_session=True,
-    )
-
-
-def group_members(pgid: int) -> list[int]:
-    """Live (non-zombie) processes in process group `pgid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # After the command name: state, ppid, pgrp, ...
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            found.append(int(entry))
-    return found
-
-
-async def _wait_group_gone(pgid: int, timeout: float) -> bool:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while group_members(pgid):
-        if loop.time() > deadline:
-            return False
-        await asyncio.sleep(0.05)
-    return True
-
-
-def _signal_group(pgid: int, sig: int) -> None:
-    with contextlib.suppress(ProcessLookupError, PermissionError):
-        os.killpg(pgid, sig)
 
 
 async def stop_process_group(proc: asyncio.subprocess.Process, timeout: float = 5.0) -> None:
@@ -201,19 +75,7 @@ async def stop_process_group(proc: asyncio.subprocess.Process, timeout: float = 
 
     Also removes the temporary directories a launcher attached to `proc`. Safe to call twice.
     """
-    pgid = proc.pid  # spawn() made it a group leader
-    _signal_group(pgid, signal.SIGTERM)
-    gone = False
-    try:
-        await asyncio.wait_for(proc.wait(), timeout)
-        gone = await _wait_group_gone(pgid, timeout)
-    except TimeoutError:
-        pass
-    if not gone:
-        _signal_group(pgid, signal.SIGKILL)
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(proc.wait(), timeout)
-        await _wait_group_gone(pgid, timeout)
+    await stop_group(proc, timeout, wait_group=True, sweep=False)
     for path in getattr(proc, "pairdbg_tempdirs", ()):
         shutil.rmtree(path, ignore_errors=True)
 

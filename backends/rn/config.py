@@ -1,4 +1,4 @@
-"""Settings of the React Native listener (seed spec §6), read once from the environment and validated.
+"""Settings of the React Native listener, validated from the environment's names (WS_PORT, RN_DEBUG_TOKEN, ...).
 
 A bad value fails start-up with a message naming the variable, e.g. `WS_PORT: Input should be ...`.
 """
@@ -12,9 +12,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError
 
+from ..services import ConfigError
 
-class ConfigError(ValueError):
-    """An environment variable has a value the listener cannot use."""
+__all__ = ["ConfigError", "RnConfig"]
 
 
 class RnConfig(BaseModel):

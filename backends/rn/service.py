@@ -1,8 +1,8 @@
 """`RnService`: the React Native listener as a Hub service — its six tools, its MCP resources with throttled change
 notifications, and a small public `status()` for a TUI pane.
 
-Configuration comes from the environment (config.py). A bad value does not stop pairdbg: `start()` raises the
-ConfigError naming the variable (the Hub logs it) and the health check reports it.
+Configuration (config.py) comes from the entry point (pairdbg.settings). A bad value does not stop pairdbg:
+`start()` raises the ConfigError naming the variable (the Hub logs it) and the health check reports it.
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ from ..events import ResourceChanged, ResourceListChanged
 from ..services import ResourceInfo
 from .config import ConfigError, RnConfig
 from .mirror import Limits, Mirror
-from .redact import REDACTED, Redactor, _trivial
+from ..redact import REDACTED, Redactor, _trivial
 from .server import AdapterServer
 from .shape import dumps, fit_resource
 from .tools import build_actions, iso
@@ -39,14 +39,17 @@ THROTTLE_S = 1.0
 class RnService:
     name = "rn"
 
-    def __init__(self, hub: Hub | None = None, config: RnConfig | None = None, limits: Limits | None = None) -> None:
+    def __init__(
+        self, hub: Hub | None = None, config: RnConfig | ConfigError | None = None, limits: Limits | None = None
+    ) -> None:
+        """`config` is the listener's settings, or the ConfigError reading them raised (start() raises it then);
+        None means the defaults (pairdbg.settings reads the environment)."""
         self.hub = hub
         self.config_error: str | None = None
-        try:
-            self.config = config or RnConfig.from_env()
-        except ConfigError as exc:
-            self.config_error = str(exc)
-            self.config = RnConfig(WS_PORT=0)  # placeholder so reads still answer; never started
+        if isinstance(config, ConfigError):
+            self.config_error = str(config)
+            config = RnConfig(WS_PORT=0)  # placeholder so reads still answer; never started
+        self.config = config or RnConfig.from_env({})
         self.mirror = Mirror(limits)
         self.redactor = Redactor()
         self.server = AdapterServer(self.config, self.mirror, self._on_change)

@@ -27,7 +27,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--mcp", action="store_true", help="run headless as an MCP server (stdio unless --http)")
     p.add_argument("--http", action="store_true", help="with --mcp: serve Streamable HTTP instead of stdio")
     p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
-    p.add_argument("--host", default="127.0.0.1", help="HTTP bind address (default loopback)")
+    p.add_argument("--host", default=None, help="HTTP bind address (default loopback)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
@@ -69,16 +69,6 @@ def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
             raise SystemExit(f"pairdbg: -b expects FILE:LINE (or LINE for the program), got {spec!r}")
         out.append({"file": os.path.abspath(file), "line": int(line)})
     return out
-
-
-def language_of(program: str) -> str:
-    """The language a program file is in, by its extension (Python unless it is JavaScript or TypeScript)."""
-    ext = os.path.splitext(program)[1].lower()
-    if ext in (".js", ".mjs", ".cjs", ".jsx"):
-        return "javascript"
-    if ext in (".ts", ".mts", ".cts", ".tsx"):
-        return "typescript"
-    return "python"
 
 
 def _demo_launch() -> dict:
@@ -144,30 +134,9 @@ def main(argv: list[str] | None = None) -> int:
     if args.program == "mcp-config":
         print(mcp_config())
         return 0
-    if args.bridge_eval:  # read by the debug-bridge service when the hub is built
-        os.environ["PAIRDBG_BRIDGE_EVAL"] = "1"
     if args.mcp:
         _setup_logging(headless=True)
-        if args.join:
-            from pairdbg.mcp_bridge.join import serve_join
-
-            return asyncio.run(serve_join())
-        if args.http:
-            from pairdbg.mcp_bridge.http import DEFAULT_PORT
-            from pairdbg.mcp_bridge.stdio import serve_http
-
-            try:
-                with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-                    asyncio.run(serve_http(args.host, DEFAULT_PORT if args.port is None else args.port, None))
-            except OSError as exc:
-                print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
-                return 2
-            return 0
-        from pairdbg.mcp_bridge.stdio import serve_stdio
-
-        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-            asyncio.run(serve_stdio())
-        return 0
+        return _run_headless(args)
     launch = None
     if args.config:
         from pairdbg.backends import launch_json
@@ -189,6 +158,8 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         bps = _breakpoints(args.breaks, program)
         launch = {"program": program, "args": args.args, "breakpoints": bps, "stop_on_entry": not bps}
+        from pairdbg.backends.factory import language_of
+
         language = language_of(program)
         if language != "python":
             launch["language"] = language
@@ -200,12 +171,63 @@ def main(argv: list[str] | None = None) -> int:
     return _run_tui(args, launch)
 
 
+def settings_of(args: argparse.Namespace):
+    """The settings: the environment, with the command line's values on top."""
+    from pydantic import ValidationError
+
+    from pairdbg.settings import Settings
+
+    overrides: dict = {}
+    mcp = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    if mcp:
+        overrides["mcp"] = mcp
+    if args.bridge_eval:
+        overrides["bridge"] = {"allow_eval": True}
+    try:
+        return Settings(**overrides)
+    except ValidationError as exc:  # a listener's bad value fails only its start; anything else stops here
+        problems = "; ".join(f"PAIRDBG_{'__'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        raise SystemExit(f"pairdbg: invalid setting: {problems}") from None
+
+
+def _run_headless(args: argparse.Namespace) -> int:
+    """MCP without the TUI: the join relay, Streamable HTTP, or stdio."""
+    from pairdbg.runtime import Runtime, exit_on_end_signals
+
+    if args.join:
+        from pairdbg.mcp_bridge.join import serve_join
+
+        async def relay() -> int:
+            exit_on_end_signals()  # no Hub here: the TUI being joined owns the sessions
+            return await serve_join()
+
+        with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+            return asyncio.run(relay())
+        return 0
+    runtime = Runtime(settings_of(args))
+    if args.http:
+        from pairdbg.mcp_bridge.http import serve_http
+
+        try:
+            http = runtime.http_service()
+            with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+                asyncio.run(runtime.run(lambda: serve_http(http)))
+        except OSError as exc:
+            print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
+            return 2
+        return 0
+    from pairdbg.mcp_bridge.stdio import serve_stdio
+
+    with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
+        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry)))
+    return 0
+
+
 def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     from textual.app import App
 
     from pairdbg import themes
-    from pairdbg.backends.actions import build_registry
-    from pairdbg.backends.setup import make_hub
+    from pairdbg.runtime import Runtime
     from pairdbg.tui import run_tui
 
     if args.theme:  # before anything binds a port or starts a program
@@ -214,18 +236,15 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
-    hub = make_hub()
-    registry = build_registry(hub)
+    runtime = Runtime(settings_of(args))
     http = None
     if not args.no_http:
-        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
-
         try:
-            http = HttpMcpService(hub, registry, args.host, DEFAULT_PORT if args.port is None else args.port)
+            http = runtime.http_service()
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
-    run_tui(hub, registry, http, launch=launch, theme=args.theme)
+    run_tui(runtime, http, launch=launch, theme=args.theme)
     return 0
 
 

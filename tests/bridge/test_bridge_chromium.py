@@ -18,14 +18,14 @@ from urllib.parse import urlencode
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.models import Phase
-from support import IN_CI
+from support import IN_CI, until
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -68,9 +68,9 @@ class Web:
         need_chromium()
         self.url = url
         self.browser, _ = await targets.launch_chromium(url, targets.free_port())
-        await until(lambda: len(self.live()) >= sessions, 20, "the page to connect")
+        await until(lambda: len(self.live()) >= sessions, "the page to connect", timeout=20)
         page = self.live()[-1].backend.page
-        await until(lambda: bool(page.tree), 10, "the first UI tree")
+        await until(lambda: bool(page.tree), "the first UI tree", timeout=10)
 
     def live(self):
         return [s for s in self.hub.sessions.values() if s.backend.kind == "bridge" and not s.phase.ended]
@@ -80,14 +80,6 @@ class Web:
             proc, self.browser = self.browser, None
             await targets.stop_process_group(proc)
             assert targets.group_members(proc.pid) == []
-
-
-async def until(condition, timeout: float = 10.0, what: str = "condition") -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
 
 
 @asynccontextmanager
@@ -245,7 +237,7 @@ async def test_browser_gone_while_an_agent_waits(site) -> None:
             await waiting
         assert info.value.code in (ErrorCode.NOT_CONNECTED, ErrorCode.NAVIGATED)
         assert time.monotonic() - started < 6
-        await until(lambda: not web.live(), 5, "the session to end")
+        await until(lambda: not web.live(), "the session to end", timeout=5)
         err = await web.fails("get_ui_tree", session_id="S1")
         assert err.code == ErrorCode.NOT_CONNECTED
 
@@ -302,8 +294,8 @@ async def test_agent_over_mcp_and_person_in_tui_drive_a_react_page(tmp_path, mon
                 # The person's TUI shows the same page, its console line and the agent's actions.
                 await until(
                     lambda: any("greeted Ada" in line for line in app.query_one(ConsolePane).lines_text),
-                    10,
                     "the console line in the TUI",
+                    timeout=10,
                 )
                 acts = app.query_one(ActivityLog).lines_text
                 assert any("agent:" in line and "type_text" in line for line in acts)

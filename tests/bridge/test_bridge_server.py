@@ -14,10 +14,12 @@ import pytest_asyncio
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
-from pairdbg.backends.actions import build_registry
+from support import until
+from support.fake_page import ORIGIN, FakePage
+
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
-from pairdbg.backends.bridge.testing import ORIGIN, FakePage
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits
@@ -41,7 +43,10 @@ class Rig:
         p = FakePage(self.url, TOKEN, session_id)
         self.pages.append(p)
         await p.connect(**hello)
-        await until(lambda: self.svc.server.pages.get(session_id) and self.svc.server.pages[session_id].tree)
+        await until(
+            lambda: self.svc.server.pages.get(session_id) and self.svc.server.pages[session_id].tree,
+            "the page and its first UI tree",
+        )
         return p
 
     async def run(self, name: str, **args):
@@ -51,14 +56,6 @@ class Rig:
         with pytest.raises(DebugError) as info:
             await self.run(name, **args)
         return info.value
-
-
-async def until(condition, timeout: float = 5.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for a condition")
-        await asyncio.sleep(0.01)
 
 
 def output(hub: Hub, sid: str) -> str:
@@ -227,11 +224,14 @@ async def test_malformed_and_unknown_frames_get_errors_and_the_connection_stays(
     await page.send_raw("{this is not json")
     await page.send_raw(json.dumps([1, 2, 3]))
     await page.send("teleport", to="mars")
-    await until(lambda: sum(1 for m in page.received if m.get("type") == "error") == 3)
+    await until(
+        lambda: sum(1 for m in page.received if m.get("type") == "error") == 3,
+        "three error replies to the page",
+    )
     codes = [m["code"] for m in page.received if m.get("type") == "error"]
     assert codes == ["MALFORMED", "MALFORMED", "UNKNOWN_TYPE"]
     await page.log("still here")
-    await until(lambda: "still here" in output(rig.hub, "S1"))
+    await until(lambda: "still here" in output(rig.hub, "S1"), "the page's later console line")
     assert (await rig.run("get_ui_tree")).data["elements"] == 4
 
 
@@ -241,15 +241,18 @@ async def test_oversized_frames_are_dropped_with_an_error(rigs) -> None:
     other = await r.page("tab-other")
     assert big.welcome["maxMessageBytes"] == 8192  # the SDK sizes its messages to this
     await big.log("x" * 20_000)
-    await until(lambda: any(m.get("code") == "PAYLOAD_TOO_LARGE" for m in big.received))
+    await until(
+        lambda: any(m.get("code") == "PAYLOAD_TOO_LARGE" for m in big.received),
+        "PAYLOAD_TOO_LARGE sent to the big page",
+    )
     await big.log("small again")
-    await until(lambda: "small again" in output(r.hub, "S1"))
+    await until(lambda: "small again" in output(r.hub, "S1"), "the small message after the big one")
     assert "x" * 100 not in output(r.hub, "S1") and big.ws.close_code is None
     await big.log("y" * 40_000)  # beyond 4x the limit the socket itself is closed (1009)
-    await until(lambda: big.ws.close_code is not None)
+    await until(lambda: big.ws.close_code is not None, "the big page to be closed")
     assert big.ws.close_code == 1009
     await other.log("fine")
-    await until(lambda: "fine" in output(r.hub, "S2"))
+    await until(lambda: "fine" in output(r.hub, "S2"), "the other page's console line")
 
 
 async def test_session_limit_refuses_the_app(rigs) -> None:
@@ -270,7 +273,10 @@ async def test_app_disconnecting_while_an_agent_waits_fails_at_once(rig: Rig) ->
     page = await rig.page()
     page.hold.add("click")
     task = asyncio.create_task(rig.run("click", element="@e3"))
-    await until(lambda: any(m.get("type") == "click" for m in page.received))
+    await until(
+        lambda: any(m.get("type") == "click" for m in page.received),
+        "the click to reach the page",
+    )
     started = time.monotonic()
     await page.close()
     with pytest.raises(DebugError) as info:
@@ -284,7 +290,10 @@ async def test_navigation_mid_command_is_reported_and_the_session_follows_the_ne
     page = await rig.page()
     page.hold.add("click")
     task = asyncio.create_task(rig.run("click", element="@e3"))
-    await until(lambda: any(m.get("type") == "click" for m in page.received))
+    await until(
+        lambda: any(m.get("type") == "click" for m in page.received),
+        "the click to reach the page",
+    )
     await page.send("navigation", kind="unload", url="http://127.0.0.1:8000/shop")
     await page.close(1001)
     with pytest.raises(DebugError) as info:
@@ -293,7 +302,7 @@ async def test_navigation_mid_command_is_reported_and_the_session_follows_the_ne
     # The same tab loads the next page: same sessionId, same Hub session, handles numbered past the old ones.
     page2 = await rig.page("tab-1", url="http://127.0.0.1:8000/next")
     assert page2.welcome["refBase"] == 4
-    await until(lambda: rig.hub.get("S1").phase == Phase.RUNNING)
+    await until(lambda: rig.hub.get("S1").phase == Phase.RUNNING, "S1 to be running")
     assert len(rig.hub.sessions) == 1
     err = await rig.fails("click", element="@e3")
     assert err.code == ErrorCode.PATH_NOT_FOUND and "earlier load" in err.message
@@ -303,7 +312,10 @@ async def test_navigation_mid_command_is_reported_and_the_session_follows_the_ne
 async def test_tools_wait_for_a_page_that_is_coming_back(rig: Rig) -> None:
     page = await rig.page()
     await page.close(1001)
-    await until(lambda: rig.hub.get("S1").phase == Phase.DISCONNECTED)
+    await until(
+        lambda: rig.hub.get("S1").phase == Phase.DISCONNECTED,
+        "S1 to be disconnected",
+    )
     task = asyncio.create_task(rig.run("get_ui_tree"))
     await asyncio.sleep(0.2)
     await rig.page("tab-1")
@@ -314,10 +326,16 @@ async def test_a_page_that_never_returns_ends_its_session(rigs) -> None:
     r = await rigs(reconnect_grace_s=0.2)
     page = await r.page()
     await page.close(1001)
-    await until(lambda: r.hub.get("S1").phase == Phase.DISCONNECTED and not r.hub.get("S1").backend.reconnecting)
+    await until(
+        lambda: r.hub.get("S1").phase == Phase.DISCONNECTED and not r.hub.get("S1").backend.reconnecting,
+        "S1 to end after the reconnect window",
+    )
     err = await r.fails("get_ui_tree", session_id="S1")
     assert err.code == ErrorCode.NOT_CONNECTED
-    await until(lambda: "tab-1" not in r.svc.server.pages)  # nothing kept for a session id nobody uses
+    await until(
+        lambda: "tab-1" not in r.svc.server.pages,
+        "the page to be forgotten",
+    )  # nothing kept for a session id nobody uses
     # The tab comes back later: a new session.
     await r.page()
     assert "S2" in r.hub.sessions and r.hub.get("S2").phase == Phase.RUNNING
@@ -326,9 +344,9 @@ async def test_a_page_that_never_returns_ends_its_session(rigs) -> None:
 async def test_closing_the_session_tells_the_page_not_to_reconnect(rig: Rig) -> None:
     page = await rig.page()
     await rig.run("close_debug_session", session_id="S1")
-    await until(lambda: page.ws.close_code is not None)
+    await until(lambda: page.ws.close_code is not None, "the page to be closed")
     assert page.ws.close_code == 4000
-    await until(lambda: not rig.svc.server.pages)
+    await until(lambda: not rig.svc.server.pages, "no page to be left")
 
 
 async def test_command_timeout(rigs) -> None:
@@ -415,10 +433,13 @@ async def test_bad_configuration_names_the_variable() -> None:
 async def test_a_reconnect_within_the_same_page_load_keeps_the_handles(rig: Rig) -> None:
     page = await rig.page(loadId="load-1")
     await page.close(1011)  # the network dropped; the page itself did not change
-    await until(lambda: rig.hub.get("S1").phase == Phase.DISCONNECTED)
+    await until(
+        lambda: rig.hub.get("S1").phase == Phase.DISCONNECTED,
+        "S1 to be disconnected",
+    )
     again = await rig.page(loadId="load-1")
     assert again.welcome["refBase"] == 0  # same load: the page's handles stand
-    await until(lambda: rig.hub.get("S1").phase == Phase.RUNNING)
+    await until(lambda: rig.hub.get("S1").phase == Phase.RUNNING, "S1 to be running")
     assert "Hello, nobody!" in (await rig.run("click", element="@e3")).text
     assert "reconnected (same page load" in output(rig.hub, "S1")
 
@@ -428,12 +449,12 @@ async def test_a_duplicated_tab_splits_off_instead_of_taking_the_session(rig: Ri
     dup = FakePage(rig.url, TOKEN, "tab-1")
     reply = await dup.connect(loadId="load-b", sessionIdAuto=True)
     assert reply["type"] == "error" and reply["code"] == "DUPLICATE"
-    await until(lambda: dup.ws.close_code is not None)
+    await until(lambda: dup.ws.close_code is not None, "the duplicate page to be closed")
     assert dup.ws.close_code == 4004 and original.ws.close_code is None
     assert (await rig.run("get_ui_tree")).data["elements"] == 4
     # An id the app chose itself: the newest connection wins and the older one is told so.
     newer = await rig.page("tab-1", loadId="load-c", sessionIdAuto=False)
-    await until(lambda: original.ws.close_code is not None)
+    await until(lambda: original.ws.close_code is not None, "the original page to be closed")
     assert original.ws.close_code == 4004 and newer.ws.close_code is None
     assert len(rig.hub.sessions) == 1
 
@@ -450,7 +471,7 @@ async def test_a_relay_agents_scoped_tree_does_not_replace_the_pages_tree(rig: R
     page = await rig.page()
     await page.send("ui_tree", items=page.items[:1], scope="e1", total=1)
     await page.log("marker")
-    await until(lambda: "marker" in output(rig.hub, "S1"))
+    await until(lambda: "marker" in output(rig.hub, "S1"), "the marker line in the output")
     assert len(rig.svc.server.pages["tab-1"].tree) == 4
 
 

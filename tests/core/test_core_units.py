@@ -6,7 +6,7 @@ import asyncio
 
 import pytest
 
-from pairdbg.backends.actions.registry import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.errors import DebugError, ErrorCode, not_paused
 from pairdbg.backends.events import EventBus, OutputAppended, PhaseChanged, SessionAdded
 from pairdbg.backends.handles import Handles, VarRef
@@ -272,9 +272,9 @@ def test_core_imports_without_textual():
     import sys
 
     code = (
-        "import sys, pairdbg.backends.hub, pairdbg.backends.session, pairdbg.backends.actions.debugging; "
+        "import sys, pairdbg.backends.hub, pairdbg.backends.session, pairdbg.backends.actions.catalogue; "
         "import pairdbg.backends.dap.python; "
-        "from pairdbg.backends.actions.registry import build_registry; build_registry(pairdbg.backends.hub.Hub()); "
+        "from pairdbg.runtime import build_registry; build_registry(pairdbg.backends.hub.Hub()); "
         "bad = sorted(m for m in sys.modules if m.split('.')[0] == 'textual' or m.startswith('pairdbg.tui')); "
         "print(bad); sys.exit(1 if bad else 0)"
     )

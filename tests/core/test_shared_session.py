@@ -11,10 +11,11 @@ import asyncio
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.http import HttpMcpService
+from support import until
 from support.mcp import http_client
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog, BreakpointsPane, StatusBar
@@ -37,14 +38,6 @@ async def shared(tmp_path, monkeypatch):
         await hub.shutdown()
 
 
-async def until(pilot, condition, timeout: float = 15.0, what: str = "condition") -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not condition():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 def activity(app: PairDbgApp) -> list[str]:
     return app.query_one(ActivityLog).lines_text
 
@@ -54,8 +47,8 @@ def activity(app: PairDbgApp) -> list[str]:
 async def test_person_and_agent_share_one_session(shared, mode) -> None:
     hub, service, app, pilot = shared
     source = app.query_one(SourceView)
-    await until(pilot, lambda: "S1" in hub.sessions and hub.sessions["S1"].stop_number == 1, what="the entry stop")
-    await until(pilot, lambda: source.current_line == 1, what="the TUI to show the entry line")
+    await until(lambda: "S1" in hub.sessions and hub.sessions["S1"].stop_number == 1, "the entry stop", pilot=pilot)
+    await until(lambda: source.current_line == 1, "the TUI to show the entry line", pilot=pilot)
 
     async with http_client(service.url, service.token, mode=mode) as agent:
         # The agent sets a breakpoint and continues: the person sees both, and the stop.
@@ -63,20 +56,22 @@ async def test_person_and_agent_share_one_session(shared, mode) -> None:
         assert not bp.is_error and bp.structured_content["verified"]
         stop = await agent.call_tool("continue_execution", {"session_id": "S1"})
         assert stop.structured_content["stop"]["location"]["line"] == STOP_LINE
-        await until(pilot, lambda: source.current_line == STOP_LINE, what="the TUI to show the agent's stop")
+        await until(lambda: source.current_line == STOP_LINE, "the TUI to show the agent's stop", pilot=pilot)
         assert source.breakpoints.get(STOP_LINE) is True
         bps = app.query_one(BreakpointsPane)
         assert any("BP1" in str(bps.get_option_at_index(i).prompt) for i in range(bps.option_count))
         await until(
-            pilot,
             lambda: any("continue_execution" in line for line in activity(app)),
-            what="the agent's actions in the activity pane",
+            "the agent's actions in the activity pane",
+            pilot=pilot,
         )
         agent_lines = [line for line in activity(app) if "agent:" in line]
         assert any("set_breakpoint" in line for line in agent_lines)
         assert any("continue_execution" in line and "✓" in line for line in agent_lines)
         await until(
-            pilot, lambda: "1 agent" in app.query_one(StatusBar).text_plain, what="the status line to count the agent"
+            lambda: "1 agent" in app.query_one(StatusBar).text_plain,
+            "the status line to count the agent",
+            pilot=pilot,
         )
 
         # The person presses F10; the agent, waiting, hears the new line.
@@ -87,11 +82,11 @@ async def test_person_and_agent_share_one_session(shared, mode) -> None:
         result = await asyncio.wait_for(waiting, 20)
         stop = result.structured_content["stop"]
         assert stop["location"]["line"] == STOP_LINE + 1 and stop["reason"] == "step"
-        await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="the TUI to show the person's step")
+        await until(lambda: source.current_line == STOP_LINE + 1, "the TUI to show the person's step", pilot=pilot)
         await until(
-            pilot,
             lambda: any(line.split()[1:3] == ["●", "human"] and "step_over" in line for line in activity(app)),
-            what="the person's step in the activity pane",
+            "the person's step in the activity pane",
+            pilot=pilot,
         )
 
 

@@ -9,7 +9,7 @@ import signal
 
 import pytest
 
-from support import PROGRAMS, expect_error, line_of, pid_alive, poll, prog, start, stop_of
+from support import PROGRAMS, expect_error, line_of, pid_alive, prog, start, stop_of, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
 
@@ -211,11 +211,15 @@ async def test_evaluate_errors_and_expression_shapes(registry):
 
 async def adapter_killed(hub, sid):
     backend = hub.sessions[sid].backend
-    await poll(lambda: backend.pid is not None, 10, "debugpy's process event")
+    await until(lambda: backend.pid is not None, "debugpy's process event", timeout=10)
     adapter, program = backend.proc.pid, backend.pid
     assert adapter and program and pid_alive(adapter) and pid_alive(program)
     os.kill(adapter, signal.SIGKILL)
-    await poll(lambda: hub.sessions[sid].phase.value == "disconnected", 10, "the session to notice the lost adapter")
+    await until(
+        lambda: hub.sessions[sid].phase.value == "disconnected",
+        "the session to notice the lost adapter",
+        timeout=10,
+    )
     return program
 
 
@@ -236,7 +240,7 @@ async def test_adapter_killed_while_paused(registry, hub):
     assert summary["phase"] == "disconnected" and "connection lost" in summary["error"]
     assert not summary["capabilities"]["can_step"]
     await registry.run("close_debug_session", {"session_id": sid}, "human")
-    await poll(lambda: not pid_alive(program), 5, "the orphaned program to end")
+    await until(lambda: not pid_alive(program), "the orphaned program to end", timeout=5)
     # the hub keeps working
     sid2, reply = await start(registry, LOOP, ADD_BODY)
     assert sid2 == "S2" and stop_of(reply)["stop_number"] == 1
@@ -246,7 +250,7 @@ async def test_adapter_killed_during_a_wait_does_not_hang(registry, hub):
     sid, reply = await start(registry, "sleeper.py", wait_s=0)
     stop_of(await registry.run("pause_execution", {"session_id": sid}, "human"))
     cont = asyncio.create_task(registry.run("continue_execution", {"session_id": sid, "wait_s": 60}, "human"))
-    await poll(lambda: hub.sessions[sid].phase.value == "running", 5, "the program to resume")
+    await until(lambda: hub.sessions[sid].phase.value == "running", "the program to resume", timeout=5)
     waiter = asyncio.create_task(registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 60}, "agent:x"))
     await adapter_killed(hub, sid)
     for task in (cont, waiter):

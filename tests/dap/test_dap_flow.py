@@ -2,11 +2,10 @@
 
 from __future__ import annotations
 
-import asyncio
 
 import pytest
 
-from support import expect_error, line_of, local_values, prog, start, stop_of
+from support import expect_error, line_of, local_values, prog, start, stop_of, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
 
@@ -19,22 +18,17 @@ PRINT_DONE = line_of(LOOP, 'print("done"')
 MAIN_FIRST = line_of(LOOP, "acc = 0")
 
 
-async def output_text(registry, sid: str, until: str) -> str:
-    """All output so far, once `until` has arrived (output may trail the stop that follows it)."""
+async def output_text(registry, sid: str, needle: str) -> str:
+    """All output so far, once `needle` has arrived (output may trail the stop that follows it)."""
     text = ""
 
-    async def fetch():
+    async def arrived() -> bool:
         nonlocal text
         r = await registry.run("get_output", {"session_id": sid, "limit": 1000}, "human")
         text = "".join(e["text"] for e in r.data["entries"])
+        return needle in text
 
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + 10
-    await fetch()
-    while until not in text:
-        assert loop.time() < deadline, f"{until!r} never arrived; output so far:\n{text}"
-        await asyncio.sleep(0.02)
-        await fetch()
+    await until(arrived, lambda: f"{needle!r}; output so far:\n{text}", timeout=10)
     return text
 
 

@@ -11,7 +11,7 @@ import pytest
 
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.limits import Limits
-from support import expect_error, free_port, line_of, pid_alive, poll, prog, start, stop_of
+from support import expect_error, free_port, line_of, pid_alive, prog, start, stop_of, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
 
@@ -105,12 +105,12 @@ async def test_two_actors_step_at_the_same_moment(registry, hub):
 async def test_close_leaves_no_process(registry, hub):
     sid, _ = await start(registry, LOOP, ADD_BODY)
     backend = hub.sessions[sid].backend
-    await poll(lambda: backend.pid is not None, 10, "debugpy's process event")
+    await until(lambda: backend.pid is not None, "debugpy's process event", timeout=10)
     adapter, program = backend.proc.pid, backend.pid
     assert pid_alive(adapter) and pid_alive(program)
     r = await registry.run("close_debug_session", {"session_id": sid}, "human")
     assert r.data["closed"] is True and sid not in hub.sessions
-    await poll(lambda: not pid_alive(adapter) and not pid_alive(program), 5, "adapter and program to end")
+    await until(lambda: not pid_alive(adapter) and not pid_alive(program), "adapter and program to end", timeout=5)
     await expect_error(registry, "step_over", {"session_id": sid}, "SESSION_NOT_FOUND")
     listed = await registry.run("list_debug_sessions", {}, "human")
     assert listed.data["sessions"] == []
@@ -119,10 +119,10 @@ async def test_close_leaves_no_process(registry, hub):
 async def test_close_a_running_session(registry, hub):
     sid, _ = await start(registry, "sleeper.py", wait_s=0)
     backend = hub.sessions[sid].backend
-    await poll(lambda: backend.pid is not None, 10, "debugpy's process event")
+    await until(lambda: backend.pid is not None, "debugpy's process event", timeout=10)
     program = backend.pid
     await registry.run("close_debug_session", {"session_id": sid}, "agent:x")
-    await poll(lambda: not pid_alive(program), 5, "the program to end")
+    await until(lambda: not pid_alive(program), "the program to end", timeout=5)
 
 
 def _listening(port: int) -> bool:
@@ -170,7 +170,7 @@ def listening_target():
 
 async def test_attach_set_breakpoint_and_stop(registry, hub, listening_target):
     port, proc = listening_target
-    await poll(lambda: _listening(port) or proc.poll() is not None, 15, f"debugpy to listen on {port}")
+    await until(lambda: _listening(port) or proc.poll() is not None, f"debugpy to listen on {port}", timeout=15)
     assert proc.poll() is None, "the debugpy listener exited"
     reply = await registry.run("attach", {"target": f"127.0.0.1:{port}", "wait_s": 0}, "agent:x")
     sid = reply.data["session_id"]
@@ -182,13 +182,13 @@ async def test_attach_set_breakpoint_and_stop(registry, hub, listening_target):
     n = int(stop["locals"][0]["value"])
     again = stop_of(await registry.run("continue_execution", {"session_id": sid}, "human"))
     assert again["stop_number"] == 2 and int(again["locals"][0]["value"]) == n + 1
-    await poll(lambda: hub.sessions[sid].backend.pid is not None, 5, "the attached pid")
+    await until(lambda: hub.sessions[sid].backend.pid is not None, "the attached pid", timeout=5)
     assert hub.sessions[sid].backend.pid == proc.pid
     refused = await expect_error(registry, "restart_debugging", {"session_id": sid}, "CAPABILITY_UNSUPPORTED")
     assert "attach again" in refused.hint  # pairdbg did not start it, so it cannot start it again
     await registry.run("close_debug_session", {"session_id": sid}, "human")
     # terminate=True (the default) ends the attached program too
-    await poll(lambda: proc.poll() is not None, 10, "the attached program to end")
+    await until(lambda: proc.poll() is not None, "the attached program to end", timeout=10)
 
 
 async def test_attach_to_nothing_listening(registry, hub):
@@ -215,11 +215,11 @@ async def test_closing_an_attached_session_signals_only_through_debugpy(registry
     )
     monkeypatch.setattr(dap_backend.os, "kill", lambda pid, sig: (signals.append(("kill", pid)), real_kill(pid, sig)))
     port, proc = listening_target
-    await poll(lambda: _listening(port) or proc.poll() is not None, 15, f"debugpy to listen on {port}")
+    await until(lambda: _listening(port) or proc.poll() is not None, f"debugpy to listen on {port}", timeout=15)
     sid = (await registry.run("attach", {"target": f"127.0.0.1:{port}", "wait_s": 0}, "agent:x")).data["session_id"]
-    await poll(lambda: hub.sessions[sid].backend.pid is not None, 5, "the attached pid")
+    await until(lambda: hub.sessions[sid].backend.pid is not None, "the attached pid", timeout=5)
     await registry.run("close_debug_session", {"session_id": sid}, "human")
-    await poll(lambda: proc.poll() is not None, 10, "debugpy to end the attached program")
+    await until(lambda: proc.poll() is not None, "debugpy to end the attached program", timeout=10)
     assert signals == [], f"pairdbg signalled processes it does not own: {signals}"
 
 
@@ -232,8 +232,8 @@ async def test_launched_program_is_killed_by_its_own_group_only(registry, hub, m
     monkeypatch.setattr(dap_backend.os, "killpg", lambda pgid, sig: (groups.append(pgid), real_killpg(pgid, sig)))
     sid, _ = await start(registry, "sleeper.py", wait_s=0)
     backend = hub.sessions[sid].backend
-    await poll(lambda: backend.pid is not None, 10, "debugpy's process event")
+    await until(lambda: backend.pid is not None, "debugpy's process event", timeout=10)
     program = backend.pid
     await registry.run("close_debug_session", {"session_id": sid}, "human")
-    await poll(lambda: not pid_alive(program), 5, "the program to end")
+    await until(lambda: not pid_alive(program), "the program to end", timeout=5)
     assert os.getpgid(0) not in groups

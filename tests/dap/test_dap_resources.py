@@ -7,7 +7,7 @@ import asyncio
 import pytest
 
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import poll
+from support import until
 
 
 def write(tmp_path, name: str, body: str) -> str:
@@ -22,7 +22,7 @@ async def test_the_adapter_is_released_when_the_program_ends(registry, tmp_path)
     reply = await registry.run("start_debugging", {"program": program, "wait_s": 10}, "agent:test")
     assert reply.data["state"] == "terminated"
     session = registry.hub.sessions["S1"]
-    await poll(lambda: session.backend.proc.returncode is not None, timeout=10, what="the adapter to exit")
+    await until(lambda: session.backend.proc.returncode is not None, "the adapter to exit", timeout=10)
     assert session.backend.client.closed
     listed = await registry.run("get_output", {"session_id": "S1"}, "agent:test")  # the record stays readable
     assert "hi" in listed.text

@@ -21,7 +21,7 @@ import pytest_asyncio
 
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, expect_error, poll
+from support import IN_CI, expect_error, until
 from support import TESTS
 
 pytestmark = pytest.mark.timeout(60)
@@ -147,15 +147,15 @@ async def output_texts(registry, sid: str) -> list[str]:
 
 async def wait_for_output(registry, sid: str, needle: str, timeout: float = 15.0) -> list[str]:
     """Poll get_output (bounded) until an entry contains `needle`; returns the entries seen."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
     texts: list[str] = []
-    while loop.time() < deadline:
+
+    async def arrived() -> bool:
+        nonlocal texts
         texts = await output_texts(registry, sid)
-        if any(needle in t for t in texts):
-            return texts
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"no output containing {needle!r} within {timeout}s; last entries: {texts[-5:]}")
+        return any(needle in t for t in texts)
+
+    await until(arrived, lambda: f"output containing {needle!r}; last entries: {texts[-5:]}", timeout=timeout)
+    return texts
 
 
 # ----- the workflow -----------------------------------------------------------------------------------------------
@@ -273,7 +273,7 @@ async def test_browser_gone_while_attached(registry, hub, browser):
     await wait_for_output(registry, sid, "doubled")
     await browser.stop()
     session = hub.sessions[sid]
-    await poll(lambda: session.phase.value == "disconnected", 10, "the session to notice the browser is gone")
+    await until(lambda: session.phase.value == "disconnected", "the session to notice the browser is gone", timeout=10)
     assert "lost" in (session.error or ""), session.error
     await expect_error(
         registry, "pause_execution", {"session_id": sid}, "NOT_CONNECTED"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pairdbg.backends.inspector import targets
-from support import local_values, poll, stop_of
+from support import local_values, stop_of, until
 from test_inspector_node import (
     JS,
     js,
@@ -130,7 +130,7 @@ async def test_connect_debugger_to_running_bun(hub, registry):
         bp = await run(registry, "set_breakpoint", session_id=sid, file=js("server.js"), line=tick)
         assert bp.data["actual_line"] == tick, bp.text
         session = hub.sessions[sid]
-        await poll(lambda: session.breakpoints["BP1"].state.verified, 10, "the breakpoint to verify")
+        await until(lambda: session.breakpoints["BP1"].state.verified, "the breakpoint to verify", timeout=10)
         reply = await run(registry, "wait_for_stop", session_id=sid, timeout_s=10)
         stop = stop_of(reply)
         assert where(stop) == ("server.js", tick, "tick") and stop["hit_breakpoints"] == ["BP1"], reply.text

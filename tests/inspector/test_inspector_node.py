@@ -16,7 +16,7 @@ import pytest
 
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, expect_error, local_values, poll, stop_of
+from support import IN_CI, expect_error, local_values, stop_of, until
 from support import TESTS
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
@@ -78,21 +78,17 @@ def where(stop: dict) -> tuple[str, int, str]:
     return os.path.basename(loc["file"] or "?"), loc["line"], loc["function"]
 
 
-async def output_text(registry, sid: str, until: str, timeout: float = 10.0) -> str:
-    """All program output so far, once `until` has arrived (output can trail the stop or the end)."""
+async def output_text(registry, sid: str, needle: str, timeout: float = 10.0) -> str:
+    """All program output so far, once `needle` has arrived (output can trail the stop or the end)."""
     text = ""
 
     async def fetch() -> bool:
         nonlocal text
         reply = await run(registry, "get_output", session_id=sid, limit=1000)
         text = "".join(e["text"] for e in reply.data["entries"])
-        return until in text
+        return needle in text
 
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await fetch():
-        assert loop.time() < deadline, f"{until!r} never arrived in the output:\n{text}"
-        await asyncio.sleep(0.02)
+    await until(fetch, lambda: f"{needle!r} in the output:\n{text}", timeout=timeout)
     return text
 
 
@@ -328,7 +324,7 @@ async def scenario_killed(hub, registry, runtime: str) -> None:
     stop_of(reply)
     pid = hub.sessions[sid].backend.pid
     os.kill(pid, signal.SIGKILL)
-    await poll(lambda: hub.sessions[sid].phase.ended, 10, "the session to end after its runtime was killed")
+    await until(lambda: hub.sessions[sid].phase.ended, "the session to end after its runtime was killed", timeout=10)
     # The runtime's exit is the honest report: terminated, with the signal as a negative exit code.
     assert phase(hub, sid) == "terminated" and hub.sessions[sid].exit_code == -signal.SIGKILL, hub.sessions[sid].error
     for action, args in (
@@ -402,7 +398,7 @@ async def test_attach_and_target_restart(hub, registry):
         bp = await run(registry, "set_breakpoint", session_id=sid, file=js("server.js"), line=tick)
         assert bp.data["actual_line"] == tick, bp.text  # pending if node had not parsed server.js yet
         session = hub.sessions[sid]
-        await poll(lambda: session.breakpoints["BP1"].state.verified, 10, "the breakpoint to verify")
+        await until(lambda: session.breakpoints["BP1"].state.verified, "the breakpoint to verify", timeout=10)
         reply = await run(registry, "wait_for_stop", session_id=sid, timeout_s=10)
         stop = stop_of(reply)
         assert where(stop) == ("server.js", tick, "tick") and stop["hit_breakpoints"] == ["BP1"], reply.text
@@ -411,7 +407,7 @@ async def test_attach_and_target_restart(hub, registry):
 
         # The target dies: the session says disconnected (not ended for good), tools say so clearly.
         await targets.stop_process_group(proc)
-        await poll(lambda: phase(hub, sid) == "disconnected", 10, "the session to go disconnected")
+        await until(lambda: phase(hub, sid) == "disconnected", "the session to go disconnected", timeout=10)
         await expect_error(registry, "step_over", {"session_id": sid}, "SESSION_INVALID_STATE", "NOT_CONNECTED")
 
         # The same program comes back on the same port: reconnected, breakpoint restored, stops again.

@@ -16,8 +16,9 @@ import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
 from pairdbg.backends.inspector import targets
+from pairdbg.backends import runtimes
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI
+from support import IN_CI, until
 from support import TESTS
 
 pytestmark = pytest.mark.timeout(90)
@@ -81,17 +82,16 @@ def ws_connect(url: str):
 
 async def wait_loaded(call, url: str, timeout: float = 15.0) -> None:
     """A launcher returns once the page target exists, which may still be about:blank or loading: wait for `url`."""
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
     expected = f"complete {url}"
     state = None
-    while loop.time() < deadline:
+
+    async def loaded() -> bool:
+        nonlocal state
         reply = await call("Runtime.evaluate", {"expression": "document.readyState + ' ' + location.href"})
         state = reply.get("result", {}).get("result", {}).get("value")
-        if state == expected:
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError(f"page never reached {expected!r}; last {state!r}")
+        return state == expected
+
+    await until(loaded, lambda: f"the page to reach {expected!r}; last {state!r}", timeout=timeout)
 
 
 async def stop_and_check(proc) -> None:
@@ -203,7 +203,7 @@ def test_missing_target_says_how_to_install(monkeypatch, tmp_path):
     with pytest.raises(TargetMissing) as info:
         targets.find_bun()
     assert "PAIRDBG_BUN" in info.value.how_to_install
-    monkeypatch.setattr(targets, "MINIBROWSER_GLOB", str(tmp_path / "*" / "MiniBrowser"))
+    monkeypatch.setattr(runtimes, "MINIBROWSER_GLOB", str(tmp_path / "*" / "MiniBrowser"))
     with pytest.raises(TargetMissing) as info:
         targets.find_minibrowser()
     assert "libwebkit2gtk-4.1-0" in info.value.how_to_install and "setup-targets.sh" in str(info.value)

@@ -10,6 +10,7 @@ import sys
 import pytest
 
 from pairdbg import cli as pairdbg
+from pairdbg.backends.factory import language_of
 from support.mcp import DEMO, INITIALIZE, ROOT
 
 
@@ -149,5 +150,5 @@ def test_http_mcp_refuses_a_non_loopback_bind(tmp_path) -> None:
 
 
 def test_the_language_follows_the_program_extension() -> None:
-    assert pairdbg.language_of("a/b.py") == "python"
-    assert pairdbg.language_of("app.mjs") == "javascript" and pairdbg.language_of("x.ts") == "typescript"
+    assert language_of("a/b.py") == "python"
+    assert language_of("app.mjs") == "javascript" and language_of("x.ts") == "typescript"

@@ -13,7 +13,8 @@ from mcp import types
 from mcp.client.subscriptions import ResourceUpdated
 
 from pairdbg.mcp_bridge.http import HttpMcpService, endpoint_file, read_endpoint
-from support.mcp import DEMO, DEMO_BP_LINE, http_client, until
+from support import until
+from support.mcp import DEMO, DEMO_BP_LINE, http_client
 
 INIT = {
     "jsonrpc": "2.0",
@@ -94,14 +95,14 @@ async def test_legacy_agent_hears_the_person_on_its_stream(served) -> None:
             warnings.simplefilter("ignore")
             await agent.subscribe_resource("debug://sessions/S1")
         await registry.run("step_over", {"session_id": "S1"}, "human")
-        await until(lambda: "debug://sessions/S1" in heard, what="resources/updated for S1")
-        assert len(hub.agents) == 1
+        await until(lambda: "debug://sessions/S1" in heard, "resources/updated for S1")
+        assert len(service.notifier.agents) == 1
         actors = []
         while not activity.queue.empty():
             event = activity.queue.get_nowait()
             if getattr(event, "action", None) in ("start_debugging", "step_over"):
                 actors.append((event.action, event.actor))
-        agent_name = next(iter(hub.agents.values()))
+        agent_name = next(iter(service.notifier.agents.names.values()))
         assert actors == [("start_debugging", f"agent:{agent_name}"), ("step_over", "human")]
 
 

@@ -10,7 +10,8 @@ import warnings
 import pytest
 from mcp import Client, StdioServerParameters, types
 
-from support.mcp import DEMO, DEMO_BP_LINE, ROOT, http_client, stdio_params, until
+from support import until
+from support.mcp import DEMO, DEMO_BP_LINE, ROOT, http_client, stdio_params
 
 
 @pytest.fixture
@@ -53,7 +54,7 @@ async def test_stdio_agent_joins_the_running_session(live, mode) -> None:
                 warnings.simplefilter("ignore")
                 await agent.subscribe_resource("debug://sessions/S1")
             await registry.run("step_over", {"session_id": "S1"}, "human")
-            await until(lambda: "debug://sessions/S1" in heard, what="relayed resources/updated")
+            await until(lambda: "debug://sessions/S1" in heard, "relayed resources/updated")
         else:
             async with agent.listen(resource_subscriptions=["debug://sessions/S1"]) as stream:
                 await registry.run("step_over", {"session_id": "S1"}, "human")
@@ -92,7 +93,7 @@ async def test_agent_disconnecting_mid_wait_leaves_the_server_working(live) -> N
             await agent.call_tool("wait_for_stop", {"session_id": "S1", "timeout_s": 60})
 
     task = asyncio.create_task(impatient())
-    await until(lambda: len(hub.agents) >= 1, what="the agent's first request")
+    await until(lambda: len(service.notifier.agents) >= 1, "the agent's first request")
     await asyncio.sleep(0.3)  # let the wait begin on the server
     task.cancel()
     with pytest.raises((asyncio.CancelledError, Exception)):
@@ -118,4 +119,4 @@ async def test_stdio_agent_leaving_ends_its_programs() -> None:
         except OSError:
             return True
 
-    await until(gone, timeout=15, what=f"debuggee {pid} to exit after the agent left")
+    await until(gone, f"debuggee {pid} to exit after the agent left", timeout=15)

@@ -83,9 +83,9 @@ async def test_legacy_stdio_client_hears_resource_updates() -> None:
 def test_headless_mcp_never_imports_textual() -> None:
     """`pairdbg --mcp` and the whole core must run without Textual (checked in a clean interpreter)."""
     code = (
-        "import sys, pairdbg.cli, pairdbg.backends.actions, pairdbg.backends.hub\n"
+        "import sys, pairdbg.cli, pairdbg.runtime, pairdbg.backends.actions, pairdbg.backends.hub\n"
         "import pairdbg.mcp_bridge.stdio, pairdbg.mcp_bridge.http, pairdbg.mcp_bridge.join\n"
-        "from pairdbg.backends.actions import build_registry\n"
+        "from pairdbg.runtime import build_registry\n"
         "from pairdbg.backends.hub import Hub\n"
         "from pairdbg.mcp_bridge.server import build_server\n"
         "build_server(Hub(), build_registry(Hub()))\n"

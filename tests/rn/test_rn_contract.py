@@ -3,14 +3,15 @@
 
 from __future__ import annotations
 
-import asyncio
 import json
 
 import pytest
 import pytest_asyncio
 from mcp import Client
 
-from pairdbg.backends.actions.registry import build_registry
+from support import until
+
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
@@ -90,10 +91,9 @@ async def test_result_shapes(mcp_rn):
             await a.dispatch("todos/add", [{"op": "add", "path": "/todos/items/-", "value": {"id": i}}])
         await a.navigate("Profile")
         await a.mmkv_set("theme", "dark")
-        for _ in range(200):
-            if svc.mirror.current and svc.mirror.current.streams["redux"].last_seq == 5:
-                break
-            await asyncio.sleep(0.01)
+        await until(
+            lambda: svc.mirror.current and svc.mirror.current.streams["redux"].last_seq == 5, "the five redux events"
+        )
 
         h = (await client.call_tool("debug_health_check", {})).structured_content
         assert h["connected"] is True and set(h["adapter"]) >= {"sessionId", "adapterVersion", "uptime", "connectedAt"}

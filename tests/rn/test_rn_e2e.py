@@ -15,7 +15,7 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from support import IN_CI, ROOT
+from support import IN_CI, ROOT, until
 
 FAKE_APP = ROOT / "tests" / "rn" / "fake-app.mjs"
 TOKEN = "e2e-token-0123456789abcdef"
@@ -99,15 +99,6 @@ async def tool(registry: Registry, name: str, **args):
     return (await registry.run(name, args, "agent:test")).data
 
 
-async def until(predicate, timeout: float = 10.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not await predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)
-
-
 async def test_every_tool_and_resource_against_the_node_adapter(rn) -> None:
     service, registry, launch = rn
     app = await launch()
@@ -123,7 +114,7 @@ async def test_every_tool_and_resource_against_the_node_adapter(rn) -> None:
     async def mirrored() -> bool:
         streams = {s["name"]: s for s in (await tool(registry, "debug_list_streams"))["streams"]}
         return streams["redux"]["latestSeq"] == 3 and streams["mmkv"]["latestSeq"] >= 2
-    await until(mirrored, what="the app's events in the mirror")
+    await until(mirrored, "the app's events in the mirror")
 
     health = await tool(registry, "debug_health_check")
     assert health["connected"] and health["responsive"] and health["app"]["name"] == "FakeApp"
@@ -171,13 +162,13 @@ async def test_drop_and_restart_lose_nothing_and_duplicate_nothing(rn) -> None:
         except DebugError as exc:
             assert str(exc.code) == "NOT_CONNECTED", exc.text()
             return False
-    await until(all_eight, what="8 redux events after the reconnect")
+    await until(all_eight, "8 redux events after the reconnect")
     events = (await tool(registry, "debug_query_events", stream="redux"))["events"]
     assert [e["seq"] for e in events] == list(range(1, 9))  # contiguous, no duplicates
 
     first_session = (await tool(registry, "debug_health_check"))["adapter"]["sessionId"]
     await app.kill()  # the app process dies (a crash): the mirror keeps what it had
-    await until(lambda: _not_connected(registry), what="the service to notice the app is gone")
+    await until(lambda: _not_connected(registry), "the service to notice the app is gone")
     kept = await tool(registry, "debug_query_events", stream="redux")
     assert len(kept["events"]) == 8
     await launch()  # a new JS runtime: a new session
@@ -197,7 +188,7 @@ async def test_a_frozen_js_thread_is_reported_honestly(rn) -> None:
     async def unresponsive() -> bool:
         health = await tool(registry, "debug_health_check")
         return health["connected"] and not health["responsive"]
-    await until(unresponsive, what="responsive:false while the JS thread is stalled")
+    await until(unresponsive, "responsive:false while the JS thread is stalled")
     with pytest.raises(DebugError) as err:
         await registry.run("debug_get_state_path", {"path": "auth.status"}, "agent:test")
     assert str(err.value.code) == "TIMEOUT"
@@ -205,7 +196,7 @@ async def test_a_frozen_js_thread_is_reported_honestly(rn) -> None:
 
     async def responsive() -> bool:
         return (await tool(registry, "debug_health_check"))["responsive"]
-    await until(responsive, what="responsive again after unfreeze")
+    await until(responsive, "responsive again after unfreeze")
 
 
 async def test_big_and_odd_values_arrive_tagged_and_truncated(rn) -> None:
@@ -220,6 +211,6 @@ async def test_big_and_odd_values_arrive_tagged_and_truncated(rn) -> None:
         except DebugError:
             return False
         return "$trunc" in json.dumps(snap["data"]) or "$t" in json.dumps(snap["data"])
-    await until(has_misc, what="the big values in the redux snapshot")
+    await until(has_misc, "the big values in the redux snapshot")
     text = json.dumps((await tool(registry, "debug_get_snapshot", stream="redux", scope="misc"))["data"])
     assert '"$trunc": "string"' in text and '"$t": "date"' in text and '"$t": "bigint"' in text

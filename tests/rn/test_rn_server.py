@@ -11,6 +11,8 @@ import pytest_asyncio
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 
+from support import until
+
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.events import ResourceChanged, ResourceListChanged
@@ -22,15 +24,6 @@ from pairdbg.backends.rn.testing import FakeAdapter
 
 TOKEN = "test-token-0123456789"
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
-
-
-async def poll(predicate, timeout: float = 5.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not predicate():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.01)
 
 
 def make_config(**over) -> RnConfig:
@@ -90,7 +83,7 @@ async def connected(rig: Rig, **kw) -> FakeAdapter:
     a = rig.adapter(**kw)
     welcome = await a.connect()
     assert welcome["t"] == "welcome", welcome
-    await poll(lambda: rig.svc.server_connected(), what="connection")
+    await until(lambda: rig.svc.server_connected(), "connection")
     return a
 
 
@@ -184,7 +177,7 @@ async def test_new_connection_replaces_old_4004(rig):
     b.seq = dict(a.seq)
     w = await b.connect(snapshot=False)
     assert w["t"] == "welcome"
-    await poll(lambda: a.ws.close_code is not None, what="old socket closed")
+    await until(lambda: a.ws.close_code is not None, "old socket closed")
     assert a.ws.close_code == 4004
     assert rig.svc.server.conn.ws.remote_address is not None
     h = (await rig.run("debug_health_check")).data
@@ -194,7 +187,7 @@ async def test_new_connection_replaces_old_4004(rig):
 async def test_oversized_frame_4005(rig):
     a = await connected(rig)
     await a.send({"v": 1, "t": "snapshot", "stream": "redux", "seq": 0, "data": {"x": "y" * 70_000}})
-    await poll(lambda: a.ws.close_code is not None, what="close")
+    await until(lambda: a.ws.close_code is not None, "close")
     assert a.ws.close_code == 4005
 
 
@@ -205,11 +198,11 @@ async def test_malformed_json_then_4006_unknown_type_ignored(rig):
     await a.send("[1,2]")
     await a.send({"v": 1, "t": "events", "items": [{"stream": "redux"}]})  # invalid: counted, not fatal
     await a.dispatch("a/one", [{"op": "replace", "path": "/auth/status", "value": "one"}])
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 1, what="event after bad frames")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 1, "event after bad frames")
     conn = rig.svc.server.conn
     assert conn.ignored == 1 and conn.malformed == 2 and conn.protocol_errors == 1
     await a.send("still not json")
-    await poll(lambda: a.ws.close_code is not None, what="close")
+    await until(lambda: a.ws.close_code is not None, "close")
     assert a.ws.close_code == 4006
 
 
@@ -226,7 +219,7 @@ async def _traffic(a: FakeAdapter, n: int) -> None:
 async def test_events_snapshot_and_paging(rig):
     a = await connected(rig)
     await _traffic(a, 120)
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 120, what="events")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 120, "events")
     streams = {s["name"]: s for s in (await rig.run("debug_list_streams")).data["streams"]}
     assert streams["redux"]["latestSeq"] == 120 and streams["redux"]["oldestSeq"] == 1
     assert streams["redux"]["hasSnapshot"] and streams["redux"]["active"]
@@ -279,9 +272,9 @@ async def test_get_state_path_fresh_and_mirror_fallback(rig):
     assert user["password"] == {"$t": "redacted"} and user["name"] == "Ada"
     assert (await rig.run("debug_get_state_path", path="auth.user.password")).data["value"] == {"$t": "redacted"}
 
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].cur_seq == 1, what="mirror caught up")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].cur_seq == 1, "mirror caught up")
     await a.drop()
-    await poll(lambda: not rig.svc.server_connected(), what="disconnect")
+    await until(lambda: not rig.svc.server_connected(), "disconnect")
     miss = await rig.run("debug_get_state_path", path="auth.user.role")
     assert miss.data["value"] == "admin" and miss.data["source"] == "mirror" and miss.data["stale"]
     await rig.fails("debug_get_state_path", "PATH_NOT_FOUND", path="auth.user.nope")
@@ -298,7 +291,7 @@ async def test_diff_between_arbitrary_seqs(rig):
     await _traffic(a, 30)
     await a.dispatch("auth/loginOk", [{"op": "replace", "path": "/auth/status", "value": "ok"},
                                       {"op": "replace", "path": "/auth/user", "value": {"id": 7, "token": "abc"}}])
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 31, what="events")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 31, "events")
     d = (await rig.run("debug_diff_snapshots", stream="redux", base_seq=3, target_seq=7)).data
     assert d["baseSeq"] == 3 and d["targetSeq"] == 7 and not d["truncated"]
     assert [(c["path"], c["type"]) for c in d["changes"]] == [(f"todos.items[{i}]", "added") for i in range(3, 7)]
@@ -318,10 +311,10 @@ async def test_diff_between_arbitrary_seqs(rig):
 @pytest.mark.parametrize("rig", [{"RN_HEARTBEAT_MS": 50, "RN_HEARTBEAT_TIMEOUT_MS": 250}], indirect=True)
 async def test_frozen_adapter_is_unresponsive_and_times_out_without_close(rig):
     a = await connected(rig)
-    await poll(lambda: a.pings >= 1, what="a ping answered")
+    await until(lambda: a.pings >= 1, "a ping answered")
     assert (await rig.run("debug_health_check")).data["responsive"]
     a.frozen = True
-    await poll(lambda: not rig.svc.server.responsive(), timeout=3, what="unresponsive")
+    await until(lambda: not rig.svc.server.responsive(), "unresponsive", timeout=3)
     h = (await rig.run("debug_health_check")).data
     assert h["connected"] is True and h["responsive"] is False
     t0 = asyncio.get_running_loop().time()
@@ -331,7 +324,7 @@ async def test_frozen_adapter_is_unresponsive_and_times_out_without_close(rig):
     assert snap["source"] == "mirror" and snap["reason"].startswith("TIMEOUT")
     assert a.ws.close_code is None, "a stalled app keeps its socket"
     a.frozen = False
-    await poll(lambda: rig.svc.server.responsive(), timeout=3, what="responsive again")
+    await until(lambda: rig.svc.server.responsive(), "responsive again", timeout=3)
     assert (await rig.run("debug_get_state_path", path="auth.status")).data["source"] == "app"
 
 
@@ -346,18 +339,18 @@ async def test_request_timeout_when_app_stops_answering(rig):
 async def test_resume_after_reconnect_no_gaps_no_duplicates(rig):
     a = await connected(rig)
     await _traffic(a, 20)
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 20, what="events")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 20, "events")
     await a.drop()
-    await poll(lambda: not rig.svc.server_connected(), what="disconnect")
+    await until(lambda: not rig.svc.server_connected(), "disconnect")
     await _traffic(a, 15)  # offline: kept in the adapter's ring
     a.seq_before = dict(a.seq)
     w = await a.connect()
     assert w["resume"]["redux"] == 20 and w["resume"]["navigation"] == 2
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 35, what="replay")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 35, "replay")
     # A second replay of everything is de-duplicated.
     await a.send({"v": 1, "t": "events", "replay": True, "items": a.ring["redux"]})
     r = (await rig.run("debug_query_events", stream="redux", limit=200)).data
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].duplicates >= 35, what="duplicates counted")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].duplicates >= 35, "duplicates counted")
     r = (await rig.run("debug_query_events", stream="redux", limit=200)).data
     assert [e["seq"] for e in r["events"]] == list(range(1, 36))
     h = (await rig.run("debug_health_check")).data
@@ -371,12 +364,12 @@ async def test_resume_after_reconnect_no_gaps_no_duplicates(rig):
 async def test_resume_with_evicted_ring_records_gap_and_serves_seq_evicted_hint(rig):
     a = await connected(rig, ring=10)
     await _traffic(a, 5)
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 5, what="events")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 5, "events")
     await a.drop()
-    await poll(lambda: not rig.svc.server_connected(), what="disconnect")
+    await until(lambda: not rig.svc.server_connected(), "disconnect")
     await _traffic(a, 30)  # the adapter's ring (10) forgets most of these
     await a.connect()
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 35, what="replay")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 35, "replay")
     h = (await rig.run("debug_health_check")).data
     gap = next(g for g in h["gaps"] if g["stream"] == "redux")
     assert gap == {"stream": "redux", "from": 6, "to": 25, "reason": "evicted", "announced": True}
@@ -389,10 +382,10 @@ async def test_resume_with_evicted_ring_records_gap_and_serves_seq_evicted_hint(
 async def test_new_session_ends_previous_and_keeps_it(rig):
     a = await connected(rig)
     await _traffic(a, 3)
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 3, what="events")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 3, "events")
     b = rig.adapter()  # a full JS reload: new sessionId
     await b.connect()
-    await poll(lambda: a.ws.close_code is not None, what="replaced")
+    await until(lambda: a.ws.close_code is not None, "replaced")
     assert rig.svc.mirror.current.session_id == b.session_id
     old = rig.svc.mirror.sessions[a.session_id]
     assert old.ended_at is not None and old.streams["redux"].last_seq == 3
@@ -426,7 +419,7 @@ async def test_event_flood_is_bounded(rig):
             await a.push(*batch)
             batch = []
     await a.push(*batch)
-    await poll(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 5000, timeout=20, what="flood")
+    await until(lambda: rig.svc.mirror.current.streams["redux"].last_seq == 5000, "flood", timeout=20)
     s = rig.svc.mirror.current.streams["redux"]
     assert len(s) <= 500 and s.bytes <= 200_000 and s.evicted >= 4500 and s.total == 5000
     r = (await rig.run("debug_query_events", stream="redux", since_seq=10, limit=200)).data
@@ -440,7 +433,7 @@ async def test_resources_and_change_notifications(rig):
     await a.mmkv_set("theme", "dark")
     await a.mmkv_set("authToken", "secret-value-123")
     await a.navigate("Profile", {"id": 7})
-    await poll(lambda: rig.svc.mirror.current.streams["mmkv"].last_seq == 2, what="mmkv events")
+    await until(lambda: rig.svc.mirror.current.streams["mmkv"].last_seq == 2, "mmkv events")
     uris = {r.uri for r in rig.svc.resources()}
     assert {"debug://session/current", "debug://redux/state", "debug://navigation/state",
             "debug://mmkv/default"} <= uris

@@ -12,7 +12,7 @@ from pairdbg.backends.rn.config import ConfigError, RnConfig
 from pairdbg.backends.rn.jsondoc import Diff, PatchError, apply_patch, dotted, lookup, parse_path
 from pairdbg.backends.rn.mirror import Limits, Mirror, Unavailable
 from pairdbg.backends.rn.protocol import ProtocolViolation, parse_message
-from pairdbg.backends.rn.redact import REDACTED, Redactor
+from pairdbg.backends.redact import REDACTED, Redactor
 
 
 def ev(seq: int, patch=None, type_: str = "action", stream: str = "redux") -> dict:
@@ -263,8 +263,10 @@ def test_service_with_bad_config_reports_it_and_does_not_start(monkeypatch):
 
     from pairdbg.backends.rn.service import RnService
 
+    from pairdbg.settings import Settings
+
     monkeypatch.setenv("WS_PORT", "nope")
-    svc = RnService(None)
+    svc = RnService(None, Settings().rn)
     assert "WS_PORT" in svc.config_error
     health = svc.health()
     assert "WS_PORT" in health["listening"]["error"] and not health["connected"]

@@ -1,5 +1,6 @@
-"""Test support shared by every area folder: paths, the process-leak scan, action helpers (core) and MCP clients
-(mcp). Importable because pytest puts tests/ on sys.path (pyproject: pythonpath)."""
+"""Test support shared by every area folder: paths, the process-leak scan, `until` and action helpers (core), MCP
+clients (mcp), and the doubles ScriptedBackend (fake_backend) and FakePage (fake_page). Importable because pytest
+puts tests/ on sys.path (pyproject: pythonpath)."""
 
 from .core import (
     IN_CI,
@@ -12,11 +13,11 @@ from .core import (
     local_values,
     normalise,
     pid_alive,
-    poll,
     prog,
     require_debugpy,
     start,
     stop_of,
+    until,
 )
 
 __all__ = [
@@ -30,9 +31,9 @@ __all__ = [
     "local_values",
     "normalise",
     "pid_alive",
-    "poll",
     "prog",
     "require_debugpy",
     "start",
     "stop_of",
+    "until",
 ]

@@ -8,6 +8,7 @@ finds orphans that were re-parented away from the test process.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import os
 import re
 import signal
@@ -15,6 +16,7 @@ import socket
 import sys
 import time
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -156,14 +158,25 @@ async def expect_error(registry: Registry, action: str, args: dict, *codes, acto
     raise AssertionError(f"{action} should have failed with {codes}, but replied:\n{reply.text}")
 
 
-async def poll(predicate, timeout: float = 10.0, what: str = "condition") -> None:
-    """Wait for predicate() to become true, checking every 20 ms, for at most `timeout` seconds."""
+async def until(condition, what: str | Callable[[], str], *, timeout: float = 15.0, pilot=None) -> None:
+    """Wait, bounded, until `condition()` holds; fail naming `what` (a text, or a callable giving one at the timeout).
+
+    `condition` may be a coroutine function. With a Textual `pilot`, the app processes its messages between checks.
+    """
     loop = asyncio.get_running_loop()
     deadline = loop.time() + timeout
-    while not predicate():
+    while True:
+        held = condition()
+        if inspect.isawaitable(held):
+            held = await held
+        if held:
+            return
         if loop.time() > deadline:
-            raise AssertionError(f"timed out after {timeout}s waiting for {what}")
-        await asyncio.sleep(0.02)
+            raise AssertionError(f"timed out after {timeout}s waiting for {what() if callable(what) else what}")
+        if pilot is not None:
+            await pilot.pause(0.02)
+        else:
+            await asyncio.sleep(0.02)
 
 
 def stop_of(reply) -> dict:

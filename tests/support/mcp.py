@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -42,12 +41,3 @@ async def call(client: Client, name: str, **args):
 
 def text(result) -> str:
     return result.content[0].text
-
-
-async def until(predicate, timeout: float = 10.0, what: str = "condition") -> None:
-    """Poll a cheap condition with a bound, instead of sleeping and hoping."""
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not predicate():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await asyncio.sleep(0.02)

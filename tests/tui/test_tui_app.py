@@ -5,22 +5,24 @@ from __future__ import annotations
 import sys
 from contextlib import asynccontextmanager
 import textwrap
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import Registry, build_registry
+from pairdbg.backends.actions import Registry
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
+from pairdbg.mcp_bridge.agents import AgentsChanged
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StackPane, StatusBar
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
-from support import ROOT
+from support import ROOT, until
 
 AGENT = "agent:test"
 STOP_LINE = 13  # `total = price * qty` in orders.py
@@ -39,16 +41,6 @@ async def core() -> AsyncIterator[tuple[Hub, Registry]]:
         await hub.shutdown()  # never leave a debugpy process behind
 
 
-async def until(pilot, condition: Callable[[], object], timeout: float = 15.0, what: str = "condition") -> None:
-    """Let the app process messages until `condition()` holds; fail after `timeout` seconds (bounded, not a sleep)."""
-    loop_time = __import__("asyncio").get_running_loop().time
-    deadline = loop_time() + timeout
-    while not condition():
-        if loop_time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 async def agent_starts_demo(registry: Registry, **extra) -> str:
     args = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}], **extra}
     reply = await registry.run("start_debugging", args, AGENT)
@@ -63,7 +55,7 @@ async def demo_at_stop(core: tuple[Hub, Registry]) -> AsyncIterator[tuple[PairDb
     async with app.run_test(size=SIZE) as pilot:
         sid = await agent_starts_demo(registry)
         source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE, what="the stop line in the source pane")
+        await until(lambda: source.current_line == STOP_LINE, "the stop line in the source pane", pilot=pilot)
         yield app, pilot, sid, source
 
 
@@ -108,17 +100,17 @@ async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
 
         activity = app.query_one(ActivityLog).lines_text
         await until(
-            pilot,
             lambda: any("◆ agent:test" in line and "start_debugging" in line and "✓" in line for line in activity),
-            what="the agent's start in the activity pane",
+            "the agent's start in the activity pane",
+            pilot=pilot,
         )
 
         stack = app.query_one(StackPane)
         assert stack.get_option_at_index(0).id == "@f0" and "apply_discount" in str(stack.get_option_at_index(0).prompt)
         await until(
-            pilot,
             lambda: any(label.startswith("price = 2.5") for label in tree_labels(app)),
-            what="locals in the variables tree",
+            "locals in the variables tree",
+            pilot=pilot,
         )
         assert "BP1" in str(app.query_one(BreakpointsPane).get_option_at_index(0).prompt)
         status = str(app.query_one(StatusBar).render())
@@ -132,15 +124,16 @@ async def test_f10_steps_and_the_current_line_follows(core):
         await pilot.press("f10")
         session = hub.sessions[sid]
         await until(
-            pilot,
             lambda: session.stop_number == 2 and source.current_line == STOP_LINE + 1,
-            what="the step to arrive in the source pane",
+            "the step to arrive in the source pane",
+            pilot=pilot,
         )
         assert session.last_stop.location.line == STOP_LINE + 1
         assert "▶" in source.line_text(STOP_LINE + 1) and "▶" not in source.line_text(STOP_LINE)
         await until(
-            pilot,
             lambda: any("● human" in line and "step_over" in line for line in app.query_one(ActivityLog).lines_text),
+            "the person's step_over in the activity log",
+            pilot=pilot,
         )
 
 
@@ -149,16 +142,18 @@ async def test_selecting_a_frame_moves_source_and_variables(core):
     async with demo_at_stop(core) as (app, pilot, _, source):
         stack = app.query_one(StackPane)
         await until(
-            pilot,
             lambda: source.current_line == STOP_LINE and stack.option_count > 1,
-            what="the stop's frames in the stack pane",
+            "the stop's frames in the stack pane",
+            pilot=pilot,
         )
         stack.focus()
         await pilot.press("down")  # @f1: line_total, orders.py:18
-        await until(pilot, lambda: app.frame == "@f1" and source.current_line == 18, what="frame @f1 in the source")
+        await until(lambda: app.frame == "@f1" and source.current_line == 18, "frame @f1 in the source", pilot=pilot)
         assert "▷" in source.line_text(18)
         await until(
-            pilot, lambda: any(label.startswith("item = ") for label in tree_labels(app)), what="line_total's locals"
+            lambda: any(label.startswith("item = ") for label in tree_labels(app)),
+            "line_total's locals",
+            pilot=pilot,
         )
 
 
@@ -172,7 +167,7 @@ async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
         await pilot.press("f9")
         session = hub.sessions[sid]
         pane = app.query_one(BreakpointsPane)
-        await until(pilot, lambda: pane.option_count == 2 and 14 in source.breakpoints, what="BP2 in the pane")
+        await until(lambda: pane.option_count == 2 and 14 in source.breakpoints, "BP2 in the pane", pilot=pilot)
         bp = next(b for b in session.breakpoints.values() if b.line == 14)
         assert bp.set_by == "human" and bp.state.verified
         shown = str(pane.get_option_at_index(1).prompt)
@@ -180,7 +175,7 @@ async def test_f9_adds_and_removes_a_breakpoint_at_the_cursor(core):
         assert source.line_text(14).startswith("●")
 
         await pilot.press("f9")
-        await until(pilot, lambda: pane.option_count == 1 and 14 not in source.breakpoints, what="BP2 removed")
+        await until(lambda: pane.option_count == 1 and 14 not in source.breakpoints, "BP2 removed", pilot=pilot)
         assert [b.line for b in session.breakpoints.values()] == [STOP_LINE]
 
 
@@ -189,13 +184,13 @@ async def test_console_evaluates_in_the_selected_frame(core):
     async with demo_at_stop(core) as (app, pilot, _, _source):
         await pilot.press("ctrl+e")
         await pilot.press(*"price * qty", "enter")
-        await until(pilot, lambda: "= 10.0  (float)" in console_lines(app), what="the evaluated value")
+        await until(lambda: "= 10.0  (float)" in console_lines(app), "the evaluated value", pilot=pilot)
         assert ">>> price * qty" in console_lines(app)
         await pilot.press(*"nope_undefined", "enter")
         await until(
-            pilot,
             lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
-            what="the evaluation error",
+            "the evaluation error",
+            pilot=pilot,
         )
         assert app.is_running
 
@@ -217,34 +212,38 @@ async def test_variables_expand_lazily_and_big_lists_come_in_buckets(core, tmp_p
         args = {"program": program, "breakpoints": [{"file": program, "line": 3}]}
         await registry.run("start_debugging", args, AGENT)
         tree = app.query_one(VariablesTree)
-        await until(pilot, lambda: any(label.startswith("big = ") for label in tree_labels(app)))
+        await until(
+            lambda: any(label.startswith("big = ") for label in tree_labels(app)),
+            "the variable big in the tree",
+            pilot=pilot,
+        )
         locals_node = tree.scope_node(0)
         big = next(c for c in locals_node.children if str(c.label).startswith("big = "))
         big.expand()
-        await until(pilot, lambda: big.children and str(big.children[0].label) == "[0..99]", what="buckets")
+        await until(lambda: big.children and str(big.children[0].label) == "[0..99]", "buckets", pilot=pilot)
         # debugpy itself lists 100 items, then a "more" range node, len() and the special groups (104 children).
         labels = [str(c.label) for c in big.children]
         assert len(labels) == 2 and labels[1].startswith("[100..")
         second = big.children[1]
         second.expand()
         await until(
-            pilot,
             lambda: any(str(c.label).startswith("more = ") for c in second.children),
-            what="the second bucket's children",
+            "the second bucket's children",
+            pilot=pilot,
         )
         more = next(c for c in second.children if str(c.label).startswith("more = "))
         more.expand()  # [100:250] holds 150 items: bucketed again
         await until(
-            pilot,
             lambda: [str(c.label) for c in more.children] == ["[0..99]", "[100..149]"],
-            what="buckets of the 'more' range",
+            "buckets of the 'more' range",
+            pilot=pilot,
         )
         first = more.children[0]
         first.expand()
         await until(
-            pilot,
             lambda: any(str(c.label).startswith("100 = 100") for c in first.children),
-            what="items past the first hundred",
+            "items past the first hundred",
+            pilot=pilot,
         )
         expansions = [line for line in app.query_one(ActivityLog).lines_text if "● human  get_variables" in line]
         assert len(expansions) == 4
@@ -268,29 +267,33 @@ async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f10")  # no session yet
-        await until(pilot, lambda: any("step_over" in n for n in notifications(app)), what="the no-session error")
+        await until(lambda: any("step_over" in n for n in notifications(app)), "the no-session error", pilot=pilot)
         assert any(line.startswith("✗ step_over: INVALID_PARAMETERS") for line in console_lines(app))
         await pilot.press("f9")  # nothing to set a breakpoint in
-        await until(pilot, lambda: any(line.startswith("✗ set_breakpoint") for line in console_lines(app)))
+        await until(
+            lambda: any(line.startswith("✗ set_breakpoint") for line in console_lines(app)),
+            "the failed set_breakpoint in the console",
+            pilot=pilot,
+        )
 
         reply = await registry.run("start_debugging", {"program": spinner, "wait_s": 0}, AGENT)
         session = hub.sessions[reply.data["session_id"]]
-        await until(pilot, lambda: session.phase == Phase.RUNNING)
+        await until(lambda: session.phase == Phase.RUNNING, "the session to run", pilot=pilot)
         await pilot.press("f10")  # running: NOT_PAUSED, with the next step as a hint
         await until(
-            pilot,
             lambda: any(line.startswith("✗ step_over: NOT_PAUSED") for line in console_lines(app)),
-            what="NOT_PAUSED",
+            "NOT_PAUSED",
+            pilot=pilot,
         )
         assert any("next: call wait_for_stop" in line for line in console_lines(app))
 
-        await until(pilot, lambda: "spinning" in console_lines(app), what="program output in the console")
+        await until(lambda: "spinning" in console_lines(app), "program output in the console", pilot=pilot)
         await pilot.press("f6")  # the person pauses the agent's running program
         source = app.query_one(SourceView)
         await until(
-            pilot,
             lambda: session.phase == Phase.PAUSED and source.current_line in (4, 5, 6),
-            what="the pause to show in the source pane",
+            "the pause to show in the source pane",
+            pilot=pilot,
         )
         assert app.is_running
 
@@ -311,7 +314,7 @@ async def test_theme_switches_by_key_and_by_name(core):
         assert any("unknown theme 'no-such-theme'" in n and "pairdbg-light" in n for n in notifications(app))
         await pilot.press("ctrl+p")
         await pilot.press(*"Theme: pairdbg-dark", "enter")
-        await until(pilot, lambda: app.theme == "pairdbg-dark", what="the theme chosen in the palette")
+        await until(lambda: app.theme == "pairdbg-dark", "the theme chosen in the palette", pilot=pilot)
 
 
 @pytest.mark.asyncio
@@ -321,26 +324,34 @@ async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
     app = PairDbgApp(hub, registry, launch=launch)
     async with app.run_test(size=SIZE) as pilot:
         source = app.query_one(SourceView)
-        await until(pilot, lambda: source.current_line == STOP_LINE, what="the launched session's stop")
+        await until(lambda: source.current_line == STOP_LINE, "the launched session's stop", pilot=pilot)
         await until(
-            pilot,
             lambda: any(
                 "● human" in line and "start_debugging" in line for line in app.query_one(ActivityLog).lines_text
             ),
-            what="the launch in the activity pane, as the person's action",
+            "the launch in the activity pane, as the person's action",
+            pilot=pilot,
         )
         await pilot.press("ctrl+p")
         await pilot.press(*"step over", "enter")
-        await until(pilot, lambda: source.current_line == STOP_LINE + 1, what="step over from the palette")
+        await until(lambda: source.current_line == STOP_LINE + 1, "step over from the palette", pilot=pilot)
         # An action with arguments asks for them as JSON, pre-filled with the required ones.
         await pilot.press("ctrl+p")
         await pilot.press(*"add watch", "enter")
-        await until(pilot, lambda: app.screen.__class__.__name__ == "ArgsPrompt")
+        await until(
+            lambda: app.screen.__class__.__name__ == "ArgsPrompt",
+            "the arguments prompt",
+            pilot=pilot,
+        )
         field = app.screen.query_one("#args-input")
         assert field.value == '{"expression": ""}'
         field.value = '{"expression": "total"}'
         await pilot.press("enter")
-        await until(pilot, lambda: any(line.startswith("W1 total = 10.0") for line in console_lines(app)))
+        await until(
+            lambda: any(line.startswith("W1 total = 10.0") for line in console_lines(app)),
+            "the watch W1 in the console",
+            pilot=pilot,
+        )
 
 
 class RecordingHttp:
@@ -365,8 +376,7 @@ async def test_status_line_shows_the_mcp_endpoint_and_agents(core):
     app = PairDbgApp(hub, registry, http)
     async with app.run_test(size=SIZE) as pilot:
         assert http.calls == ["start"]
-        hub.agents["c1"] = "claude-code"
-        app.refresh_status()
+        hub.bus.publish(AgentsChanged(None, names=("claude-code",)))
         await pilot.pause()
         status = str(app.query_one(StatusBar).render())
         assert "MCP http://127.0.0.1:45678/mcp" in status and "1 agent connected" in status
@@ -400,7 +410,7 @@ async def test_output_floods_are_coalesced(core, tmp_path):
     hook = lambda m: posted.append(m) if isinstance(m, OutputReady) else None  # noqa: E731
     async with app.run_test(size=SIZE, message_hook=hook) as pilot:
         await registry.run("start_debugging", {"program": program}, AGENT)
-        await until(pilot, lambda: "line 2999" in console_lines(app), what="the last line of output")
+        await until(lambda: "line 2999" in console_lines(app), "the last line of output", pilot=pilot)
         entries = sum(1 for line in console_lines(app) if line.startswith("line "))
         assert entries == 3000
         assert len(posted) < entries / 10, f"{len(posted)} repaints for {entries} lines"

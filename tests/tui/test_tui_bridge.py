@@ -1,19 +1,20 @@
 """The TUI's Page view for debug-bridge sessions with real parts: BridgeService (and the RN service, for the ctrl+r
-interplay) listening on port 0, FakePage (backends/bridge/testing.py) over a real WebSocket, the full registry,
+interplay) listening on port 0, FakePage (tests/support/fake_page.py) over a real WebSocket, the full registry,
 and the app driven by Textual's pilot."""
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from support import until
+from support.fake_page import FakePage
+
+from pairdbg.runtime import build_registry
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
-from pairdbg.backends.bridge.testing import FakePage
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
@@ -57,15 +58,6 @@ async def rig() -> AsyncIterator[Rig]:
         assert svc.server.port is None or svc.server._server is None
 
 
-async def until(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 def view(app: PairDbgApp) -> PageView:
     return app.query_one(PageView)
 
@@ -90,7 +82,7 @@ async def connected(rig: Rig, app: PairDbgApp, pilot, **kw) -> tuple[FakePage, s
     """A FakePage connects; the app selects its session and shows its tree."""
     page = rig.page(**kw)
     assert (await page.connect())["type"] == "welcome"
-    await until(pilot, lambda: view(app).display and any('button "Greet"' in r for r in rows(app)), what="the tree")
+    await until(lambda: view(app).display and any('button "Greet"' in r for r in rows(app)), "the tree", pilot=pilot)
     sid = app.session_id
     assert sid is not None and rig.hub.sessions[sid].backend.kind == "bridge"
     return page, sid
@@ -99,18 +91,18 @@ async def connected(rig: Rig, app: PairDbgApp, pilot, **kw) -> tuple[FakePage, s
 async def highlight(app: PairDbgApp, pilot, text: str) -> None:
     tree = app.query_one(TreeRows)
     tree.focus()
-    await until(pilot, lambda: app.focused is tree)
+    await until(lambda: app.focused is tree, "the tree to have focus", pilot=pilot)
     target = row_of(app, text)
     while tree.highlighted != target:
         await pilot.press("down" if (tree.highlighted or 0) < target else "up")
 
 
 async def answer_prompt(app: PairDbgApp, pilot, text: str, clear: bool = True) -> None:
-    await until(pilot, lambda: isinstance(app.screen, TextPrompt), what="the prompt")
+    await until(lambda: isinstance(app.screen, TextPrompt), "the prompt", pilot=pilot)
     if clear:
         await pilot.press("ctrl+a", "ctrl+k")  # the prompt may be pre-filled
     await pilot.press(*text, "enter")
-    await until(pilot, lambda: not isinstance(app.screen, TextPrompt), what="the prompt to close")
+    await until(lambda: not isinstance(app.screen, TextPrompt), "the prompt to close", pilot=pilot)
 
 
 # ----- stories -------------------------------------------------------------------------------------------------
@@ -129,7 +121,7 @@ async def test_the_person_clicks_and_types_from_the_page_view(rig):
             'button "Archive" [disabled] @e4',
         ]
         assert app.focused is app.query_one(TreeRows)  # the source pane had focus; the view takes it
-        await until(pilot, lambda: "● connected" in v.header_text, what="the header")
+        await until(lambda: "● connected" in v.header_text, "the header", pilot=pilot)
         assert sid in v.header_text and "http://127.0.0.1:8000/shop" in v.header_text and "Fake shop" in v.header_text
         assert "4 elements" in v.header_text and "console 0" in v.header_text
 
@@ -140,32 +132,32 @@ async def test_the_person_clicks_and_types_from_the_page_view(rig):
         # Enter on Greet clicks it: the page answers, its new status row appears, the activity shows the person.
         await highlight(app, pilot, 'button "Greet"')
         await pilot.press("enter")
-        await until(pilot, lambda: any('status "Hello, nobody!"' in r for r in rows(app)), what="the greeting row")
+        await until(lambda: any('status "Hello, nobody!"' in r for r in rows(app)), "the greeting row", pilot=pilot)
         await until(
-            pilot,
             lambda: any("● human" in line and "  click" in line and "@e3" in line for line in activity(app)),
-            what="the click in the activity",
+            "the click in the activity",
+            pilot=pilot,
         )
         assert [m["target"] for m in page.received if m["type"] == "click"] == [{"ref": "e3"}]
         assert app.query_one(TreeRows).highlighted == row_of(app, 'button "Greet"')  # kept across the rebuild
-        await until(pilot, lambda: "clicked" in v.note_text, what="the effects note")
-        await until(pilot, lambda: "greeted nobody" in app.query_one(ConsolePane).lines_text, what="console line")
-        await until(pilot, lambda: "console 1" in v.header_text, what="the console count")
+        await until(lambda: "clicked" in v.note_text, "the effects note", pilot=pilot)
+        await until(lambda: "greeted nobody" in app.query_one(ConsolePane).lines_text, "console line", pilot=pilot)
+        await until(lambda: "console 1" in v.header_text, "the console count", pilot=pilot)
 
         # t types into the highlighted textbox.
         await highlight(app, pilot, 'textbox "Name"')
         await pilot.press("t")
         await answer_prompt(app, pilot, "Ada")
-        await until(pilot, lambda: any('textbox "Name" [value="Ada"]' in r for r in rows(app)), what="the value")
+        await until(lambda: any('textbox "Name" [value="Ada"]' in r for r in rows(app)), "the value", pilot=pilot)
         assert any("● human" in line and "type_text" in line for line in activity(app))
         await highlight(app, pilot, 'button "Greet"')
         await pilot.press("enter")
-        await until(pilot, lambda: any('"Hello, Ada!"' in r for r in rows(app)), what="the second greeting")
+        await until(lambda: any('"Hello, Ada!"' in r for r in rows(app)), "the second greeting", pilot=pilot)
 
         # f finds an element and highlights it.
         await pilot.press("home", "f")
         await answer_prompt(app, pilot, "Archive")
-        await until(pilot, lambda: v.highlighted_ref() == "e4", what="the found element highlighted")
+        await until(lambda: v.highlighted_ref() == "e4", "the found element highlighted", pilot=pilot)
         assert "highlighted @e4" in v.note_text
 
 
@@ -178,7 +170,7 @@ async def test_agent_actions_show_in_the_view_and_errors_are_notifications(rig):
         # A mouse click on a row only highlights it: acting on the page takes Enter.
         target = row_of(app, 'button "Greet"')
         assert await pilot.click(TreeRows, offset=(5, 1 + target))  # 1: the pane's top border
-        await until(pilot, lambda: v.highlighted_ref() == "e3", what="the clicked row highlighted")
+        await until(lambda: v.highlighted_ref() == "e3", "the clicked row highlighted", pilot=pilot)
         assert not any(m["type"] == "click" for m in page.received)
 
         await highlight(app, pilot, 'textbox "Name"')
@@ -186,18 +178,18 @@ async def test_agent_actions_show_in_the_view_and_errors_are_notifications(rig):
         # The agent types and clicks: the tree follows by itself, the person's highlight stays, the activity shows it.
         await rig.registry.run("type_text", {"session_id": sid, "element": "@e2", "text": "Grace"}, "agent:test")
         await rig.registry.run("click", {"session_id": sid, "element": "@e3"}, "agent:test")
-        await until(pilot, lambda: any('"Hello, Grace!"' in r for r in rows(app)), what="the agent's effect")
+        await until(lambda: any('"Hello, Grace!"' in r for r in rows(app)), "the agent's effect", pilot=pilot)
         assert v.highlighted_ref() == "e2"
         await until(
-            pilot,
             lambda: any("◆ agent:test" in line and "  click" in line for line in activity(app)),
-            what="the agent's click in the activity",
+            "the agent's click in the activity",
+            pilot=pilot,
         )
 
         # A disabled element: NOT_ACTIONABLE as a notification, and the app keeps running.
         await highlight(app, pilot, 'button "Archive"')
         await pilot.press("enter")
-        await until(pilot, lambda: any("NOT_ACTIONABLE" in n for n in notes(app)), what="the error notification")
+        await until(lambda: any("NOT_ACTIONABLE" in n for n in notes(app)), "the error notification", pilot=pilot)
         note = next(n for n in notes(app) if "NOT_ACTIONABLE" in n)
         assert note.startswith("click: NOT_ACTIONABLE") and "disabled" in note
         assert any("● human" in line and "click" in line and "✗" in line for line in activity(app))
@@ -206,24 +198,28 @@ async def test_agent_actions_show_in_the_view_and_errors_are_notifications(rig):
         # r refreshes (get_ui_tree); the page is asked for its tree.
         asked = sum(m["type"] == "request_ui_tree" for m in page.received)
         await pilot.press("r")
-        await until(pilot, lambda: "tree refreshed" in v.note_text, what="the refresh")
+        await until(lambda: "tree refreshed" in v.note_text, "the refresh", pilot=pilot)
         assert sum(m["type"] == "request_ui_tree" for m in page.received) == asked + 1
 
         # n navigates; this FakePage does not know the command: a readable error, pre-filled URL in the prompt.
         await pilot.press("n")
-        await until(pilot, lambda: isinstance(app.screen, TextPrompt))
+        await until(lambda: isinstance(app.screen, TextPrompt), "the prompt", pilot=pilot)
         assert app.screen.query_one("#prompt-input").value == "http://127.0.0.1:8000/shop"
         await answer_prompt(app, pilot, "/cart", clear=True)
-        await until(pilot, lambda: any(n.startswith("navigate: CAPABILITY_UNSUPPORTED") for n in notes(app)))
+        await until(
+            lambda: any(n.startswith("navigate: CAPABILITY_UNSUPPORTED") for n in notes(app)),
+            "the unsupported-navigate notification",
+            pilot=pilot,
+        )
 
         # The console evaluates globally in the page; pairdbg's refusal (EVAL_DISABLED) reads as a message.
         app.query_one("#console-input").focus()
         await pilot.press(*"1+1", "enter")
         console = app.query_one(ConsolePane)
         await until(
-            pilot,
             lambda: any(line.startswith("✗ CAPABILITY_UNSUPPORTED") for line in console.lines_text),
-            what="the refused evaluate",
+            "the refused evaluate",
+            pilot=pilot,
         )
         text = "\n".join(console.lines_text)
         assert "evaluate is off for this page" in text and "next: evaluate needs both opt-ins" in text
@@ -242,23 +238,27 @@ async def test_disconnect_reconnect_and_floods(rig):
         n = 3000
         for i in range(n):
             await page.log(f"line {i}")
-        await until(pilot, lambda: f"console {n}" in v.header_text, what="the console count")
-        await until(pilot, lambda: f"line {n - 1}" in app.query_one(ConsolePane).lines_text, what="the last line")
+        await until(lambda: f"console {n}" in v.header_text, "the console count", pilot=pilot)
+        await until(lambda: f"line {n - 1}" in app.query_one(ConsolePane).lines_text, "the last line", pilot=pilot)
         assert v.rebuilds == built
 
         # Errors go to the side panel.
         await page.send("error", message="boom", filename="app.js", lineno=3, colno=1)
-        await until(pilot, lambda: "errors 1" in v.header_text, what="the error count")
-        await until(pilot, lambda: "Uncaught boom" in str(app.query_one("#page-errors-text").render()))
+        await until(lambda: "errors 1" in v.header_text, "the error count", pilot=pilot)
+        await until(
+            lambda: "Uncaught boom" in str(app.query_one("#page-errors-text").render()),
+            "the page error in the errors pane",
+            pilot=pilot,
+        )
 
         # The page goes away: the header says so; the same tab coming back restores the view.
         await page.close()
-        await until(pilot, lambda: "reconnecting" in v.header_text, what="reconnecting in the header")
+        await until(lambda: "reconnecting" in v.header_text, "reconnecting in the header", pilot=pilot)
         assert v.display and rows(app)  # the last tree stays readable
         again = rig.page()
         await again.connect()
-        await until(pilot, lambda: "● connected" in v.header_text, what="connected again")
-        await until(pilot, lambda: any('button "Greet"' in r for r in rows(app)), what="the new tree")
+        await until(lambda: "● connected" in v.header_text, "connected again", pilot=pilot)
+        await until(lambda: any('button "Greet"' in r for r in rows(app)), "the new tree", pilot=pilot)
         assert app.session_id == sid  # the same Hub session across the reconnect
         assert rows(app)[0].endswith("@e5")  # handles of the new load
 
@@ -268,22 +268,38 @@ async def test_ctrl_b_and_ctrl_r_toggle_the_views(rig):
     async with app.run_test(size=SIZE) as pilot:
         v = view(app)
         await pilot.press("ctrl+b")  # nothing connected yet
-        await until(pilot, lambda: any("no web page is connected" in n for n in notes(app)))
+        await until(
+            lambda: any("no web page is connected" in n for n in notes(app)),
+            "the no-page notification",
+            pilot=pilot,
+        )
         assert not v.display and app.query_one("#top").display
 
         await connected(rig, app, pilot)
         await pilot.press("ctrl+b")
-        await until(pilot, lambda: not v.display and app.query_one("#top").display, what="the debugger panes")
+        await until(lambda: not v.display and app.query_one("#top").display, "the debugger panes", pilot=pilot)
         await pilot.press("ctrl+b")
-        await until(pilot, lambda: v.display and not app.query_one("#top").display, what="the page view again")
+        await until(lambda: v.display and not app.query_one("#top").display, "the page view again", pilot=pilot)
         assert app.focused is app.query_one(TreeRows)
 
         # The RN view takes the whole centre; leaving it brings the page view back.
         rn = app.query_one(RnView)
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: rn.display and not v.display and not app.query_one("#left").display)
+        await until(
+            lambda: rn.display and not v.display and not app.query_one("#left").display,
+            "the RN view",
+            pilot=pilot,
+        )
         await pilot.press("ctrl+r")
-        await until(pilot, lambda: not rn.display and v.display and app.query_one("#left").display)
+        await until(
+            lambda: not rn.display and v.display and app.query_one("#left").display,
+            "the page view back",
+            pilot=pilot,
+        )
         assert not app.query_one("#top").display
         await pilot.press("ctrl+b", "ctrl+r", "ctrl+r")  # switched off for this session: it stays off
-        await until(pilot, lambda: not rn.display and app.query_one("#top").display and not v.display)
+        await until(
+            lambda: not rn.display and app.query_one("#top").display and not v.display,
+            "the debugger panes",
+            pilot=pilot,
+        )

@@ -3,13 +3,14 @@
 
 from __future__ import annotations
 
-import asyncio
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator
 
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.actions import build_registry
+from support import until
+
+from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
@@ -57,15 +58,6 @@ async def rig() -> AsyncIterator[Rig]:
         assert svc.server._server is None
 
 
-async def until(pilot, condition: Callable[[], object], timeout: float = 10.0, what: str = "condition") -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not condition():
-        if loop.time() > deadline:
-            raise AssertionError(f"timed out waiting for {what}")
-        await pilot.pause(0.02)
-
-
 async def login_story(a: FakeAdapter) -> None:
     await a.dispatch("auth/login", [{"op": "replace", "path": "/auth/status", "value": "loading"}])
     await a.dispatch(
@@ -94,7 +86,7 @@ def activity(app: PairDbgApp) -> list[str]:
 async def open_view(app: PairDbgApp, pilot) -> RnView:
     await pilot.press("ctrl+r")
     view = app.query_one(RnView)
-    await until(pilot, lambda: view.display and app.focused is timeline(app), what="the RN view to show")
+    await until(lambda: view.display and app.focused is timeline(app), "the RN view to show", pilot=pilot)
     return view
 
 
@@ -103,9 +95,9 @@ async def connected_with_events(rig: Rig, app: PairDbgApp, pilot) -> FakeAdapter
     assert (await a.connect())["t"] == "welcome"
     await login_story(a)
     await until(
-        pilot,
         lambda: rig.svc.stream_list() and rig.svc.stream_list()[0]["latestSeq"] == 3,
-        what="the mirror to hold the events",
+        "the mirror to hold the events",
+        pilot=pilot,
     )
     return a
 
@@ -121,23 +113,23 @@ async def test_streams_timeline_follow_and_agent_activity(rig):
         assert app.query_one("#source", SourceView).display is True  # the widget stays; its row is hidden
         assert app.query_one("#top").display is False and app.query_one("#left").display is False
 
-        await until(pilot, lambda: "● connected" in header(app), what="the connection line")
+        await until(lambda: "● connected" in header(app), "the connection line", pilot=pilot)
         assert "Ecal 1.2.3" in header(app) and "ios 18.2" in header(app) and "responsive" in header(app)
         streams = app.query_one("#rn-streams")
-        await until(pilot, lambda: streams.option_count == 3, what="three streams")
+        await until(lambda: streams.option_count == 3, "three streams", pilot=pilot)
         labels = [str(streams.get_option_at_index(i).prompt) for i in range(3)]
         assert any(label.startswith("redux") and "seq 1..3" in label for label in labels), labels
         assert any(label.startswith("navigation") for label in labels)
 
         tl = timeline(app)
-        await until(pilot, lambda: len(tl.rows) == 3, what="the redux events in the timeline")
+        await until(lambda: len(tl.rows) == 3, "the redux events in the timeline", pilot=pilot)
         assert "auth/login" in tl.row_text(0) and "#1" in tl.row_text(0)
         assert "todos/add" in tl.row_text(2)
         assert any("● human" in line and "debug_query_events" in line for line in activity(app))
 
         # A new event arrives through ResourceChanged alone: no key press.
         await a.dispatch("todos/add", [{"op": "add", "path": "/todos/items/1", "value": {"id": 2, "title": "eggs"}}])
-        await until(pilot, lambda: len(tl.rows) == 4, what="the new event to appear by itself")
+        await until(lambda: len(tl.rows) == 4, "the new event to appear by itself", pilot=pilot)
         assert "#4" in tl.row_text(3) and tl.at_bottom
         tails = sum("debug_query_events" in line for line in activity(app))
         assert tails == 1, "the automatic tail must not add a line per refresh"
@@ -145,24 +137,24 @@ async def test_streams_timeline_follow_and_agent_activity(rig):
         # The agent's query shows in the same activity pane.
         await rig.registry.run("debug_query_events", {"stream": "redux", "limit": 2}, "agent:test")
         await until(
-            pilot,
             lambda: any(
                 "◆ agent:test" in line and "debug_query_events" in line and "stream=redux" in line
                 for line in activity(app)
             ),
-            what="the agent's query in the activity",
+            "the agent's query in the activity",
+            pilot=pilot,
         )
 
         # Another stream: the timeline switches to it.
         await a.navigate("Profile", {"id": 7})
-        await until(pilot, lambda: rig.svc.stream_list()[1]["latestSeq"] == 1, what="the navigation event")
+        await until(lambda: rig.svc.stream_list()[1]["latestSeq"] == 1, "the navigation event", pilot=pilot)
         streams.focus()
         await pilot.press("down")
-        await until(pilot, lambda: view.stream == "navigation" and len(tl.rows) == 1, what="navigation events")
+        await until(lambda: view.stream == "navigation" and len(tl.rows) == 1, "navigation events", pilot=pilot)
         assert "Home → Profile" in tl.row_text(0)
 
         await pilot.press("ctrl+r")  # back to the debugger
-        await until(pilot, lambda: not view.display and app.query_one("#top").display, what="the debugger panes")
+        await until(lambda: not view.display and app.query_one("#top").display, "the debugger panes", pilot=pilot)
 
 
 async def test_state_at_seq_and_diff_between_marked_events(rig):
@@ -171,27 +163,27 @@ async def test_state_at_seq_and_diff_between_marked_events(rig):
         await connected_with_events(rig, app, pilot)
         await open_view(app, pilot)
         tl = timeline(app)
-        await until(pilot, lambda: len(tl.rows) == 3, what="the timeline")
+        await until(lambda: len(tl.rows) == 3, "the timeline", pilot=pilot)
         tree = app.query_one(StateTree)
 
         # seq 2 (auth/loginOk): status ok, user set, no todo yet — although the latest state has one.
         await pilot.press("up", "enter")
         assert tl.picked == 2
-        await until(pilot, lambda: tree.border_title == "State at redux seq 2", what="the state at seq 2")
-        await until(pilot, lambda: any(label.startswith("status") for label in tree.labels()), what="auth expanded")
+        await until(lambda: tree.border_title == "State at redux seq 2", "the state at seq 2", pilot=pilot)
+        await until(lambda: any(label.startswith("status") for label in tree.labels()), "auth expanded", pilot=pilot)
         labels = tree.labels()
         assert 'status: "ok"' in labels and "user {2}" in labels and "items: []" in labels, labels
         assert "▸" in tl.row_text(1)
 
         # seq 1: still loading, no user.
         await pilot.press("up", "enter")
-        await until(pilot, lambda: tree.border_title == "State at redux seq 1", what="the state at seq 1")
+        await until(lambda: tree.border_title == "State at redux seq 1", "the state at seq 1", pilot=pilot)
         assert 'status: "loading"' in tree.labels() and "user: null" in tree.labels()
 
         # Mark seq 1 as base and seq 3 as target: the diff ops, coloured by kind.
         diff = app.query_one(DiffPane)
         await pilot.press("b", "down", "down", "t")
-        await until(pilot, lambda: diff.lines_text and "1 → 3" in diff.lines_text[0], what="the diff 1 → 3")
+        await until(lambda: diff.lines_text and "1 → 3" in diff.lines_text[0], "the diff 1 → 3", pilot=pilot)
         text = "\n".join(diff.lines_text)
         assert "~ auth.status" in text and '"loading" → "ok"' in text
         assert "~ auth.user" in text or "+ auth.user" in text
@@ -203,7 +195,7 @@ async def test_state_at_seq_and_diff_between_marked_events(rig):
 
         # d: what one event changed.
         await pilot.press("d")
-        await until(pilot, lambda: "2 → 3" in diff.lines_text[0], what="the diff with the previous event")
+        await until(lambda: "2 → 3" in diff.lines_text[0], "the diff with the previous event", pilot=pilot)
         assert any(line.startswith("+ todos.items[0]") for line in diff.lines_text)
 
 
@@ -211,19 +203,19 @@ async def test_no_app_says_how_to_connect_then_disconnect_is_honest(rig):
     app = PairDbgApp(rig.hub, rig.registry)
     async with app.run_test(size=SIZE) as pilot:
         await open_view(app, pilot)
-        await until(pilot, lambda: "not connected" in header(app), what="the not-connected line")
+        await until(lambda: "not connected" in header(app), "the not-connected line", pilot=pilot)
         assert rig.svc.server.url in header(app) and TOKEN in header(app)
 
         a = await connected_with_events(rig, app, pilot)
         tl = timeline(app)
-        await until(pilot, lambda: "● connected" in header(app) and len(tl.rows) == 3, what="the app and its events")
+        await until(lambda: "● connected" in header(app) and len(tl.rows) == 3, "the app and its events", pilot=pilot)
 
         await a.close()
-        await until(pilot, lambda: "○ not connected" in header(app), what="the disconnect to show")
+        await until(lambda: "○ not connected" in header(app), "the disconnect to show", pilot=pilot)
         assert "last session" in header(app)
         assert len(tl.rows) == 3  # the last session's events stay browsable
         await pilot.press("enter")  # the state still comes from the mirror
-        await until(pilot, lambda: app.query_one(StateTree).border_title == "State at redux seq 3", what="state")
+        await until(lambda: app.query_one(StateTree).border_title == "State at redux seq 3", "state", pilot=pilot)
 
 
 async def test_errors_are_a_line_in_the_view_not_a_crash(rig):
@@ -234,10 +226,10 @@ async def test_errors_are_a_line_in_the_view_not_a_crash(rig):
         await login_story(a)
         view = await open_view(app, pilot)
         tl = timeline(app)
-        await until(pilot, lambda: len(tl.rows) == 3, what="the timeline")
+        await until(lambda: len(tl.rows) == 3, "the timeline", pilot=pilot)
         await pilot.press("home", "b", "end", "t")
         diff = app.query_one(DiffPane)
-        await until(pilot, lambda: "SNAPSHOT_NOT_FOUND" in view.note_text, what="a friendly error line")
+        await until(lambda: "SNAPSHOT_NOT_FOUND" in view.note_text, "a friendly error line", pilot=pilot)
         assert "debug_diff_snapshots" in view.note_text and "next:" in view.note_text
         assert any("SNAPSHOT_NOT_FOUND" in line for line in diff.lines_text)
         assert app.is_running
@@ -250,7 +242,11 @@ async def test_no_rn_service_no_view():
         async with app.run_test(size=SIZE) as pilot:
             assert not list(app.query(RnView))
             await pilot.press("ctrl+r")
-            await until(pilot, lambda: any("no React Native service" in str(n.message) for n in app._notifications))
+            await until(
+                lambda: any("no React Native service" in str(n.message) for n in app._notifications),
+                "the no-RN-service notification",
+                pilot=pilot,
+            )
             assert app.query_one("#top").display
     finally:
         await hub.shutdown()
@@ -263,12 +259,16 @@ async def test_timeline_pages_older_events_when_the_cursor_reaches_the_top(rig):
         assert (await a.connect())["t"] == "welcome"
         events = [a.event("redux", "action", {"action": {"type": f"tick/{i}"}}, []) for i in range(1, 251)]
         await a.push(*events)
-        await until(pilot, lambda: rig.svc.stream_list() and rig.svc.stream_list()[0]["latestSeq"] == 250)
+        await until(
+            lambda: rig.svc.stream_list() and rig.svc.stream_list()[0]["latestSeq"] == 250,
+            "the 250 redux events in the service",
+            pilot=pilot,
+        )
         await open_view(app, pilot)
         tl = timeline(app)
-        await until(pilot, lambda: tl.rows and tl.last_seq == 250, what="the newest page")
+        await until(lambda: tl.rows and tl.last_seq == 250, "the newest page", pilot=pilot)
         assert tl.first_seq == 51 and len(tl.rows) == 200  # one page: the timeline never asks for everything
         await pilot.press("home")
-        await until(pilot, lambda: tl.first_seq == 1, what="the older page")
+        await until(lambda: tl.first_seq == 1, "the older page", pilot=pilot)
         assert len(tl.rows) == 250 and "tick/51" in tl.row_text(tl.cursor)  # the cursor stays on its event
         assert any("debug_query_events" in line and "since_seq=0" in line for line in activity(app)), activity(app)

@@ -1,4 +1,5 @@
-"""Redaction at the agent boundary: secret-looking keys and credential-shaped values become {"$t":"redacted"}.
+"""Redaction at the agent boundary, shared by the services: secret-looking keys and credential-shaped values become
+{"$t":"redacted"}.
 
 Rules (a blocklist, like Reactotron's MCP layer): a key whose normalised name (lower case, without `_`/`-`) is a
 sensitive name or ends with one (`userPassword`, `x-api-key`, `refresh_token`); a string value shaped like a JWT,

@@ -1,0 +1,217 @@
+"""The backend factory: which backend debugs a language, runtime or target, and what is installed here for each."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+
+from .base import Backend
+from .errors import DebugError, ErrorCode
+
+#: Languages with a built-in backend; others come from DAP adapter profiles (dap/profiles/*.json).
+BUILT_IN = ("python", "javascript", "typescript")
+JS_EXTENSIONS = (".js", ".mjs", ".cjs", ".jsx")
+TS_EXTENSIONS = (".ts", ".mts", ".cts", ".tsx")
+
+#: Builds the backend; awaited only after the Hub has checked capacity, since it may spawn a runtime.
+Make = Callable[[], Awaitable[Backend]]
+
+
+def language_of(program: str) -> str:
+    """The language a program file is in, by its extension (Python unless it is JavaScript or TypeScript)."""
+    ext = os.path.splitext(program)[1].lower()
+    if ext in JS_EXTENSIONS:
+        return "javascript"
+    if ext in TS_EXTENSIONS:
+        return "typescript"
+    return "python"
+
+
+@dataclass
+class LaunchSpec:
+    """What to launch; `language` None means "by the program's extension"."""
+
+    program: str
+    language: str | None = None
+    runtime: str | None = None  # node | bun (JavaScript/TypeScript)
+    backend: str | None = None  # inspector | dap (JavaScript)
+    args: list[str] = field(default_factory=list)
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+    executable_path: str | None = None  # Python only
+    module: bool = False  # Python only: program is a module name
+    stop_on_entry: bool = False
+    just_my_code: bool = True  # Python only: steps skip library code
+
+
+def _conflict(what: str, language: str, hint: str) -> DebugError:
+    return DebugError(ErrorCode.INVALID_PARAMETERS, f"{what} contradicts language={language!r}", hint=hint)
+
+
+def _known_languages() -> list[str]:
+    from .dap.profile import load_profiles
+
+    return sorted({*BUILT_IN, *(lang for prof in load_profiles().values() for lang in prof.languages)})
+
+
+def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
+    """Check `spec` and choose its backend: (language, absolute program, a coroutine function that builds it).
+
+    Everything that can be refused without starting anything is refused here, before the Hub checks capacity.
+    """
+    language = spec.language or language_of(spec.program)
+    profile = None
+    if language not in BUILT_IN:  # checked first: the answer names what exists
+        from .dap.profile import profile_for
+
+        profile = profile_for(language)
+        if profile is None:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"no debugger for language {language!r}",
+                hint=f"languages: {', '.join(_known_languages())}; or add an adapter profile (see README)",
+            )
+    if language not in ("javascript", "typescript"):
+        if spec.runtime is not None:
+            raise _conflict(
+                f"runtime={spec.runtime!r}", language, "runtime is for JavaScript/TypeScript; pass language too"
+            )
+        if spec.backend == "inspector":
+            raise _conflict("backend='inspector'", language, f"{language} runs on a DAP adapter: leave backend out")
+    program = spec.program
+    if not spec.module:
+        program = os.path.abspath(os.path.expanduser(program))
+        if not os.path.isfile(program):
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND,
+                f"program not found: {program}",
+                hint="pass the path of an existing file (relative paths are from pairdbg's cwd)",
+            )
+    if spec.cwd and not os.path.isdir(spec.cwd):
+        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"cwd is not a directory: {spec.cwd}")
+    make: Make
+    if profile is not None:
+        from .dap.profile import ProfileLaunch
+
+        backend = ProfileLaunch(profile, language, program, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
+        make = _ready(backend)
+    elif language == "python":
+        from .dap.python import PythonLaunch, resolve_python
+
+        python = resolve_python(spec.executable_path)
+        backend = PythonLaunch(
+            program,
+            spec.args,
+            spec.cwd,
+            spec.env,
+            python,
+            spec.stop_on_entry,
+            just_my_code=spec.just_my_code,
+            module=spec.module,
+        )
+        make = _ready(backend)
+    elif spec.backend == "dap":
+        if language != "javascript" or (spec.runtime or "node") != "node":
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "backend='dap' (js-debug) debugs JavaScript on Node only",
+                hint="use the default inspector backend for TypeScript or Bun",
+            )
+        from .dap.jsdebug import JsDebugLaunch
+
+        make = _ready(JsDebugLaunch(program, spec.args, spec.cwd, spec.env, spec.stop_on_entry))
+    else:
+        runtime = spec.runtime or ("bun" if language == "typescript" else "node")
+        if language == "typescript" and runtime == "node":
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                "Node cannot run TypeScript files directly",
+                hint="use runtime='bun', or compile to JavaScript with source maps and debug that",
+            )
+
+        async def make() -> Backend:
+            from .inspector.launch import launch_js
+
+            return await launch_js(program, runtime, language, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
+
+    return language, program, make
+
+
+def attacher(
+    target: str, language: str, backend: str | None, allowed_hosts: list[str], just_my_code: bool = True
+) -> Make:
+    """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL."""
+    if language == "python" and not target.startswith(("ws://", "http://")):
+        if backend == "inspector":
+            raise _conflict("backend='inspector'", language, "Python attaches to debugpy: leave backend out")
+        host, sep, port_text = target.rpartition(":")
+        if not sep or not port_text.isdigit():
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS, f"target {target!r} is not host:port", hint="e.g. 127.0.0.1:5678"
+            )
+        from .dap.python import PythonAttach
+
+        return _ready(PythonAttach(host or "127.0.0.1", int(port_text), just_my_code, allowed_hosts=allowed_hosts))
+    if backend == "dap":
+        from .dap.jsdebug import JsDebugAttach
+
+        return _ready(JsDebugAttach(target, allowed_hosts))
+
+    async def make() -> Backend:
+        from .inspector.launch import attach_js
+
+        return await attach_js(target, "javascript" if language == "python" else language, allowed_hosts)
+
+    return make
+
+
+def connector(url: str, allowed_hosts: list[str]) -> Make:
+    """An inspector WebSocket URL (Bun's banner, Node, a Chromium or WebKitGTK page)."""
+
+    async def make() -> Backend:
+        from .inspector.launch import connect_ws
+
+        return await connect_ws(url, allowed_hosts)
+
+    return make
+
+
+def _ready(backend: Backend) -> Make:
+    """For backends whose constructor starts nothing: the process is spawned by `Backend.start`."""
+
+    async def make() -> Backend:
+        return backend
+
+    return make
+
+
+def installed() -> list[dict]:
+    """Each language and backend pairdbg offers, whether it is ready here, and why not."""
+    from .dap.python import debugpy_available
+    from .runtimes import find_bun, find_chromium, find_minibrowser, find_node
+
+    ok, why = debugpy_available()
+    node_ok, node = _runtime_status(find_node)
+    bun_ok, bun = _runtime_status(find_bun)
+    langs = [
+        {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
+        {"language": "javascript", "backend": "inspector (node)", "installed": node_ok, "detail": node},
+        {"language": "javascript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
+        {"language": "typescript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
+    ]
+    for name, find in (("chromium page", find_chromium), ("webkitgtk page", find_minibrowser)):
+        present, detail = _runtime_status(find)
+        langs.append(
+            {"language": "javascript", "backend": f"inspector attach ({name})", "installed": present, "detail": detail}
+        )
+    return langs
+
+
+def _runtime_status(find: Callable[[], str]) -> tuple[bool, str]:
+    from .runtimes import TargetMissing
+
+    try:
+        return True, find()
+    except TargetMissing as exc:
+        return False, f"not installed: {exc.how_to_install}"

@@ -1,0 +1,42 @@
+"""The MCP agents connected now: connection bookkeeping owned by the MCP front end, announced on the Hub's bus."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from pairdbg.backends.events import Event, EventBus
+
+AGENT_IDLE_S = 600  # an agent silent this long no longer counts as connected
+
+
+@dataclass(frozen=True)
+class AgentsChanged(Event):
+    """The set of connected agents changed (one joined, or one fell silent); `names` are their client names."""
+
+    names: tuple[str, ...] = ()
+
+
+class Agents:
+    """Who is connected, by connection key; publishes AgentsChanged when that set changes, so a front end showing
+    "N agents connected" listens instead of polling."""
+
+    def __init__(self, bus: EventBus) -> None:
+        self.bus = bus
+        self.names: dict[str, str] = {}  # connection key -> client name
+        self.seen_at: dict[str, float] = {}  # connection key -> time of its last request
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def saw(self, key: str, name: str, now: float) -> list[str]:
+        """`key` made a request at `now`. Returns the keys forgotten as stale (HTTP reconnects make new keys)."""
+        changed = self.names.get(key) != name
+        self.names[key] = name
+        self.seen_at[key] = now
+        stale = [k for k, seen in self.seen_at.items() if now - seen > AGENT_IDLE_S]
+        for k in stale:
+            self.seen_at.pop(k, None)
+            self.names.pop(k, None)
+        if changed or stale:
+            self.bus.publish(AgentsChanged(None, names=tuple(self.names.values())))
+        return stale

@@ -1,0 +1,140 @@
+"""Times the TUI the way a person sees it: `pairdbg demo` in a real pseudo-terminal, its output fed to a terminal
+emulator (pyte), the clock stopped when the emulated screen shows the change — not when the app has merely
+rendered it, which is where the headless figure in bench.py stops.
+
+Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
+▶), and F10 -> the ▶ marker on the next line. Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import os
+import re
+import select
+import signal
+import statistics
+import struct
+import subprocess
+import sys
+import tempfile
+import termios
+import time
+from pathlib import Path
+
+import pyte
+
+ROOT = Path(__file__).resolve().parent.parent
+COLS, ROWS = 120, 40
+F10 = b"\x1b[21~"
+MARKER = re.compile(r"▶\s*(\d+)")
+
+
+class Terminal:
+    """A pty running one command, and what its screen shows right now."""
+
+    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
+        self.master, slave = os.openpty()
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
+        self.screen = pyte.Screen(COLS, ROWS)
+        self.stream = pyte.ByteStream(self.screen)
+        self.proc = subprocess.Popen(
+            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+        )
+        os.close(slave)
+
+    def pump(self, timeout: float) -> bool:
+        """Feed whatever the program wrote within `timeout` into the screen; False if nothing came."""
+        ready, _, _ = select.select([self.master], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.master, 1 << 16)
+        except OSError:
+            return False
+        self.stream.feed(data)
+        return True
+
+    def wait_for(self, predicate, timeout: float = 30.0) -> float:
+        """Time (perf_counter) at which the screen first satisfied `predicate`."""
+        deadline = time.perf_counter() + timeout
+        while not predicate(self.screen.display):
+            if time.perf_counter() > deadline:
+                raise TimeoutError("\n".join(self.screen.display))
+            self.pump(0.05)
+        return time.perf_counter()
+
+    def send(self, data: bytes) -> None:
+        os.write(self.master, data)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.send(b"\x11")  # ctrl+q
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+        os.close(self.master)
+
+
+def marked_line(display: list[str]) -> int | None:
+    for row in display:
+        match = MARKER.search(row)
+        if match:
+            return int(match.group(1))
+    return None
+
+
+def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str]) -> None:
+    start = time.perf_counter()
+    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env)
+    try:
+        painted = term.wait_for(lambda display: any(row.strip() for row in display))
+        samples["launch -> first paint"].append((painted - start) * 1000)
+        stopped = term.wait_for(lambda display: marked_line(display) is not None)
+        samples["launch -> stopped screen (▶ on the breakpoint line)"].append((stopped - start) * 1000)
+        time.sleep(1.0)  # let start-up work (frames, variables, settle_memory) finish before timing keys
+        while term.pump(0.05):
+            pass
+        for _ in range(steps):
+            before = marked_line(term.screen.display)
+            t = time.perf_counter()
+            term.send(F10)
+            try:
+                seen = term.wait_for(lambda display, b=before: marked_line(display) not in (None, b), 10)
+            except TimeoutError:
+                break  # the program ended, or the step stayed on the line
+            samples["F10 -> next line marked on screen"].append((seen - t) * 1000)
+            time.sleep(0.2)  # a person's pace; lets the frame and variables load finish too
+            while term.pump(0.02):
+                pass
+    finally:
+        term.close()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--steps", type=int, default=10)
+    args = parser.parse_args()
+    samples: dict[str, list[float]] = {
+        "launch -> first paint": [],
+        "launch -> stopped screen (▶ on the breakpoint line)": [],
+        "F10 -> next line marked on screen": [],
+    }
+    with tempfile.TemporaryDirectory() as runtime:
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS)}
+        env["XDG_RUNTIME_DIR"] = runtime  # the endpoint file of this TUI stays out of the user's
+        for _ in range(args.runs):
+            run_once(samples, args.steps, env)
+    print(f"pairdbg TUI in a pseudo-terminal ({COLS}x{ROWS}, pyte): {args.runs} runs, median (min-max), ms")
+    for name, values in samples.items():
+        if values:
+            spread = f"({min(values):.0f}-{max(values):.0f}, n={len(values)})"
+            print(f"  {name:<54} {statistics.median(values):8.1f}   {spread}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,128 @@
+"""The composition root: Hub, services and action registry built once, and one start/settle/shutdown for every
+entry point (the TUI, MCP on stdio, headless MCP over HTTP, the join relay)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import gc
+import os
+import signal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, TypeVar
+
+from pairdbg.backends.actions.catalogue import ACTIONS
+from pairdbg.backends.actions.registry import Registry
+from pairdbg.backends.hub import Hub
+from pairdbg.settings import Settings
+
+if TYPE_CHECKING:
+    from pairdbg.mcp_bridge.http import HttpMcpService
+
+T = TypeVar("T")
+#: Signals that end pairdbg the normal way: a service manager's stop, a closed terminal.
+END_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
+SHUTDOWN_TIMEOUT_S = 10
+
+
+def build_registry(hub: Hub) -> Registry:
+    """Every debugging action, then each registered service's actions (register services first)."""
+    registry = Registry(hub)
+    for action in ACTIONS:
+        registry.add(action)
+    for service in hub.services:
+        for action in service.actions():
+            registry.add(action)
+    return registry
+
+
+def default_services(hub: Hub, settings: Settings) -> list:
+    """The listeners pairdbg runs by default; `hub` lets a service publish resource changes on the Hub's bus."""
+    from pairdbg.backends.bridge.service import BridgeService  # the debug-bridge relay (default port 19851)
+    from pairdbg.backends.rn.service import RnService  # the React Native adapter's WebSocket (default 19850)
+
+    return [RnService(hub, settings.rn), BridgeService(hub, settings.bridge)]
+
+
+def settle_memory() -> None:
+    """Called once an entry point is up: collect start-up garbage, then move every object alive now (modules,
+    widgets, the registry) out of the collector's sight. Full collections then scan only what came later, which
+    keeps the loop's pauses short under a flood of output (measured: TUI key latency during 10,000 console lines/s
+    fell from p50 50 ms to 9 ms; scripts/bench_bridge.py). Never called by tests, which build many hubs."""
+    gc.collect()
+    gc.freeze()
+
+
+def on_end_signals(handler: Callable[[], None]) -> None:
+    """Call `handler` on SIGTERM or SIGHUP (where the loop supports signal handlers)."""
+    loop = asyncio.get_running_loop()
+    for sig in END_SIGNALS:
+        with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+            loop.add_signal_handler(sig, handler)
+
+
+def exit_on_end_signals(cleanup: Callable[[], Awaitable[None]] | None = None) -> None:
+    """On SIGTERM/SIGHUP cancel the current task, run `cleanup` (bounded), then exit the process. Cancelling alone
+    is not enough on stdio: the thread blocked reading stdin keeps the process alive until the host closes the
+    pipe, which a host that signalled us may never do."""
+    loop = asyncio.get_running_loop()
+    main = asyncio.current_task()
+    pending: set[asyncio.Task[None]] = set()
+
+    async def clean_up_and_exit() -> None:
+        if cleanup is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(cleanup(), SHUTDOWN_TIMEOUT_S)
+        os._exit(0)
+
+    def on_signal() -> None:
+        if main is not None:
+            main.cancel()
+        pending.add(loop.create_task(clean_up_and_exit()))
+
+    on_end_signals(on_signal)
+
+
+class Runtime:
+    """One pairdbg: the Hub with its default services and the registry both front ends call."""
+
+    def __init__(self, settings: Settings | None = None) -> None:
+        self.settings = settings or Settings()
+        self.hub = Hub(self.settings.limits)
+        for service in default_services(self.hub, self.settings):
+            self.hub.add_service(service)
+        self.registry = build_registry(self.hub)
+
+    def http_service(self) -> HttpMcpService:
+        """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address)."""
+        from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
+
+        mcp = self.settings.mcp
+        return HttpMcpService(
+            self.hub,
+            self.registry,
+            mcp.host,
+            DEFAULT_PORT if mcp.port is None else mcp.port,
+            allow_remote=mcp.allow_remote,
+        )
+
+    async def run(
+        self,
+        serve: Callable[[], Awaitable[T]],
+        *,
+        on_signal: Callable[[], None] | None = None,
+        settle_after_s: float = 0.0,
+    ) -> T:
+        """Start the services, await `serve()`, then close every session and stop every service, so nothing
+        outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
+        shutting down."""
+        if on_signal is not None:
+            on_end_signals(on_signal)
+        else:
+            exit_on_end_signals(self.hub.shutdown)
+        try:
+            await self.hub.start_services()
+            asyncio.get_running_loop().call_later(settle_after_s, settle_memory)
+            return await serve()
+        finally:
+            await self.hub.shutdown()
