@@ -422,7 +422,7 @@ async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
     locals: of the adapter requests one step costs, the TUI adds only the scopes of the shown frame."""
     hub, _ = core
     async with demo_at_stop(core) as (app, pilot, sid, source):
-        await until(pilot, lambda: any(label.startswith("price = ") for label in tree_labels(app)), what="locals")
+        await until(lambda: any(label.startswith("price = ") for label in tree_labels(app)), "locals", pilot=pilot)
         client = hub.sessions[sid].backend.client
         sent: list[str] = []
         send = client.send_request
@@ -436,9 +436,9 @@ async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
         hub.bus.add_listener(lambda event: at_stop.append(len(sent)) if type(event).__name__ == "Stopped" else None)
         await pilot.press("f10")
         await until(
-            pilot,
             lambda: any(label.startswith("total = 10.0") for label in tree_labels(app)),
-            what="the step's locals in the tree",
+            "the step's locals in the tree",
+            pilot=pilot,
         )
         await pilot.pause(0.3)  # anything else the frame load would ask
         report, tui = sent[: at_stop[0]], sent[at_stop[0] :]
