@@ -72,7 +72,7 @@ class Hub:
             initial = []
             for spec in breakpoints or []:
                 bp = session.new_breakpoint(actor=actor, **spec)
-                session.breakpoints[bp.id] = bp  # counted at once, so the per-session limit holds for these too
+                session.breakpoints.keep(bp)  # counted at once, so the per-session limit holds for these too
                 initial.append(bp)
         except DebugError:
             self._next -= 1

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
@@ -127,3 +128,15 @@ class SessionSummary(BaseModel):
     exit_code: int | None = None
     error: str | None = None
     capabilities: dict[str, bool] = Field(default_factory=dict)
+
+
+@dataclass
+class ExecOutcome:
+    """What a control action led to: a stop, a still-running program, or its end. Never a guess."""
+
+    state: Literal["paused", "running", "terminated", "disconnected", "error"]
+    report: StopReport | None = None
+    pending: bool = False
+    exit_code: int | None = None
+    detail: str | None = None
+    output_tail: list[str] = field(default_factory=list)

@@ -1,14 +1,16 @@
-"""Breakpoints of a session: the Breakpoint record and the SessionBreakpoints mixin that keeps them in sync."""
+"""Breakpoints of a session: the Breakpoint record and the BreakpointBook that numbers, checks and syncs them."""
 
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import os
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
 from .base import BreakpointState, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
-from .errors import DebugError, ErrorCode
+from .errors import DebugError, ErrorCode, check_length
 from .events import BreakpointsChanged
 from .models import BreakpointView
 from .source import is_url, lines_of
@@ -17,7 +19,7 @@ if TYPE_CHECKING:
     from .base import Backend
     from .events import EventBus
     from .limits import Limits
-    from .models import Phase
+    from .models import StopReport
 
 
 @dataclass
@@ -56,19 +58,38 @@ class Breakpoint:
         )
 
 
-class SessionBreakpoints:
-    """Mixed into Session: validates, numbers and sends breakpoints; the backend's answers become their state."""
+class BreakpointBook(Mapping[str, Breakpoint]):
+    """A session's breakpoints by id: validates and numbers requests, keeps the per-session limit, sends them to the
+    backend and keeps the target's answers as their state. Reads like a dict (values(), get(), len())."""
 
-    id: str
-    backend: Backend
-    bus: EventBus
-    limits: Limits
-    phase: Phase
-    exception_mode: ExceptionMode
-    breakpoints: dict[str, Breakpoint]
-    _bp_seq: int
+    def __init__(
+        self,
+        session_id: str,
+        backend: Backend,
+        bus: EventBus,
+        limits: Limits,
+        require_live: Callable[[], None],
+    ) -> None:
+        self.session_id = session_id
+        self.backend = backend
+        self.bus = bus
+        self.limits = limits
+        self.exception_mode: ExceptionMode = "uncaught"
+        self._require_live = require_live  # raises the session's "it has ended" error
+        self._by_id: dict[str, Breakpoint] = {}
+        self._seq = 0
 
-    def new_breakpoint(
+    # Mapping: callers list and look up breakpoints; only this book changes them.
+    def __getitem__(self, bp_id: str) -> Breakpoint:
+        return self._by_id[bp_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def new(
         self,
         file: str | None = None,
         line: int | None = None,
@@ -79,19 +100,19 @@ class SessionBreakpoints:
         actor: str = "human",
     ) -> Breakpoint:
         """Validate a request and give it an id; nothing is sent yet."""
-        if len(self.breakpoints) >= self.limits.max_breakpoints:
+        if len(self._by_id) >= self.limits.max_breakpoints:
             raise DebugError(
                 ErrorCode.LIMIT_EXCEEDED,
-                f"session {self.id} already has {len(self.breakpoints)} breakpoints "
+                f"session {self.session_id} already has {len(self._by_id)} breakpoints "
                 f"(limit {self.limits.max_breakpoints})",
                 hint="remove_breakpoint some first",
             )
         for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
-            self._check_text(what, text)
+            check_length(what, text, self.limits.max_expression)
         if function:
-            self._bp_seq += 1
+            self._seq += 1
             return Breakpoint(
-                f"BP{self._bp_seq}",
+                f"BP{self._seq}",
                 "function",
                 function=function,
                 condition=condition,
@@ -115,9 +136,9 @@ class SessionBreakpoints:
                 f"line {line} is outside {path}, which has {len(lines)} lines",
                 hint="lines are 1-based; call get_source_context to see the file",
             )
-        self._bp_seq += 1
+        self._seq += 1
         return Breakpoint(
-            f"BP{self._bp_seq}",
+            f"BP{self._seq}",
             "line",
             file=path,
             line=line,
@@ -127,35 +148,47 @@ class SessionBreakpoints:
             set_by=actor,
         )
 
-    def _add_breakpoint(self, bp: Breakpoint) -> None:
-        self.breakpoints[bp.id] = bp
+    def keep(self, bp: Breakpoint) -> None:
+        """Hold a breakpoint that the session's start sends; it counts against the limit at once."""
+        self._by_id[bp.id] = bp
 
-    def _line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
+    def line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
         by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]] = {}
-        for bp in self.breakpoints.values():
+        for bp in self._by_id.values():
             if bp.kind == "line" and bp.file and bp.line:
                 spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
                 by_file.setdefault(bp.file, []).append((bp, spec))
         return by_file
 
+    def started(
+        self,
+        by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]],
+        states: dict[str, list[BreakpointState]],
+    ) -> None:
+        """The backend's answers to the breakpoints its start sent (same order as `by_file`)."""
+        for file, specs in by_file.items():
+            for (bp, _), state in zip(specs, states.get(file, []), strict=False):
+                bp.state = state
+        if self._by_id:
+            self.publish()
+
     async def _sync_file(self, file: str) -> None:
-        specs = self._line_specs().get(file, [])
+        specs = self.line_specs().get(file, [])
         states = await self.backend.set_line_breakpoints(file, [s for _, s in specs])
         for (bp, _), state in zip(specs, states, strict=False):
             bp.state = state
 
     async def _sync_functions(self) -> None:
-        bps = [bp for bp in self.breakpoints.values() if bp.kind == "function"]
+        bps = [bp for bp in self._by_id.values() if bp.kind == "function"]
         states = await self.backend.set_function_breakpoints(
             [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
         )
         for bp, state in zip(bps, states, strict=False):
             bp.state = state
 
-    async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
-        if self.phase.ended:
-            raise self._ended_error()
-        self._add_breakpoint(bp)
+    async def add(self, bp: Breakpoint) -> Breakpoint:
+        self._require_live()
+        self._by_id[bp.id] = bp
         try:
             if bp.kind == "function":
                 await self._sync_functions()
@@ -163,38 +196,62 @@ class SessionBreakpoints:
                 assert bp.file is not None
                 await self._sync_file(bp.file)
         except (DebugError, NotImplementedError) as exc:
-            del self.breakpoints[bp.id]
+            del self._by_id[bp.id]
             if isinstance(exc, NotImplementedError):
                 raise DebugError(
                     ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} has no {bp.kind} breakpoints"
                 ) from None
             raise
-        self._publish_breakpoints()
+        self.publish()
         return bp
 
-    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        bp = self.breakpoints.get(bp_id.strip().upper())
+    async def remove(self, bp_id: str, live: bool) -> Breakpoint:
+        """Forget a breakpoint; a live session also takes it out of the target."""
+        bp = self._by_id.get(bp_id.strip().upper())
         if bp is None:
-            known = ", ".join(self.breakpoints) or "none"
+            known = ", ".join(self._by_id) or "none"
             raise DebugError(
                 ErrorCode.PATH_NOT_FOUND,
-                f"no breakpoint {bp_id} in session {self.id} (have: {known})",
+                f"no breakpoint {bp_id} in session {self.session_id} (have: {known})",
                 hint="call list_breakpoints",
             )
-        del self.breakpoints[bp.id]
-        if not self.phase.ended:
+        del self._by_id[bp.id]
+        if live:
             if bp.kind == "function":
                 await self._sync_functions()
             elif bp.file:
                 await self._sync_file(bp.file)
-        self._publish_breakpoints()
+        self.publish()
         return bp
 
-    def _publish_breakpoints(self) -> None:
-        self.bus.publish(BreakpointsChanged(self.id, breakpoints=tuple(bp.view() for bp in self.breakpoints.values())))
-
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
-        if self.phase.ended:
-            raise self._ended_error()
+        self._require_live()
         await self.backend.set_exception_mode(mode)
         self.exception_mode = mode
+
+    def ids_of(self, backend_ids: list[int | str]) -> list[str]:
+        """Our ids for the backend's ids of breakpoints a stop hit."""
+        return [bp.id for bp in self._by_id.values() if bp.state.backend_id in backend_ids]
+
+    def changed(self, backend_id: int | str, state: BreakpointState) -> None:
+        """The target moved or bound one of our breakpoints later (e.g. when its script loaded)."""
+        for bp in self._by_id.values():
+            if bp.state.backend_id == backend_id:
+                bp.state = state
+                self.publish()
+                return
+
+    def verify_hit(self, report: StopReport) -> None:
+        """A breakpoint the program stopped at is bound, even if the target's "resolved" event has not come in yet
+        (Node under load sends it after the pause)."""
+        hit = [bp for bp in self._by_id.values() if bp.id in report.hit_breakpoints and not bp.state.verified]
+        for bp in hit:
+            bp.state = dataclasses.replace(
+                bp.state, verified=True, line=bp.state.line or report.location.line, message=None
+            )
+        if hit:
+            self.publish()
+
+    def publish(self) -> None:
+        views = tuple(bp.view() for bp in self._by_id.values())
+        self.bus.publish(BreakpointsChanged(self.session_id, breakpoints=views))

@@ -1,4 +1,4 @@
-"""Stop reports: the StopReports mixin builds the bounded report of one stop (frames, locals, source, watches)."""
+"""Stop reports: the StopRecorder builds the bounded report of one stop (frames, locals, source, watches)."""
 
 from __future__ import annotations
 
@@ -13,29 +13,48 @@ from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
     from .base import Backend
+    from .breakpoints import BreakpointBook
     from .handles import Handles
     from .limits import Limits
     from .output import OutputRing
+    from .values import ValueInspector, WatchList
 
 TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
 
 
-class StopReports:
-    """Mixed into Session: reads the stopped program through the backend; recording the stop stays in Session."""
+class StopRecorder:
+    """Reads the stopped program through the backend into a StopReport; the session decides whether to keep it."""
 
-    id: str
-    backend: Backend
-    limits: Limits
-    handles: Handles
-    output: OutputRing
+    def __init__(
+        self,
+        session_id: str,
+        backend: Backend,
+        limits: Limits,
+        handles: Handles,
+        output: OutputRing,
+        breakpoints: BreakpointBook,
+        values: ValueInspector,
+        watches: WatchList,
+    ) -> None:
+        self.session_id = session_id
+        self.backend = backend
+        self.limits = limits
+        self.handles = handles
+        self.output = output
+        self.breakpoints = breakpoints
+        self.values = values
+        self.watches = watches
 
-    async def _build_report(self, info: StopInfo, stop_number: int) -> StopReport:
+    async def thread_of(self, info: StopInfo) -> int:
+        """The thread that stopped; a target that does not say is asked for its first thread."""
+        if info.thread_id is not None:
+            return info.thread_id
+        threads = await self.backend.threads()
+        return threads[0][0] if threads else 0
+
+    async def build(self, info: StopInfo, thread_id: int, stop_number: int, output_mark: int) -> StopReport:
+        """The report of stop `stop_number`; its output tail starts at `output_mark` (the previous stop's cursor)."""
         backend = self.backend
-        thread_id = info.thread_id
-        if thread_id is None:
-            threads = await backend.threads()
-            thread_id = threads[0][0] if threads else 0
-        self._current_thread = thread_id
         frames, total = await backend.stack(thread_id, 0, max(self.limits.report_frames, 1))
         handles = self.handles
         handles.begin(stop_number)
@@ -47,31 +66,31 @@ class StopReports:
         location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
         locals_, locals_total = ([], 0)
         if top is not None:
-            locals_, locals_total = await self.frame_locals(top.id, limit=self.limits.report_locals)
-        watches = await self._evaluate_watches(top.id if top else None)
+            locals_, locals_total = await self.values.frame_locals(top.id, limit=self.limits.report_locals)
+        watches = await self.watches.evaluate_all(top.id if top else None)
         exception = None
         if info.reason == "exception":
             details = await backend.exception_details(thread_id)
             if details is not None:
                 exception = ExceptionInfo(
-                    type=_cap(details.type, 120), message=_cap(details.message), break_mode=details.break_mode
+                    type=cap_text(details.type, 120), message=cap_text(details.message), break_mode=details.break_mode
                 )
             elif info.text or info.description:
-                exception = ExceptionInfo(type=_cap(info.text or "Exception", 120), message=_cap(info.description))
+                exception = ExceptionInfo(
+                    type=cap_text(info.text or "Exception", 120), message=cap_text(info.description)
+                )
         thread_name = None
         with contextlib.suppress(DebugError):
             thread_name = dict(await backend.threads()).get(thread_id)
         return StopReport(
-            session_id=self.id,
+            session_id=self.session_id,
             stop_number=stop_number,
             reason=info.reason,
-            description=_cap(info.description),
+            description=cap_text(info.description),
             exception=exception,
             thread_id=thread_id,
             thread_name=thread_name,
-            hit_breakpoints=[
-                bp.id for bp in self.breakpoints.values() if bp.state.backend_id in info.hit_breakpoint_ids
-            ],
+            hit_breakpoints=self.breakpoints.ids_of(info.hit_breakpoint_ids),
             location=location,
             source=await self._source_window(location),
             locals=locals_,
@@ -79,7 +98,7 @@ class StopReports:
             stack=stack,
             stack_total=total,
             watches=watches,
-            output_tail=self.output.tail_text(self._output_mark, self.limits.report_output_lines),
+            output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
         )
 
@@ -95,7 +114,7 @@ class StopReports:
         return window(location.file, location.line, self.limits.report_context)
 
 
-def _cap(text: str | None, limit: int = TEXT_CAP) -> str | None:
+def cap_text(text: str | None, limit: int = TEXT_CAP) -> str | None:
     if text is None or len(text) <= limit:
         return text
     return text[: limit - 1] + f"… ({len(text) - limit + 1} more characters)"
