@@ -94,8 +94,12 @@ class BackendListener(Protocol):
     def on_output(self, category: str, text: str) -> None: ...
     def on_exited(self, exit_code: int | None) -> None: ...
     def on_terminated(self) -> None: ...
-    def on_lost(self, message: str) -> None: ...
+    def on_lost(self, message: str) -> None: ...  # gone for good: the session ends as disconnected
+    # Gone, and being sought again: on_reconnected follows, or on_lost/on_terminated when the backend gives up.
+    def on_reconnecting(self, message: str) -> None: ...
+    def on_reconnected(self) -> None: ...  # back on the same endpoint, breakpoints restored; the program runs
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState) -> None: ...
+    def on_child(self, backend: Backend, name: str) -> None: ...  # a fork or worker: a session of its own
 
 
 class Backend(ABC):
@@ -107,8 +111,6 @@ class Backend(ABC):
     features: frozenset[str] = frozenset()
     #: pairdbg started the program (so it cannot be detached from: its output runs through pairdbg).
     launched: bool = False
-    #: True while the backend is trying to reach its target again after losing it.
-    reconnecting: bool = False
     #: False for a backend that drives an app's UI instead of its code (no breakpoints, stack or stepping).
     debugs_code: bool = True
 

@@ -67,7 +67,9 @@ class Hub:
         self.check_capacity()
         session_id = f"S{self._next}"
         self._next += 1
-        session = Session(session_id, name, backend, self.bus, self.limits, backend.language)
+        session = Session(
+            session_id, name, backend, self.bus, self.limits, backend.language, open_child=self._open_child
+        )
         try:
             initial = []
             for spec in breakpoints or []:
@@ -79,7 +81,6 @@ class Hub:
             raise
         self._forget_old_ended()
         self.sessions[session_id] = session
-        session.open_child = self._open_child
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
             await session.start(initial)

@@ -15,6 +15,7 @@ class Phase(StrEnum):
     STARTING = "starting"
     RUNNING = "running"
     PAUSED = "paused"
+    RECONNECTING = "reconnecting"  # lost the target, trying to reach it again: not an end (yet)
     TERMINATED = "terminated"
     DISCONNECTED = "disconnected"
     ERROR = "error"
@@ -22,6 +23,11 @@ class Phase(StrEnum):
     @property
     def ended(self) -> bool:
         return self in (Phase.TERMINATED, Phase.DISCONNECTED, Phase.ERROR)
+
+    @property
+    def reachable(self) -> bool:
+        """The target is there to ask: not ended, and not lost for the moment."""
+        return not self.ended and self != Phase.RECONNECTING
 
 
 class Location(BaseModel):

@@ -17,6 +17,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
 from .base import Backend, BreakpointState, ExceptionMode, RawValue, StopInfo
@@ -38,7 +39,14 @@ log = logging.getLogger(__name__)
 
 class Session:
     def __init__(
-        self, session_id: str, name: str, backend: Backend, bus: EventBus, limits: Limits, language: str
+        self,
+        session_id: str,
+        name: str,
+        backend: Backend,
+        bus: EventBus,
+        limits: Limits,
+        language: str,
+        open_child: Callable[[Backend, str], Awaitable[None]] | None = None,
     ) -> None:
         self.id = session_id
         self.name = name
@@ -63,8 +71,9 @@ class Session:
         )
         self.created = time.time()
         self.launch_args: dict | None = None  # set by start_debugging; restart_debugging starts these again
-        # Set by the Hub: opens a session for a further process of this program (js-debug forks and workers).
-        self.open_child = None
+        # Given by the Hub: opens a session for a further process of this program (js-debug forks and workers).
+        self._open_child = open_child
+        self._child_tasks: set[asyncio.Future[None]] = set()
         self.seen_stop: dict[str, int] = {}  # actor -> newest stop number a reply has shown them
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self._lock = asyncio.Lock()
@@ -87,7 +96,7 @@ class Session:
             self.handles.expire()
         self.bus.publish(PhaseChanged(self.id, phase=phase, detail=detail))
         self._notify()
-        if phase.ended and not (phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False)):
+        if phase.ended:
             # The program is gone: release the adapter/connection now, not when someone closes the session.
             # The session record (output, last stop) stays for reading.
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
@@ -98,13 +107,17 @@ class Session:
         with contextlib.suppress(Exception):
             await self.backend.close(True)
 
+    def on_reconnecting(self, message: str) -> None:
+        """The backend lost its target and looks for it again: the session waits (its record and waiters stay)."""
+        if self.phase.reachable:  # a second loss while looking (a half-open retry) changes nothing
+            self.error = message
+            self._set_phase(Phase.RECONNECTING, message)
+
     def on_reconnected(self) -> None:
         """The backend found its target again (same endpoint): breakpoints are restored, the program runs."""
-        if self.phase == Phase.DISCONNECTED:
-            self.phase = Phase.RUNNING
+        if self.phase == Phase.RECONNECTING:
             self.error = None
-            self.bus.publish(PhaseChanged(self.id, phase=Phase.RUNNING, detail="reconnected"))
-            self._notify()
+            self._set_phase(Phase.RUNNING, "reconnected")
 
     def _notify(self) -> None:
         self._changes.notify()
@@ -114,7 +127,7 @@ class Session:
         """Derived from the phase and what the backend can do; never stored."""
         f = self.backend.features
         paused = self.phase == Phase.PAUSED
-        live = not self.phase.ended
+        live = self.phase.reachable
         return {
             "can_continue": paused,
             "can_step": paused,
@@ -133,9 +146,9 @@ class Session:
     # ----- backend callbacks (BackendListener) -------------------------------------------------------------------
 
     def on_stopped(self, info: StopInfo) -> None:
-        if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
+        if self.phase == Phase.RECONNECTING:
             # The target is back: a breakpoint restored during the re-handshake can stop it before the backend
-            # reports the reconnect, and a stop recorded while "disconnected" would be dropped as after the end.
+            # reports the reconnect.
             self.on_reconnected()
         self._stop_gen += 1
         task = asyncio.create_task(self._record_stop(info, self._stop_gen))
@@ -154,9 +167,12 @@ class Session:
         self.exit_code = exit_code
 
     def on_terminated(self) -> None:
+        if self.phase == Phase.RECONNECTING:
+            # The backend gave up looking: the target is lost for good (the reason stays the loss's message).
+            self._set_phase(Phase.DISCONNECTED, self.error)
+            return
         if self.phase == Phase.DISCONNECTED:
-            # A backend that was reconnecting gave up: the session stays disconnected (it is already an end), but
-            # its connection is released now and waiters stop waiting for a reconnect.
+            # Lost, then the backend ended too: release its connection now, not when someone closes the session.
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
             self._notify()
             return
@@ -170,6 +186,13 @@ class Session:
 
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState) -> None:
         self.breakpoints.changed(backend_id, state)
+
+    def on_child(self, backend: Backend, name: str) -> None:
+        if self._open_child is None:
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
+        task = asyncio.ensure_future(self._open_child(backend, name))
+        self._child_tasks.add(task)
+        task.add_done_callback(self._child_tasks.discard)
 
     # ----- recording stops (stops.py builds the report) --------------------------------------------------------
 
@@ -249,7 +272,7 @@ class Session:
     def require_paused(self) -> None:
         """Raise NOT_PAUSED (saying who resumed it) or the "has ended" error unless the program is paused."""
         if self.phase != Phase.PAUSED:
-            if self.phase.ended:
+            if not self.phase.reachable:
                 raise self.ended_error()
             err = not_paused(self.id, self.phase.value)
             if self.last_control and self.phase == Phase.RUNNING:
@@ -257,16 +280,16 @@ class Session:
             raise err
 
     def require_live(self) -> None:
-        """Raise the "has ended" error once the session's program is gone."""
-        if self.phase.ended:
+        """Raise the "has ended" (or "is reconnecting") error while the session's target is not there."""
+        if not self.phase.reachable:
             raise self.ended_error()
 
     def ended_error(self) -> DebugError:
         detail = f" (exit code {self.exit_code})" if self.exit_code is not None else ""
         if self.error:
             detail += f": {self.error}"
-        if self.phase == Phase.DISCONNECTED:
-            retrying = getattr(self.backend, "reconnecting", False)
+        if self.phase in (Phase.DISCONNECTED, Phase.RECONNECTING):
+            retrying = self.phase == Phase.RECONNECTING
             return DebugError(
                 ErrorCode.NOT_CONNECTED,
                 f"session {self.id} is not connected to its target{detail}",
@@ -325,8 +348,7 @@ class Session:
             after = self.stop_number - 1
 
         def settled() -> bool:
-            if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
-                return False  # the target may come back (attach, restarted on its port) and stop again
+            # While reconnecting the target may come back (attach, restarted on its port) and stop again.
             return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
 
         await self._changes.wait_until(settled, max(0.0, timeout))
@@ -335,9 +357,11 @@ class Session:
     def outcome(self, pending: bool = False) -> ExecOutcome:
         if self.phase == Phase.PAUSED and self.last_stop is not None:
             return ExecOutcome("paused", self.last_stop)
-        if self.phase.ended:
+        if not self.phase.reachable:
+            # While reconnecting the answer is today's "disconnected" (the detail says it is reconnecting).
+            state = Phase.DISCONNECTED if self.phase == Phase.RECONNECTING else self.phase
             return ExecOutcome(
-                self.phase.value,  # type: ignore[arg-type]
+                state.value,  # type: ignore[arg-type]
                 exit_code=self.exit_code,
                 detail=self.error,
                 output_tail=self.output.tail_text(self._output_mark, self.limits.report_output_lines),
@@ -390,7 +414,7 @@ class Session:
         return await self.breakpoints.add(bp)
 
     async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        return await self.breakpoints.remove(bp_id, live=not self.phase.ended)
+        return await self.breakpoints.remove(bp_id, live=self.phase.reachable)
 
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self.breakpoints.set_exception_mode(mode)

@@ -16,6 +16,7 @@ from textual.widgets import Input, Label, OptionList
 from textual.widgets.option_list import Option
 
 from pairdbg.backends.bridge import uitree
+from pairdbg.backends.models import Phase
 
 MAX_ROWS = 5000  # rows listed; a larger tree ends with a line saying how many more (find and scope reach them)
 STATE_CHARS = 4000
@@ -68,7 +69,7 @@ def connection(page: Any, session: Any) -> tuple[str, str]:
     """('● connected' | '◌ reconnecting…' | '○ disconnected', style)."""
     if page.connected:
         return "● connected", "bold green"
-    if session is not None and getattr(session.backend, "reconnecting", False):
+    if session is not None and session.phase == Phase.RECONNECTING:
         leaving = f" (loading {page.unloading})" if page.unloading else ""
         return f"◌ reconnecting…{leaving}", "bold yellow"
     return "○ disconnected", "bold red"

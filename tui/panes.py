@@ -22,6 +22,7 @@ PHASE_MARK = {
     Phase.STARTING: "◌",
     Phase.RUNNING: "▶",
     Phase.PAUSED: "⏸",
+    Phase.RECONNECTING: "◌",
     Phase.TERMINATED: "■",
     Phase.DISCONNECTED: "✕",
     Phase.ERROR: "✕",

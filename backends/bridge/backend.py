@@ -30,6 +30,42 @@ class BridgeBackend(Backend):
         self.page = page
         self.program = page.url or None
         self.closed = False
+        self._away = False  # the page's socket closed and the session waits for it to come back
+
+    # ----- what happened to the page (told by the service); the session hears it as listener callbacks -------------
+
+    def page_output(self, category: str, text: str) -> None:
+        if self.listener is not None:
+            self.listener.on_output(category, text)
+
+    def page_navigated(self, url: str, how: str) -> None:
+        self.program = url
+        self.page_output("navigation", f"{how or 'navigation'}: {url}\n")
+
+    def page_attached(self, new_load: bool) -> None:
+        """The page's app said hello: the first time, or back after a navigation or a dropped socket."""
+        self.program = self.page.url or self.program
+        if self._away:
+            self._away = False
+            if self.listener is not None:
+                self.listener.on_reconnected()
+        if new_load and self.page.loads > 1:
+            self.page_output("navigation", f"page loaded: {self.page.url}\n")
+        elif not new_load:
+            self.page_output("navigation", "the page reconnected (same page load: its handles still hold)\n")
+
+    def page_left(self, why: str) -> None:
+        """The page's socket closed; the session waits the grace time for it to come back."""
+        self._away = True
+        if self.listener is not None:
+            self.listener.on_reconnecting(why)
+
+    def page_gone(self, grace_s: float) -> None:
+        """The page did not come back within the grace time: the session ends."""
+        self._away = False
+        self.page_output("navigation", f"the page did not come back within {grace_s:g} s\n")
+        if self.listener is not None:
+            self.listener.on_terminated()
 
     async def start(self, line_breakpoints, exception_mode) -> dict[str, list[BreakpointState]]:
         if line_breakpoints:

@@ -138,10 +138,10 @@ class JsDebugLaunch(DapBackend):
         from ..inspector.backend import Endpoint, InspectorBackend
         from ..inspector.dialect import Dialect
 
-        opener = getattr(self.listener, "open_child", None)
-        if opener is not None:
+        if self.listener is not None:
             backend = InspectorBackend(Endpoint(url, Dialect("v8"), waiting=True), "javascript", url)
-            self._spawn(opener(backend, f"{os.path.basename(self.program)} child"))
+            with contextlib.suppress(DebugError):  # a session that cannot open children leaves it waiting
+                self.listener.on_child(backend, f"{os.path.basename(self.program)} child")
 
     def _on_close(self, reason: str) -> None:
         """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
@@ -215,11 +215,10 @@ class JsDebugLaunch(DapBackend):
         if self._adopted:
             # Another process (a fork, a worker): it becomes a session of its own beside this one. Declining it
             # would leave that process waiting for a debugger forever.
-            opener = getattr(self.listener, "open_child", None)
-            if opener is None:
+            if self.listener is None:
                 raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
             child = JsDebugChild(self.port, args.get("request", "launch"), configuration)
-            self._spawn(opener(child, configuration.get("name") or "child process"))
+            self.listener.on_child(child, configuration.get("name") or "child process")
             return {}
         self._adopted = True
         self._spawn(self._adopt(args.get("request", "launch"), configuration))
