@@ -122,7 +122,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         assert file is not None and line is not None
         if is_url(file):
             # A script the target knows by URL (a page's http://…/app.js): only the target can check it.
-            if "remote_sources" not in self.backend.features:
+            if not self.backend.features.remote_sources:
                 raise DebugError(
                     ErrorCode.INVALID_PARAMETERS, f"{self.backend.kind} sessions take file paths, not URLs"
                 )
@@ -174,13 +174,15 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     async def _sync_file(self, file: str) -> None:
         specs = self.line_specs().get(file, [])
-        states = await self.backend.set_line_breakpoints(file, [s for _, s in specs])
+        states = await self.backend.debugger("has no line breakpoints").set_line_breakpoints(
+            file, [s for _, s in specs]
+        )
         for (bp, _), state in zip(specs, states, strict=False):
             bp.state = state
 
     async def _sync_functions(self) -> None:
         bps = [bp for bp in self._by_id.values() if bp.kind == "function"]
-        states = await self.backend.set_function_breakpoints(
+        states = await self.backend.debugger("has no function breakpoints").set_function_breakpoints(
             [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
         )
         for bp, state in zip(bps, states, strict=False):
@@ -188,6 +190,9 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     async def add(self, bp: Breakpoint) -> Breakpoint:
         self._require_live()
+        debugger = self.backend.debugger(f"has no {bp.kind} breakpoints")
+        if bp.kind == "function" and not debugger.features.function_breakpoints:
+            raise debugger.unsupported("has no function breakpoints")
         self._by_id[bp.id] = bp
         try:
             if bp.kind == "function":
@@ -195,12 +200,8 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             else:
                 assert bp.file is not None
                 await self._sync_file(bp.file)
-        except (DebugError, NotImplementedError) as exc:
+        except DebugError:
             del self._by_id[bp.id]
-            if isinstance(exc, NotImplementedError):
-                raise DebugError(
-                    ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} has no {bp.kind} breakpoints"
-                ) from None
             raise
         self.publish()
         return bp
@@ -226,7 +227,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         self._require_live()
-        await self.backend.set_exception_mode(mode)
+        await self.backend.debugger("has no exception breakpoints").set_exception_mode(mode)
         self.exception_mode = mode
 
     def ids_of(self, backend_ids: list[int | str]) -> list[str]:

@@ -131,16 +131,17 @@ class Session:
         return {
             "can_continue": paused,
             "can_step": paused,
-            "can_pause": self.phase == Phase.RUNNING and "pause" in f,
+            "can_pause": self.phase == Phase.RUNNING and f.pause,
             "can_evaluate": paused,
             "can_inspect": paused,
             "can_set_breakpoints": live and self.backend.debugs_code,
-            "can_set_variables": paused and "set_variable" in f,
-            "conditional_breakpoints": "conditional_breakpoints" in f,
-            "hit_conditions": "hit_conditions" in f,
-            "log_points": "log_points" in f,
-            "function_breakpoints": "function_breakpoints" in f,
-            **({"ui_actions": live, "can_evaluate": live and "global_evaluate" in f} if "ui" in f else {}),
+            "can_set_variables": paused and f.set_variable,
+            "conditional_breakpoints": f.conditional_breakpoints,
+            "hit_conditions": f.hit_conditions,
+            "log_points": f.log_points,
+            "function_breakpoints": f.function_breakpoints,
+            # A backend that drives a UI acts, and evaluates where it can, whenever its page is there.
+            **({"ui_actions": live, "can_evaluate": live and f.global_evaluate} if f.ui else {}),
         }
 
     # ----- backend callbacks (BackendListener) -------------------------------------------------------------------
@@ -189,7 +190,7 @@ class Session:
 
     def on_child(self, backend: Backend, name: str) -> None:
         if self._open_child is None:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
+            raise self.backend.unsupported("cannot open child sessions here")
         task = asyncio.ensure_future(self._open_child(backend, name))
         self._child_tasks.add(task)
         task.add_done_callback(self._child_tasks.discard)
@@ -319,10 +320,11 @@ class Session:
             thread = self.last_stop.thread_id if self.last_stop else None
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
+            debugger = self.backend.debugger("cannot resume or step")
             if what == "continue":
-                await self.backend.resume(thread)
+                await debugger.resume(thread)
             else:
-                await self.backend.step(what, thread)  # type: ignore[arg-type]
+                await debugger.step(what, thread)  # type: ignore[arg-type]
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
         return await self.wait_for_stop(before, wait_s)
@@ -332,12 +334,12 @@ class Session:
         self.require_live()
         if self.phase == Phase.PAUSED and self.last_stop is not None:
             return ExecOutcome("paused", self.last_stop, detail="already paused")
-        if "pause" not in self.backend.features:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot pause a running program")
+        if not self.backend.features.pause:
+            raise self.backend.unsupported("cannot pause a running program")
         before = self.stop_number
         if self._stop_tasks:  # the program already stopped; its report is being built
             return await self.wait_for_stop(before, wait_s)
-        await self.backend.pause(self._current_thread or 0)
+        await self.backend.debugger("cannot pause a running program").pause(self._current_thread or 0)
         self.last_control = f"{actor} pause"
         return await self.wait_for_stop(before, wait_s)
 

@@ -54,7 +54,7 @@ class StopRecorder:
 
     async def build(self, info: StopInfo, thread_id: int, stop_number: int, output_mark: int) -> StopReport:
         """The report of stop `stop_number`; its output tail starts at `output_mark` (the previous stop's cursor)."""
-        backend = self.backend
+        backend = self.backend.debugger("has no stops")
         frames, total = await backend.stack(thread_id, 0, max(self.limits.report_frames, 1))
         handles = self.handles
         handles.begin(stop_number)
@@ -104,14 +104,13 @@ class StopRecorder:
 
     async def _source_window(self, location: Location) -> list:
         """Source lines around the stop; a script with no local file is fetched from the target once."""
-        if location.file and not os.path.isfile(location.file) and not has_source(location.file):
-            fetch = getattr(self.backend, "script_source", None)
-            if fetch is not None:
-                with contextlib.suppress(DebugError):
-                    text = await fetch(location.file)
-                    if text is not None:
-                        register_source(location.file, text)
-        return window(location.file, location.line, self.limits.report_context)
+        file = location.file
+        if file and self.backend.features.remote_sources and not os.path.isfile(file) and not has_source(file):
+            with contextlib.suppress(DebugError):
+                text = await self.backend.debugger("has no scripts").script_source(file)
+                if text is not None:
+                    register_source(file, text)
+        return window(file, location.line, self.limits.report_context)
 
 
 def cap_text(text: str | None, limit: int = TEXT_CAP) -> str | None:

@@ -63,11 +63,12 @@ class ValueInspector:
     async def frame_locals(
         self, frame_id: int, limit: int, include_special: bool = False
     ) -> tuple[list[VariableView], int]:
-        scopes = await self.backend.scopes(frame_id)
+        debugger = self.backend.debugger("has no frames")
+        scopes = await debugger.scopes(frame_id)
         if not scopes:
             return [], 0
         scope = scopes[0]
-        raws = await self.backend.variables(scope.ref)
+        raws = await debugger.variables(scope.ref)
         raws = [r for r in raws if include_special or not _is_special(r.name)]
         return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
 
@@ -75,14 +76,10 @@ class ValueInspector:
         """In a frame of the paused program; or globally (frame="global", or any time the program runs) where the
         backend can. Values evaluated while the program runs get no handle: it could not outlive the next pause."""
         check_length("expression", expression, self.limits.max_expression)
-        global_ok = "global_evaluate" in self.backend.features
+        global_ok = self.backend.features.global_evaluate
         if frame == "global" or (self._phase() == Phase.RUNNING and global_ok and frame is None):
             if not global_ok:
-                raise DebugError(
-                    ErrorCode.CAPABILITY_UNSUPPORTED,
-                    f"{self.backend.kind} cannot evaluate globally",
-                    hint="pause first and evaluate in a frame",
-                )
+                raise self.backend.unsupported("cannot evaluate globally", hint="pause first and evaluate in a frame")
             self._require_live()
             frame_id = None
         else:
@@ -110,7 +107,7 @@ class ValueInspector:
         ref = self.handles.variable(handle)
         if not ref.ref:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{handle} ({ref.name}) has no children to list")
-        raws = await self.backend.variables(ref.ref)
+        raws = await self.backend.debugger("has no values to expand").variables(ref.ref)
         if names:
             wanted = set(names)
             raws = [r for r in raws if r.name in wanted]
@@ -119,6 +116,9 @@ class ValueInspector:
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         check_length("value", value, self.limits.max_expression)
         self._require_paused()
+        debugger = self.backend.debugger("cannot set variables")
+        if not debugger.features.set_variable:
+            raise debugger.unsupported("cannot set variables")
         if ref_handle:
             container = self.handles.variable(ref_handle)
             if not container.ref:
@@ -129,8 +129,8 @@ class ValueInspector:
         else:
             frame_id = self.handles.frame_id(frame)
             parent = 0
-            for scope in await self.backend.scopes(frame_id):
-                if any(v.name == name for v in await self.backend.variables(scope.ref)):
+            for scope in await debugger.scopes(frame_id):
+                if any(v.name == name for v in await debugger.variables(scope.ref)):
                     parent = scope.ref
                     break
             if not parent:
@@ -140,9 +140,7 @@ class ValueInspector:
                     hint="call get_local_variables to see the names",
                 )
         try:
-            raw = await self.backend.set_variable(parent, name, value)
-        except NotImplementedError:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot set variables") from None
+            raw = await debugger.set_variable(parent, name, value)
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
                 raise DebugError(

@@ -376,7 +376,7 @@ class Controller(App[None]):
         session = self.session
         # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
         running = session is not None and session.phase == Phase.RUNNING
-        globally = running and "global_evaluate" in session.backend.features
+        globally = running and session.backend.features.global_evaluate
         args = self.session_args(expression=expression, frame=None if globally else self.frame)
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)

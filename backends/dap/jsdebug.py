@@ -55,9 +55,6 @@ class JsDebugLaunch(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
     launched = True
-    features = frozenset(
-        {"conditional_breakpoints", "hit_conditions", "log_points", "set_variable", "pause", "threads"}
-    )
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
 
     def __init__(
@@ -228,7 +225,8 @@ class JsDebugLaunch(DapBackend):
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             child = DapClient(reader, writer, self._on_child_event, self._on_reverse, self._on_close, name="js-child")
-            await child.request(
+            # The child session debugs the program: its answer is what this session can do.
+            self.adapter_capabilities = await child.request(
                 "initialize",
                 {
                     "clientID": "pairdbg",
@@ -334,7 +332,6 @@ class JsDebugChild(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
     owns_debuggee = False
-    features = JsDebugLaunch.features
     exception_filters = JsDebugLaunch.exception_filters
 
     def __init__(self, port: int, request: str, configuration: dict[str, Any]) -> None:

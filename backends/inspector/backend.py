@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import (
-    Backend,
     BreakpointState,
+    Capabilities,
+    Debugger,
     ExceptionMode,
     LineBreakpointSpec,
     StepKind,
@@ -51,21 +52,19 @@ class Endpoint:
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
 
 
-class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
+class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     kind = "inspector"
-    features = frozenset(
-        {
-            "conditional_breakpoints",
-            "hit_conditions",
-            "log_points",
-            "set_variable",
-            "exception_info",
-            "pause",
-            "threads",
-            "async_stacks",
-            "remote_sources",
-            "global_evaluate",
-        }
+    features = Capabilities(
+        conditional_breakpoints=True,
+        hit_conditions=True,
+        log_points=True,
+        set_variable=True,
+        exception_info=True,
+        pause=True,
+        threads=True,
+        async_stacks=True,
+        remote_sources=True,
+        global_evaluate=True,
     )
 
     def __init__(
