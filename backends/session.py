@@ -29,7 +29,7 @@ from .handles import Handles
 from .limits import Limits
 from .models import ExecOutcome, Location, Phase, SessionSummary, StopReport, VariableView, WatchView
 from .output import OutputRing
-from .stops import StopRecorder
+from .stops import StopRecorder, StopSnapshot
 from .values import ValueInspector, Watch, WatchList
 
 __all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]  # ExecOutcome lives in models; kept here for callers
@@ -38,6 +38,8 @@ log = logging.getLogger(__name__)
 
 
 class Session:
+    """One program under debug, shared by every actor: its phase, its parts and the control requests."""
+
     def __init__(
         self,
         session_id: str,
@@ -82,6 +84,7 @@ class Session:
         self._output_mark = 1
         self._stop_tasks: set[asyncio.Task[None]] = set()
         self._current_thread: int | None = None
+        self._snapshot: StopSnapshot | None = None
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
         backend.listener = self
@@ -121,6 +124,11 @@ class Session:
 
     def _notify(self) -> None:
         self._changes.notify()
+
+    @property
+    def snapshot(self) -> StopSnapshot | None:
+        """The current stop's frames and scopes (fetched once, extended on demand); None unless paused."""
+        return self._snapshot if self.phase == Phase.PAUSED else None
 
     @property
     def capabilities(self) -> dict[str, bool]:
@@ -201,7 +209,7 @@ class Session:
         try:
             thread_id = await self.stops.thread_of(info)
             self._current_thread = thread_id
-            report = await self.stops.build(info, thread_id, self.stop_number + 1, self._output_mark)
+            report, snapshot = await self.stops.build(info, thread_id, self.stop_number + 1, self._output_mark)
         except DebugError as exc:
             if self.phase.ended or gen != self._stop_gen:
                 return
@@ -215,10 +223,12 @@ class Session:
                 location=Location(),
                 thread_id=info.thread_id,
             )
+            snapshot = None
         if gen != self._stop_gen or self.phase.ended:
             return  # a newer stop (or the end) overtook this one
         self.stop_number = report.stop_number
         self.last_stop = report
+        self._snapshot = snapshot
         self._output_mark = self.output.cursor
         self.breakpoints.verify_hit(report)
         if self.phase == Phase.PAUSED:  # stopped again without a resume we saw (e.g. another thread)

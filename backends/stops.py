@@ -1,4 +1,4 @@
-"""Stop reports: the StopRecorder builds the bounded report of one stop (frames, locals, source, watches)."""
+"""Stops: the StopRecorder builds one stop's bounded report and its StopSnapshot (frames and scopes, kept)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from .models import ExceptionInfo, FrameView, Location, StopReport
 from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
-    from .base import Backend
+    from .base import Backend, Debugger, RawFrame, RawScope
     from .breakpoints import BreakpointBook
     from .handles import Handles
     from .limits import Limits
@@ -20,6 +20,36 @@ if TYPE_CHECKING:
     from .values import ValueInspector, WatchList
 
 TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
+
+
+class StopSnapshot:
+    """One stop as the target showed it: the stopped thread's frames and frames' scopes, each fetched once (the
+    report's frames at the stop, further frames and scopes on first ask). Values are not kept: an evaluation or
+    set_variable may change them. Valid while the program stays paused at this stop."""
+
+    def __init__(
+        self, debugger: Debugger, stop_number: int, thread_id: int, frames: list[RawFrame], total: int
+    ) -> None:
+        self.stop_number = stop_number
+        self.thread_id = thread_id
+        self.total = total
+        self._debugger = debugger
+        self._frames = list(frames)
+        self._scopes: dict[int, list[RawScope]] = {}
+
+    async def stack(self, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        """Frames start..start+levels of the stopped thread, and the depth; only frames not seen yet are fetched."""
+        end = min(start + levels, self.total)
+        if end > len(self._frames):
+            more, total = await self._debugger.stack(self.thread_id, len(self._frames), end - len(self._frames))
+            self._frames.extend(more)
+            self.total = max(total, len(self._frames))
+        return self._frames[start:end], self.total
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        if frame_id not in self._scopes:
+            self._scopes[frame_id] = await self._debugger.scopes(frame_id)
+        return self._scopes[frame_id]
 
 
 class StopRecorder:
@@ -52,10 +82,13 @@ class StopRecorder:
         threads = await self.backend.threads()
         return threads[0][0] if threads else 0
 
-    async def build(self, info: StopInfo, thread_id: int, stop_number: int, output_mark: int) -> StopReport:
-        """The report of stop `stop_number`; its output tail starts at `output_mark` (the previous stop's cursor)."""
+    async def build(
+        self, info: StopInfo, thread_id: int, stop_number: int, output_mark: int
+    ) -> tuple[StopReport, StopSnapshot]:
+        """The report of stop `stop_number` and its snapshot; the output tail starts at `output_mark`."""
         backend = self.backend.debugger("has no stops")
         frames, total = await backend.stack(thread_id, 0, max(self.limits.report_frames, 1))
+        snapshot = StopSnapshot(backend, stop_number, thread_id, frames, total)
         handles = self.handles
         handles.begin(stop_number)
         stack = [
@@ -66,7 +99,10 @@ class StopRecorder:
         location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
         locals_, locals_total = ([], 0)
         if top is not None:
-            locals_, locals_total = await self.values.frame_locals(top.id, limit=self.limits.report_locals)
+            scopes = await snapshot.scopes(top.id)
+            locals_, locals_total = await self.values.frame_locals(
+                top.id, limit=self.limits.report_locals, scopes=scopes
+            )
         watches = await self.watches.evaluate_all(top.id if top else None)
         exception = None
         if info.reason == "exception":
@@ -82,7 +118,7 @@ class StopRecorder:
         thread_name = None
         with contextlib.suppress(DebugError):
             thread_name = dict(await backend.threads()).get(thread_id)
-        return StopReport(
+        report = StopReport(
             session_id=self.session_id,
             stop_number=stop_number,
             reason=info.reason,
@@ -101,6 +137,7 @@ class StopRecorder:
             output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
         )
+        return report, snapshot
 
     async def _source_window(self, location: Location) -> list:
         """Source lines around the stop; a script with no local file is fetched from the target once."""

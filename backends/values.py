@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import RawValue
+from .base import RawScope, RawValue
 from .errors import DebugError, ErrorCode, check_length
 from .handles import VarRef
 from .models import Phase, VariableView, WatchView
@@ -61,10 +61,11 @@ class ValueInspector:
         return VariableView(handle=handle, name=raw.name, type=raw.type, value=value, truncated=truncated)
 
     async def frame_locals(
-        self, frame_id: int, limit: int, include_special: bool = False
+        self, frame_id: int, limit: int, include_special: bool = False, scopes: list[RawScope] | None = None
     ) -> tuple[list[VariableView], int]:
+        """The first scope's values of a frame (its scopes fetched unless given, e.g. from the stop's snapshot)."""
         debugger = self.backend.debugger("has no frames")
-        scopes = await debugger.scopes(frame_id)
+        scopes = await debugger.scopes(frame_id) if scopes is None else scopes
         if not scopes:
             return [], 0
         scope = scopes[0]

@@ -45,6 +45,8 @@ class LocalBackend(Debugger):
         self.closed = False
         self.fail_breakpoints = False
         self.slow: set[str] = set()
+        self.depth = 1
+        self.requests: list[str] = []
 
     async def start(self, line_breakpoints, exception_mode):
         self.sent = dict(line_breakpoints)
@@ -72,9 +74,12 @@ class LocalBackend(Debugger):
         return [(1, "main")]
 
     async def stack(self, thread_id, start=0, levels=20):
-        return [RawFrame(7, "main", PROGRAM, 10)], 1
+        self.requests.append(f"stack {start}+{levels}")
+        frames = [RawFrame(7 + i, "main" if i == 0 else f"caller{i}", PROGRAM, 10 + i) for i in range(self.depth)]
+        return frames[start : start + levels], self.depth
 
     async def scopes(self, frame_id):
+        self.requests.append(f"scopes {frame_id}")
         return [RawScope("Locals", 100)]
 
     async def variables(self, ref, start=0, count=0):
@@ -262,6 +267,27 @@ async def test_session_records_a_stop_through_its_parts():
     assert report.hit_breakpoints == ["BP1"] and report.location.line == 10
     assert [v.name for v in report.locals] == ["x"] and [w.value for w in report.watches] == ["1"]
     assert session.breakpoints["BP1"].state.verified and session.exception_mode == "uncaught"
+
+
+@pytest.mark.asyncio
+async def test_the_stop_snapshot_fetches_frames_and_scopes_once():
+    backend = LocalBackend()
+    backend.depth = 12
+    session = await started(backend, report_frames=8)
+    assert session.snapshot is None
+    session.on_stopped(StopInfo("pause", thread_id=1))
+    await session.wait_for_stop(0, 2)
+    snap = session.snapshot
+    assert snap is not None and snap.stop_number == 1 and snap.thread_id == 1
+    assert backend.requests == ["stack 0+8", "scopes 7"]  # what the report needed
+    frames, total = await snap.stack(0, 8)
+    assert [f.id for f in frames] == list(range(7, 15)) and total == 12
+    assert await snap.scopes(7) == [RawScope("Locals", 100)]
+    assert backend.requests == ["stack 0+8", "scopes 7"], "the report's frames and top scopes are reused"
+    frames, _ = await snap.stack(6, 20)
+    assert [f.id for f in frames] == list(range(13, 19)) and backend.requests[-1] == "stack 8+4"
+    await session.control("continue", "human", 0)
+    assert session.snapshot is None  # resumed: the stop's snapshot is no longer where the program is
 
 
 # ----- RECONNECTING -----------------------------------------------------------------------------------------------
