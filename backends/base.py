@@ -1,15 +1,21 @@
-"""The one small contract every protocol backend implements, plus the raw shapes it returns.
+"""The backend contract: a small required core, the Debugger facet, typed Capabilities and the raw shapes.
 
 A backend speaks one protocol to one debug target. It never decides a session's phase: it reports what the target
 said through the `BackendListener` callbacks, and the session core (session.py) turns that into state.
+Every backend has the core (start, evaluate, close); one that debugs code is also a `Debugger` (breakpoints,
+stepping, stacks, values). What it can do is its `features` (Capabilities); the session checks them before it
+calls, and `Backend.unsupported` is the one CAPABILITY_UNSUPPORTED answer.
 Lines are 1-based on both sides of this contract; a backend whose wire is 0-based converts.
 """
 
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, fields, replace
 from typing import Literal, Protocol
+
+from .errors import DebugError, ErrorCode
 
 ExceptionMode = Literal["none", "uncaught", "all"]
 StepKind = Literal["over", "into", "out"]
@@ -94,28 +100,76 @@ class BackendListener(Protocol):
     def on_output(self, category: str, text: str) -> None: ...
     def on_exited(self, exit_code: int | None) -> None: ...
     def on_terminated(self) -> None: ...
-    def on_lost(self, message: str) -> None: ...
+    def on_lost(self, message: str) -> None: ...  # gone for good: the session ends as disconnected
+    # Gone, and being sought again: on_reconnected follows, or on_lost/on_terminated when the backend gives up.
+    def on_reconnecting(self, message: str) -> None: ...
+    def on_reconnected(self) -> None: ...  # back on the same endpoint, breakpoints restored; the program runs
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState) -> None: ...
+    def on_child(self, backend: Backend, name: str) -> None: ...  # a fork or worker: a session of its own
+
+
+@dataclass(frozen=True)
+class Capabilities:
+    """What a backend can do at all, read by attribute (a misspelt name fails); the session derives per-phase
+    capabilities from it. DAP backends fill it from the adapter's `initialize` answer."""
+
+    pause: bool = False
+    threads: bool = False
+    conditional_breakpoints: bool = False
+    hit_conditions: bool = False
+    log_points: bool = False
+    function_breakpoints: bool = False
+    set_variable: bool = False
+    exception_info: bool = False
+    async_stacks: bool = False
+    remote_sources: bool = False  # scripts known by URL: breakpoints by URL, sources fetched from the target
+    global_evaluate: bool = False  # evaluate with no frame, also while the program runs
+    ui: bool = False  # drives an app's UI (debug-bridge pages)
+
+    @classmethod
+    def names(cls) -> frozenset[str]:
+        return frozenset(f.name for f in fields(cls))
+
+    def only(self, allowed: Iterable[str]) -> Capabilities:
+        """These capabilities narrowed to `allowed` (names checked: a misspelt one fails)."""
+        allowed = set(allowed)
+        unknown = allowed - self.names()
+        if unknown:
+            raise ValueError(f"unknown capabilities: {', '.join(sorted(unknown))}")
+        return replace(self, **{name: False for name in self.names() - allowed})
 
 
 class Backend(ABC):
-    """One debug target behind one protocol. Required methods are abstract; optional ones raise by default."""
+    """The required core of every backend: start, evaluate, close. A backend that debugs code is a Debugger."""
 
     kind: str = "?"
     language: str = "?"
     #: What this backend can do at all; the session derives per-phase capabilities from it.
-    features: frozenset[str] = frozenset()
+    features: Capabilities = Capabilities()
     #: pairdbg started the program (so it cannot be detached from: its output runs through pairdbg).
     launched: bool = False
-    #: True while the backend is trying to reach its target again after losing it.
-    reconnecting: bool = False
-    #: False for a backend that drives an app's UI instead of its code (no breakpoints, stack or stepping).
-    debugs_code: bool = True
+    #: Said with every CAPABILITY_UNSUPPORTED answer for this backend (where to go instead).
+    unsupported_hint: str | None = None
 
     def __init__(self) -> None:
         self.listener: BackendListener | None = None
         self.pid: int | None = None
         self.program: str | None = None
+
+    @property
+    def debugs_code(self) -> bool:
+        """False for a backend that drives an app's UI instead of its code (no breakpoints, stack or stepping)."""
+        return isinstance(self, Debugger)
+
+    def unsupported(self, what: str, hint: str | None = None) -> DebugError:
+        """The one answer for something this backend cannot do: CAPABILITY_UNSUPPORTED, e.g. "cannot pause"."""
+        return DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.kind} {what}", hint=hint or self.unsupported_hint)
+
+    def debugger(self, what: str) -> Debugger:
+        """This backend as a code debugger; CAPABILITY_UNSUPPORTED for one that is not."""
+        if isinstance(self, Debugger):
+            return self
+        raise self.unsupported(what)
 
     @abstractmethod
     async def start(
@@ -126,11 +180,28 @@ class Backend(ABC):
         """Connect, configure breakpoints before the first line runs, and let the program go."""
 
     @abstractmethod
+    async def evaluate(
+        self, expression: str, frame_id: int | None, context: str = "repl", by_value: bool = False
+    ) -> RawValue:
+        """Evaluate in a frame, or globally with frame_id None (backends with `global_evaluate`).
+        by_value asks for the whole value serialised (JSON) instead of a reference, where the protocol can."""
+
+    async def threads(self) -> list[tuple[int, str]]:
+        """The target's threads; none for a target that has no such thing."""
+        return []
+
+    @abstractmethod
+    async def close(self, terminate: bool = True) -> None:
+        """End the connection; with terminate, end the program too. Must leave no process or port behind."""
+
+
+class Debugger(Backend):
+    """The facet of a backend that debugs code: breakpoints, stepping, stacks and values. The optional methods at
+    the end are called only when `features` says the backend has them."""
+
+    @abstractmethod
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
         """Replace every line breakpoint in `file` with `specs`."""
-
-    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
-        raise NotImplementedError
 
     @abstractmethod
     async def set_exception_mode(self, mode: ExceptionMode) -> None: ...
@@ -145,9 +216,6 @@ class Backend(ABC):
     async def pause(self, thread_id: int | None) -> None: ...
 
     @abstractmethod
-    async def threads(self) -> list[tuple[int, str]]: ...
-
-    @abstractmethod
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         """Frames from the top, and the total depth."""
 
@@ -157,19 +225,14 @@ class Backend(ABC):
     @abstractmethod
     async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]: ...
 
-    @abstractmethod
-    async def evaluate(
-        self, expression: str, frame_id: int | None, context: str = "repl", by_value: bool = False
-    ) -> RawValue:
-        """Evaluate in a frame, or globally with frame_id None (backends with the "global_evaluate" feature).
-        by_value asks for the whole value serialised (JSON) instead of a reference, where the protocol can."""
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
-        raise NotImplementedError
+        raise self.unsupported("cannot set variables")  # features.set_variable
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
-        return None
+        return None  # the stop's own text is all there is
 
-    @abstractmethod
-    async def close(self, terminate: bool = True) -> None:
-        """End the connection; with terminate, end the program too. Must leave no process or port behind."""
+    async def script_source(self, path: str) -> str | None:
+        return None  # only targets with remote_sources can fetch a script they know by URL

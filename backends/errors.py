@@ -101,3 +101,9 @@ def not_paused(session_id: str, phase: str) -> DebugError:
         hint=f"call wait_for_stop(session_id='{session_id}') or pause_execution first",
         phase=phase,
     )
+
+
+def check_length(what: str, text: str | None, limit: int) -> None:
+    """Refuse an expression, condition or value longer than the configured limit."""
+    if text is not None and len(text) > limit:
+        raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"{what} is {len(text)} characters; the limit is {limit}")

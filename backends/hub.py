@@ -89,19 +89,20 @@ class Hub:
         self.check_capacity()
         session_id = f"S{self._next}"
         self._next += 1
-        session = Session(session_id, name, backend, self.bus, self.limits, backend.language)
+        session = Session(
+            session_id, name, backend, self.bus, self.limits, backend.language, open_child=self._open_child
+        )
         try:
             initial = []
             for spec in breakpoints or []:
                 bp = session.new_breakpoint(actor=actor, **spec)
-                session.breakpoints[bp.id] = bp  # counted at once, so the per-session limit holds for these too
+                session.breakpoints.keep(bp)  # counted at once, so the per-session limit holds for these too
                 initial.append(bp)
         except DebugError:
             self._next -= 1
             raise
         self._forget_old_ended()
         self.sessions[session_id] = session
-        session.open_child = self._open_child
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
             await session.start(initial)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Literal
 
@@ -14,6 +15,7 @@ class Phase(StrEnum):
     STARTING = "starting"
     RUNNING = "running"
     PAUSED = "paused"
+    RECONNECTING = "reconnecting"  # lost the target, trying to reach it again: not an end (yet)
     TERMINATED = "terminated"
     DISCONNECTED = "disconnected"
     ERROR = "error"
@@ -21,6 +23,11 @@ class Phase(StrEnum):
     @property
     def ended(self) -> bool:
         return self in (Phase.TERMINATED, Phase.DISCONNECTED, Phase.ERROR)
+
+    @property
+    def reachable(self) -> bool:
+        """The target is there to ask: not ended, and not lost for the moment."""
+        return not self.ended and self != Phase.RECONNECTING
 
 
 class Location(BaseModel):
@@ -127,3 +134,15 @@ class SessionSummary(BaseModel):
     exit_code: int | None = None
     error: str | None = None
     capabilities: dict[str, bool] = Field(default_factory=dict)
+
+
+@dataclass
+class ExecOutcome:
+    """What a control action led to: a stop, a still-running program, or its end. Never a guess."""
+
+    state: Literal["paused", "running", "terminated", "disconnected", "error"]
+    report: StopReport | None = None
+    pending: bool = False
+    exit_code: int | None = None
+    detail: str | None = None
+    output_tail: list[str] = field(default_factory=list)

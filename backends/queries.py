@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .base import RawValue
-from .models import FrameView, StopReport, VariableView
+from .models import FrameView, Phase, StopReport, VariableView
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -24,13 +24,12 @@ FIRST_SCOPE_PAGE = 100  # children of the first scope read with a frame (the var
 
 def require_paused(session: Session) -> None:
     """Raise NOT_PAUSED (or the end's error) unless the session is paused."""
-    session._require_paused()
+    session.require_paused()
 
 
 def require_live(session: Session) -> None:
-    """Raise the end's error (exit code, disconnect) if the session has ended."""
-    if session.phase.ended:
-        raise session._ended_error()
+    """Raise the end's error (exit code, disconnect, reconnecting) while the session's target is not there."""
+    session.require_live()
 
 
 # ----- what a session is --------------------------------------------------------------------------------------------
@@ -38,7 +37,7 @@ def require_live(session: Session) -> None:
 
 def debugs_code(session: Session) -> bool:
     """False for a session on a web page through the debug-bridge: no source, stack or breakpoints."""
-    return getattr(session.backend, "debugs_code", True)
+    return session.backend.debugs_code
 
 
 def program(session: Session) -> str | None:
@@ -47,7 +46,7 @@ def program(session: Session) -> str | None:
 
 def can_evaluate_globally(session: Session) -> bool:
     """The target evaluates outside a frame (JavaScript, a debug-bridge page), also while it runs."""
-    return "global_evaluate" in session.backend.features
+    return session.backend.features.global_evaluate
 
 
 # ----- frames and values ----------------------------------------------------------------------------------------------
@@ -55,7 +54,11 @@ def can_evaluate_globally(session: Session) -> bool:
 
 async def call_stack(session: Session, thread_id: int, start: int, count: int) -> tuple[list[FrameView], int]:
     """Frames of a thread; those of the stopped thread get @fN handles, other threads' are named by position (#N)."""
-    raw, total = await session.backend.stack(thread_id, start, count)
+    snapshot = session.snapshot
+    if snapshot is not None and snapshot.thread_id == thread_id:
+        raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
+    else:
+        raw, total = await session.backend.debugger("has no call stack").stack(thread_id, start, count)
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
@@ -73,9 +76,14 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
 async def scopes(session: Session, frame: str | None) -> list[VariableView]:
     """Scopes of a frame of the current stop, each with a @vN handle."""
     frame_id = session.handles.frame_id(frame)
+    snapshot = session.snapshot
+    if snapshot is not None:
+        found = await snapshot.scopes(frame_id)  # the stop's scopes are read once
+    else:
+        found = await session.backend.debugger("has no scopes").scopes(frame_id)
     return [
         session.value_view(RawValue(name=s.name, value=f"{s.named} names" if s.named else "", ref=s.ref), 0, frame_id)
-        for s in await session.backend.scopes(frame_id)
+        for s in found
     ]
 
 
@@ -221,4 +229,4 @@ def page_view(session: Session | None) -> PageData | None:
         return None
     backend = session.backend
     redactor = getattr(getattr(backend, "service", None), "redactor", None)
-    return PageData(backend.page, getattr(backend, "reconnecting", False), redactor)
+    return PageData(backend.page, session.phase == Phase.RECONNECTING, redactor)

@@ -1,58 +1,54 @@
-"""One debug session: the phase machine, backend callbacks, lifecycle and control (mixins add the rest).
+"""One debug session: the phase machine, backend callbacks, lifecycle and control, composed of its parts.
 
 Invariants: the phase changes only here, from backend callbacks or from the outcome of a control request this
 session itself sent; front ends read it and call the methods below. Control requests are serialised by a lock that
 is held only while a request is sent (never while waiting for a stop), so a second actor gets an honest answer at
 once (BUSY, or NOT_PAUSED because the first actor already resumed the program) instead of queueing behind it.
 
-Session is assembled from mixins that hold no phase logic of their own: SessionBreakpoints (session_breakpoints.py),
-SessionInspection for values and watches (session_inspection.py) and StopReports, which builds a stop's report
-(reports.py); recording the stop, and every phase change, stays in this file.
+The parts hold no phase logic of their own and get what they need when they are made: the BreakpointBook
+(breakpoints.py), the ValueInspector and WatchList (values.py) and the StopRecorder, which builds a stop's report
+(stops.py). Recording the stop, and every phase change, stays in this file; the parts ask the session's guards
+(require_paused, require_live) before touching a target that may not be there.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-import dataclasses
 import logging
 import time
-from dataclasses import dataclass, field
+from collections.abc import Awaitable, Callable
 from typing import Literal
 
-
-from .base import Backend, BreakpointState, ExceptionMode, StopInfo
+from .base import Backend, BreakpointState, ExceptionMode, RawValue, StopInfo
+from .breakpoints import Breakpoint, BreakpointBook
 from .changes import Changes
 from .errors import DebugError, ErrorCode, not_paused
 from .events import EventBus, OutputAppended, PhaseChanged, Stopped
 from .handles import Handles
 from .limits import Limits
-from .models import Location, Phase, SessionSummary, StopReport
+from .models import ExecOutcome, Location, Phase, SessionSummary, StopReport, VariableView, WatchView
 from .output import OutputRing
-from .reports import StopReports
-from .session_breakpoints import Breakpoint, SessionBreakpoints
-from .session_inspection import SessionInspection, Watch
+from .stops import StopRecorder, StopSnapshot
+from .values import ValueInspector, Watch, WatchList
 
-__all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]
+__all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]  # ExecOutcome lives in models; kept here for callers
 
 log = logging.getLogger(__name__)
 
 
-@dataclass
-class ExecOutcome:
-    """What a control action led to: a stop, a still-running program, or its end. Never a guess."""
+class Session:
+    """One program under debug, shared by every actor: its phase, its parts and the control requests."""
 
-    state: Literal["paused", "running", "terminated", "disconnected", "error"]
-    report: StopReport | None = None
-    pending: bool = False
-    exit_code: int | None = None
-    detail: str | None = None
-    output_tail: list[str] = field(default_factory=list)
-
-
-class Session(StopReports, SessionBreakpoints, SessionInspection):
     def __init__(
-        self, session_id: str, name: str, backend: Backend, bus: EventBus, limits: Limits, language: str
+        self,
+        session_id: str,
+        name: str,
+        backend: Backend,
+        bus: EventBus,
+        limits: Limits,
+        language: str,
+        open_child: Callable[[Backend, str], Awaitable[None]] | None = None,
     ) -> None:
         self.id = session_id
         self.name = name
@@ -65,25 +61,29 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
         self.last_stop: StopReport | None = None
         self.exit_code: int | None = None
         self.error: str | None = None
-        self.exception_mode: ExceptionMode = "uncaught"
-        self.breakpoints: dict[str, Breakpoint] = {}
-        self.watches: dict[str, Watch] = {}
         self.output = OutputRing(limits.output_capacity)
         self.handles = Handles()
+        self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live)
+        self.values = ValueInspector(
+            backend, self.handles, limits, lambda: self.phase, self.require_paused, self.require_live
+        )
+        self.watches = WatchList(backend, limits)
+        self.stops = StopRecorder(
+            session_id, backend, limits, self.handles, self.output, self.breakpoints, self.values, self.watches
+        )
         self.created = time.time()
-        self.launch_args: dict | None = None
-        # Set by the Hub: opens a session for a further process of this program (js-debug forks and workers).
-        self.open_child = None  # set by start_debugging; restart_debugging starts these again
-        self.seen_stop: dict[str, int] = {}  # actor -> newest stop number a reply has shown them
+        self.launch_args: dict | None = None  # set by start_debugging; restart_debugging starts these again
+        # Given by the Hub: opens a session for a further process of this program (js-debug forks and workers).
+        self._open_child = open_child
+        self._child_tasks: set[asyncio.Future[None]] = set()
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self._lock = asyncio.Lock()
         self._changes = Changes()
-        self._bp_seq = 0
-        self._watch_seq = 0
         self._stop_gen = 0
         self._output_mark = 1
         self._stop_tasks: set[asyncio.Task[None]] = set()
         self._current_thread: int | None = None
+        self._snapshot: StopSnapshot | None = None
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
         backend.listener = self
@@ -98,7 +98,7 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             self.handles.expire()
         self.bus.publish(PhaseChanged(self.id, phase=phase, detail=detail))
         self._notify()
-        if phase.ended and not (phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False)):
+        if phase.ended:
             # The program is gone: release the adapter/connection now, not when someone closes the session.
             # The session record (output, last stop) stays for reading.
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
@@ -109,44 +109,54 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
         with contextlib.suppress(Exception):
             await self.backend.close(True)
 
+    def on_reconnecting(self, message: str) -> None:
+        """The backend lost its target and looks for it again: the session waits (its record and waiters stay)."""
+        if self.phase.reachable:  # a second loss while looking (a half-open retry) changes nothing
+            self.error = message
+            self._set_phase(Phase.RECONNECTING, message)
+
     def on_reconnected(self) -> None:
         """The backend found its target again (same endpoint): breakpoints are restored, the program runs."""
-        if self.phase == Phase.DISCONNECTED:
-            self.phase = Phase.RUNNING
+        if self.phase == Phase.RECONNECTING:
             self.error = None
-            self.bus.publish(PhaseChanged(self.id, phase=Phase.RUNNING, detail="reconnected"))
-            self._notify()
+            self._set_phase(Phase.RUNNING, "reconnected")
 
     def _notify(self) -> None:
         self._changes.notify()
+
+    @property
+    def snapshot(self) -> StopSnapshot | None:
+        """The current stop's frames and scopes (fetched once, extended on demand); None unless paused."""
+        return self._snapshot if self.phase == Phase.PAUSED else None
 
     @property
     def capabilities(self) -> dict[str, bool]:
         """Derived from the phase and what the backend can do; never stored."""
         f = self.backend.features
         paused = self.phase == Phase.PAUSED
-        live = not self.phase.ended
+        live = self.phase.reachable
         return {
             "can_continue": paused,
             "can_step": paused,
-            "can_pause": self.phase == Phase.RUNNING and "pause" in f,
+            "can_pause": self.phase == Phase.RUNNING and f.pause,
             "can_evaluate": paused,
             "can_inspect": paused,
             "can_set_breakpoints": live and self.backend.debugs_code,
-            "can_set_variables": paused and "set_variable" in f,
-            "conditional_breakpoints": "conditional_breakpoints" in f,
-            "hit_conditions": "hit_conditions" in f,
-            "log_points": "log_points" in f,
-            "function_breakpoints": "function_breakpoints" in f,
-            **({"ui_actions": live, "can_evaluate": live and "global_evaluate" in f} if "ui" in f else {}),
+            "can_set_variables": paused and f.set_variable,
+            "conditional_breakpoints": f.conditional_breakpoints,
+            "hit_conditions": f.hit_conditions,
+            "log_points": f.log_points,
+            "function_breakpoints": f.function_breakpoints,
+            # A backend that drives a UI acts, and evaluates where it can, whenever its page is there.
+            **({"ui_actions": live, "can_evaluate": live and f.global_evaluate} if f.ui else {}),
         }
 
     # ----- backend callbacks (BackendListener) -------------------------------------------------------------------
 
     def on_stopped(self, info: StopInfo) -> None:
-        if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
+        if self.phase == Phase.RECONNECTING:
             # The target is back: a breakpoint restored during the re-handshake can stop it before the backend
-            # reports the reconnect, and a stop recorded while "disconnected" would be dropped as after the end.
+            # reports the reconnect.
             self.on_reconnected()
         self._stop_gen += 1
         task = asyncio.create_task(self._record_stop(info, self._stop_gen))
@@ -165,9 +175,12 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
         self.exit_code = exit_code
 
     def on_terminated(self) -> None:
+        if self.phase == Phase.RECONNECTING:
+            # The backend gave up looking: the target is lost for good (the reason stays the loss's message).
+            self._set_phase(Phase.DISCONNECTED, self.error)
+            return
         if self.phase == Phase.DISCONNECTED:
-            # A backend that was reconnecting gave up: the session stays disconnected (it is already an end), but
-            # its connection is released now and waiters stop waiting for a reconnect.
+            # Lost, then the backend ended too: release its connection now, not when someone closes the session.
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
             self._notify()
             return
@@ -180,17 +193,22 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             self._set_phase(Phase.DISCONNECTED, message)
 
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState) -> None:
-        for bp in self.breakpoints.values():
-            if bp.state.backend_id == backend_id:
-                bp.state = state
-                self._publish_breakpoints()
-                return
+        self.breakpoints.changed(backend_id, state)
 
-    # ----- recording stops (reports.py builds the report) ------------------------------------------------------
+    def on_child(self, backend: Backend, name: str) -> None:
+        if self._open_child is None:
+            raise self.backend.unsupported("cannot open child sessions here")
+        task = asyncio.ensure_future(self._open_child(backend, name))
+        self._child_tasks.add(task)
+        task.add_done_callback(self._child_tasks.discard)
+
+    # ----- recording stops (stops.py builds the report) --------------------------------------------------------
 
     async def _record_stop(self, info: StopInfo, gen: int) -> None:
         try:
-            report = await self._build_report(info, self.stop_number + 1)
+            thread_id = await self.stops.thread_of(info)
+            self._current_thread = thread_id
+            report, snapshot = await self.stops.build(info, thread_id, self.stop_number + 1, self._output_mark)
         except DebugError as exc:
             if self.phase.ended or gen != self._stop_gen:
                 return
@@ -204,12 +222,14 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
                 location=Location(),
                 thread_id=info.thread_id,
             )
+            snapshot = None
         if gen != self._stop_gen or self.phase.ended:
             return  # a newer stop (or the end) overtook this one
         self.stop_number = report.stop_number
         self.last_stop = report
+        self._snapshot = snapshot
         self._output_mark = self.output.cursor
-        self._verify_hit(report)
+        self.breakpoints.verify_hit(report)
         if self.phase == Phase.PAUSED:  # stopped again without a resume we saw (e.g. another thread)
             self.bus.publish(PhaseChanged(self.id, phase=Phase.PAUSED, detail=report.reason))
             self._notify()
@@ -217,36 +237,21 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             self._set_phase(Phase.PAUSED, report.reason)
         self.bus.publish(Stopped(self.id, report=report))
 
-    def _verify_hit(self, report: StopReport) -> None:
-        """A breakpoint the program stopped at is bound, even if the target's "resolved" event has not come in yet
-        (Node under load sends it after the pause)."""
-        hit = [bp for bp in self.breakpoints.values() if bp.id in report.hit_breakpoints and not bp.state.verified]
-        for bp in hit:
-            bp.state = dataclasses.replace(
-                bp.state, verified=True, line=bp.state.line or report.location.line, message=None
-            )
-        if hit:
-            self._publish_breakpoints()
-
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
     async def start(self, breakpoints: list[Breakpoint]) -> None:
         for bp in breakpoints:
-            self._add_breakpoint(bp)
-        by_file = self._line_specs()
+            self.breakpoints.keep(bp)
+        by_file = self.breakpoints.line_specs()
         try:
             states = await self.backend.start(
-                {f: [s for _, s in specs] for f, specs in by_file.items()}, self.exception_mode
+                {f: [s for _, s in specs] for f, specs in by_file.items()}, self.breakpoints.exception_mode
             )
         except DebugError as exc:
             self.error = exc.message
             self._set_phase(Phase.ERROR, exc.message)
             raise
-        for file, specs in by_file.items():
-            for (bp, _), state in zip(specs, states.get(file, []), strict=False):
-                bp.state = state
-        if self.breakpoints:
-            self._publish_breakpoints()
+        self.breakpoints.started(by_file, states)
         if self.phase == Phase.STARTING:
             self._set_phase(Phase.RUNNING)
 
@@ -274,21 +279,27 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
 
     # ----- execution control --------------------------------------------------------------------------------------
 
-    def _require_paused(self) -> None:
+    def require_paused(self) -> None:
+        """Raise NOT_PAUSED (saying who resumed it) or the "has ended" error unless the program is paused."""
         if self.phase != Phase.PAUSED:
-            if self.phase.ended:
-                raise self._ended_error()
+            if not self.phase.reachable:
+                raise self.ended_error()
             err = not_paused(self.id, self.phase.value)
             if self.last_control and self.phase == Phase.RUNNING:
                 err.message += f" (last resumed by {self.last_control})"
             raise err
 
-    def _ended_error(self) -> DebugError:
+    def require_live(self) -> None:
+        """Raise the "has ended" (or "is reconnecting") error while the session's target is not there."""
+        if not self.phase.reachable:
+            raise self.ended_error()
+
+    def ended_error(self) -> DebugError:
         detail = f" (exit code {self.exit_code})" if self.exit_code is not None else ""
         if self.error:
             detail += f": {self.error}"
-        if self.phase == Phase.DISCONNECTED:
-            retrying = getattr(self.backend, "reconnecting", False)
+        if self.phase in (Phase.DISCONNECTED, Phase.RECONNECTING):
+            retrying = self.phase == Phase.RECONNECTING
             return DebugError(
                 ErrorCode.NOT_CONNECTED,
                 f"session {self.id} is not connected to its target{detail}",
@@ -313,31 +324,31 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
                 hint="retry in a moment, or call wait_for_stop",
             )
         async with self._lock:
-            self._require_paused()
+            self.require_paused()
             before, gen = self.stop_number, self._stop_gen
             thread = self.last_stop.thread_id if self.last_stop else None
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
+            debugger = self.backend.debugger("cannot resume or step")
             if what == "continue":
-                await self.backend.resume(thread)
+                await debugger.resume(thread)
             else:
-                await self.backend.step(what, thread)  # type: ignore[arg-type]
+                await debugger.step(what, thread)  # type: ignore[arg-type]
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
         return await self.wait_for_stop(before, wait_s)
 
     async def pause(self, actor: str, wait_s: float) -> ExecOutcome:
         """Interrupt a running program. Deliberately takes no lock: it must preempt a pending wait."""
-        if self.phase.ended:
-            raise self._ended_error()
+        self.require_live()
         if self.phase == Phase.PAUSED and self.last_stop is not None:
             return ExecOutcome("paused", self.last_stop, detail="already paused")
-        if "pause" not in self.backend.features:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot pause a running program")
+        if not self.backend.features.pause:
+            raise self.backend.unsupported("cannot pause a running program")
         before = self.stop_number
         if self._stop_tasks:  # the program already stopped; its report is being built
             return await self.wait_for_stop(before, wait_s)
-        await self.backend.pause(self._current_thread or 0)
+        await self.backend.debugger("cannot pause a running program").pause(self._current_thread or 0)
         self.last_control = f"{actor} pause"
         return await self.wait_for_stop(before, wait_s)
 
@@ -348,8 +359,7 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             after = self.stop_number - 1
 
         def settled() -> bool:
-            if self.phase == Phase.DISCONNECTED and getattr(self.backend, "reconnecting", False):
-                return False  # the target may come back (attach, restarted on its port) and stop again
+            # While reconnecting the target may come back (attach, restarted on its port) and stop again.
             return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
 
         await self._changes.wait_until(settled, max(0.0, timeout))
@@ -358,21 +368,16 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
     def outcome(self, pending: bool = False) -> ExecOutcome:
         if self.phase == Phase.PAUSED and self.last_stop is not None:
             return ExecOutcome("paused", self.last_stop)
-        if self.phase.ended:
+        if not self.phase.reachable:
+            # While reconnecting the answer is today's "disconnected" (the detail says it is reconnecting).
+            state = Phase.DISCONNECTED if self.phase == Phase.RECONNECTING else self.phase
             return ExecOutcome(
-                self.phase.value,  # type: ignore[arg-type]
+                state.value,  # type: ignore[arg-type]
                 exit_code=self.exit_code,
                 detail=self.error,
                 output_tail=self.output.tail_text(self._output_mark, self.limits.report_output_lines),
             )
         return ExecOutcome("running", pending=pending)
-
-    def _check_text(self, what: str, text: str | None) -> None:
-        if text is not None and len(text) > self.limits.max_expression:
-            raise DebugError(
-                ErrorCode.LIMIT_EXCEEDED,
-                f"{what} is {len(text)} characters; the limit is {self.limits.max_expression}",
-            )
 
     # ----- summary ----------------------------------------------------------------------------------------------
 
@@ -393,3 +398,62 @@ class Session(StopReports, SessionBreakpoints, SessionInspection):
             error=self.error,
             capabilities=self.capabilities,
         )
+
+    # ----- the parts, as callers know them ------------------------------------------------------------------------
+
+    @property
+    def exception_mode(self) -> ExceptionMode:
+        return self.breakpoints.exception_mode
+
+    def new_breakpoint(
+        self,
+        file: str | None = None,
+        line: int | None = None,
+        function: str | None = None,
+        condition: str | None = None,
+        hit_condition: str | None = None,
+        log_message: str | None = None,
+        actor: str = "human",
+    ) -> Breakpoint:
+        return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
+
+    async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
+        return await self.breakpoints.add(bp)
+
+    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
+        return await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+
+    async def set_exception_mode(self, mode: ExceptionMode) -> None:
+        await self.breakpoints.set_exception_mode(mode)
+
+    def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
+        return self.values.value_view(raw, parent_ref, frame_id, cap)
+
+    async def frame_locals(
+        self, frame_id: int, limit: int, include_special: bool = False
+    ) -> tuple[list[VariableView], int]:
+        snapshot = self.snapshot  # the stop's scopes are read once
+        scopes = await snapshot.scopes(frame_id) if snapshot is not None else None
+        return await self.values.frame_locals(frame_id, limit, include_special, scopes)
+
+    async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:
+        return await self.values.evaluate(expression, frame, by_value)
+
+    async def children(
+        self, handle: str, start: int, count: int, names: list[str] | None
+    ) -> tuple[list[VariableView], int]:
+        return await self.values.children(handle, start, count, names)
+
+    async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
+        return await self.values.set_variable(name, value, ref_handle, frame)
+
+    async def add_watch(self, expression: str) -> WatchView:
+        """Watch an expression; a paused program evaluates it at once, a running one at its next stop."""
+        watch = self.watches.add(expression)
+        if self.phase == Phase.PAUSED:
+            top = self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
+            return await self.watches.evaluate(watch, top)
+        return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
+
+    def remove_watch(self, watch_id: str) -> Watch:
+        return self.watches.remove(watch_id)

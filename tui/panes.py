@@ -30,6 +30,7 @@ PHASE_MARK = {
     Phase.STARTING: "◌",
     Phase.RUNNING: "▶",
     Phase.PAUSED: "⏸",
+    Phase.RECONNECTING: "◌",
     Phase.TERMINATED: "■",
     Phase.DISCONNECTED: "✕",
     Phase.ERROR: "✕",

@@ -83,10 +83,6 @@ class Registry:
         except DebugError as exc:
             self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
             raise
-        except NotImplementedError as exc:
-            err = DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{name} is not supported here: {exc}")
-            self._announce(action, session_id, actor, summary, False, err.text())
-            raise err from None
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
             err = DebugError(ErrorCode.INTERNAL, f"{name} failed unexpectedly: {exc.__class__.__name__}: {exc}")
             self._announce(action, session_id, actor, summary, False, err.text())

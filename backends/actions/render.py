@@ -4,8 +4,7 @@ from __future__ import annotations
 
 import os
 
-from ..models import BreakpointView, FrameView, SessionSummary, StopReport, VariableView
-from ..session import ExecOutcome
+from ..models import BreakpointView, ExecOutcome, FrameView, SessionSummary, StopReport, VariableView
 
 
 def short(path: str | None) -> str:

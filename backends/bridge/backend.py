@@ -1,12 +1,13 @@
 """BridgeBackend: a connected web app as a Hub session. It runs, it never pauses; what it can do is evaluate in
-the page (when both sides opted in) and report console output and errors. Breakpoints and stepping belong to the
-inspector backend (`connect_debugger` to the same browser), so they answer CAPABILITY_UNSUPPORTED here."""
+the page (when both sides opted in) and report console output and errors. It is not a Debugger: breakpoints and
+stepping belong to the inspector backend (`connect_debugger` to the same browser), so the session answers
+CAPABILITY_UNSUPPORTED for them, with that hint."""
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..base import Backend, BreakpointState, LineBreakpointSpec, RawFrame, RawScope, RawValue
+from ..base import Backend, BreakpointState, Capabilities, RawValue
 
 if TYPE_CHECKING:
     from .page import Page
@@ -21,8 +22,8 @@ NO_DEBUGGER = (
 class BridgeBackend(Backend):
     kind = "bridge"
     language = "web"
-    features = frozenset({"global_evaluate", "ui"})
-    debugs_code = False
+    features = Capabilities(global_evaluate=True, ui=True)
+    unsupported_hint = NO_DEBUGGER
 
     def __init__(self, service: BridgeService, page: Page) -> None:
         super().__init__()
@@ -30,38 +31,47 @@ class BridgeBackend(Backend):
         self.page = page
         self.program = page.url or None
         self.closed = False
+        self._away = False  # the page's socket closed and the session waits for it to come back
+
+    # ----- what happened to the page (told by the service); the session hears it as listener callbacks -------------
+
+    def page_output(self, category: str, text: str) -> None:
+        if self.listener is not None:
+            self.listener.on_output(category, text)
+
+    def page_navigated(self, url: str, how: str) -> None:
+        self.program = url
+        self.page_output("navigation", f"{how or 'navigation'}: {url}\n")
+
+    def page_attached(self, new_load: bool) -> None:
+        """The page's app said hello: the first time, or back after a navigation or a dropped socket."""
+        self.program = self.page.url or self.program
+        if self._away:
+            self._away = False
+            if self.listener is not None:
+                self.listener.on_reconnected()
+        if new_load and self.page.loads > 1:
+            self.page_output("navigation", f"page loaded: {self.page.url}\n")
+        elif not new_load:
+            self.page_output("navigation", "the page reconnected (same page load: its handles still hold)\n")
+
+    def page_left(self, why: str) -> None:
+        """The page's socket closed; the session waits the grace time for it to come back."""
+        self._away = True
+        if self.listener is not None:
+            self.listener.on_reconnecting(why)
+
+    def page_gone(self, grace_s: float) -> None:
+        """The page did not come back within the grace time: the session ends."""
+        self._away = False
+        self.page_output("navigation", f"the page did not come back within {grace_s:g} s\n")
+        if self.listener is not None:
+            self.listener.on_terminated()
 
     async def start(self, line_breakpoints, exception_mode) -> dict[str, list[BreakpointState]]:
         if line_breakpoints:
-            raise NotImplementedError(NO_DEBUGGER)
+            raise self.unsupported("has no breakpoints")
         return {}
-
-    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def set_exception_mode(self, mode) -> None:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def resume(self, thread_id) -> None:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def step(self, kind, thread_id) -> None:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def pause(self, thread_id) -> None:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def threads(self) -> list[tuple[int, str]]:
-        return []
-
-    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def scopes(self, frame_id: int) -> list[RawScope]:
-        raise NotImplementedError(NO_DEBUGGER)
-
-    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
-        raise NotImplementedError(NO_DEBUGGER)
 
     async def evaluate(self, expression: str, frame_id, context: str = "repl", by_value: bool = False) -> RawValue:
         result = await self.service.evaluate(self.page, expression)

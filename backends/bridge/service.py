@@ -14,6 +14,7 @@ from urllib.parse import urlsplit
 
 from ..errors import DebugError, ErrorCode
 from ..events import ActionPerformed, ResourceChanged, ResourceListChanged
+from ..models import Phase
 from ..services import ResourceInfo
 from . import uitree
 from .backend import BridgeBackend
@@ -116,15 +117,17 @@ class BridgeService:
     def session_of(self, page: Page) -> Session | None:
         return self._hub().sessions.get(page.hub_id) if page.hub_id else None
 
+    def backend_of(self, page: Page) -> BridgeBackend | None:
+        """The backend of the page's Hub session: the service tells it what happened to its page."""
+        session = self.session_of(page)
+        return session.backend if session is not None and isinstance(session.backend, BridgeBackend) else None
+
     def _resumable(self, page: Page) -> Session | None:
         """The page's Hub session if it is still live or waiting for the page to come back."""
         session = self.session_of(page)
         if session is None:
             return None
-        backend = session.backend
-        if not session.phase.ended or getattr(backend, "reconnecting", False):
-            return session
-        return None
+        return None if session.phase.ended else session  # RECONNECTING is not an end
 
     async def app_hello(self, page: Page, hello: dict[str, Any]) -> dict[str, Any]:
         """Server hook: an app authenticated. Opens (or resumes) its Hub session; returns the welcome fields."""
@@ -160,41 +163,29 @@ class BridgeService:
         return welcome
 
     def _attached(self, page: Page, new_load: bool) -> None:
-        session = self.session_of(page)
-        if session is None or page.app is None:
+        backend = self.backend_of(page)
+        if backend is None or page.app is None:
             return
-        backend = session.backend
-        backend.program = page.url or backend.program
-        if getattr(backend, "reconnecting", False):
-            backend.reconnecting = False
-            session.on_reconnected()
-        if new_load and page.loads > 1:
-            session.on_output("navigation", f"page loaded: {page.url}\n")
-        elif not new_load:
-            session.on_output("navigation", "the page reconnected (same page load: its handles still hold)\n")
+        backend.page_attached(new_load)
         self._changed(page, "ui_tree")
 
     def app_closed(self, page: Page, code: int | None, reason: str) -> None:
         """Server hook: the app's socket closed (navigation, reload, tab closed, network)."""
-        session = self.session_of(page)
-        if session is None or session.phase.ended or page.closed_by_debugger:
+        session, backend = self.session_of(page), self.backend_of(page)
+        if session is None or backend is None or session.phase.ended or page.closed_by_debugger:
             return
-        backend = session.backend
-        backend.reconnecting = True
         why = f"the page is loading {page.unloading}" if page.unloading else f"the page disconnected (close {code})"
-        session.on_lost(why)
+        backend.page_left(why)
         self._grace[page.session_id] = asyncio.get_running_loop().call_later(
             self.config.reconnect_grace_s, self._give_up, page
         )
 
     def _give_up(self, page: Page) -> None:
         self._grace.pop(page.session_id, None)
-        session = self.session_of(page)
-        if session is None or page.app is not None:
+        backend = self.backend_of(page)
+        if backend is None or page.app is not None:
             return
-        session.backend.reconnecting = False
-        session.on_output("navigation", f"the page did not come back within {self.config.reconnect_grace_s:g} s\n")
-        session.on_terminated()
+        backend.page_gone(self.config.reconnect_grace_s)
 
     async def session_closed(self, page: Page) -> None:
         """The Hub session ended (closed by someone, or the page never returned): release the page."""
@@ -211,17 +202,17 @@ class BridgeService:
 
     def app_message(self, page: Page, msg: dict[str, Any]) -> dict[str, Any] | None:
         kind = msg["type"]
-        session = self.session_of(page)
+        backend = self.backend_of(page)
         if kind == "console":
             page.console_count += 1
-            if session is not None:
+            if backend is not None:
                 level = str(msg.get("level") or "log")
                 args = msg.get("args")
                 text = " ".join(a if isinstance(a, str) else str(a) for a in args) if isinstance(args, list) else ""
                 text = scrub_text(text)
                 category = "stderr" if level in ("error", "warn") else "console"
                 prefix = "" if level == "log" else f"{level}: "
-                session.on_output(category, f"{prefix}{text}\n")
+                backend.page_output(category, f"{prefix}{text}\n")
             return scrub_message(msg, self.redactor) if page.agents else msg
         if kind == "dom_mutations":
             page.apply_mutations(msg)
@@ -236,8 +227,8 @@ class BridgeService:
             page.error_count += 1
             text = _error_text(msg)
             page.recent_errors.append({"kind": kind, "text": text})
-            if session is not None:
-                session.on_output("stderr", text + "\n")
+            if backend is not None:
+                backend.page_output("stderr", text + "\n")
         elif kind == "state_update":
             page.apply_state(msg)
             self._changed(page, "state")
@@ -250,7 +241,7 @@ class BridgeService:
             caps = msg.get("capabilities")
             page.capabilities = [str(c) for c in caps] if isinstance(caps, list) else []
         elif kind == "navigation":
-            self._navigation(page, session, msg)
+            self._navigation(page, backend, msg)
         elif kind == "command_result":
             msg = scrub_message(msg, self.redactor)  # results, effects and errors go to agents
             rid = msg.get("requestId")
@@ -260,7 +251,7 @@ class BridgeService:
             return msg
         return scrub_message(msg, self.redactor)
 
-    def _navigation(self, page: Page, session: Session | None, msg: dict[str, Any]) -> None:
+    def _navigation(self, page: Page, backend: BridgeBackend | None, msg: dict[str, Any]) -> None:
         url = scrub_text(str(msg.get("url") or ""))
         how = str(msg.get("kind") or "")
         if how == "unload":
@@ -268,9 +259,8 @@ class BridgeService:
             return
         if url:
             page.url = url
-            if session is not None:
-                session.backend.program = url
-                session.on_output("navigation", f"{how or 'navigation'}: {url}\n")
+            if backend is not None:
+                backend.page_navigated(url, how)
 
     def agent_command(self, page: Page, msg: dict[str, Any], agent: str) -> None:
         """Server hook: a plain WebSocket agent sent a command; it shows in the activity feed like any action."""
@@ -315,7 +305,7 @@ class BridgeService:
         pages = [
             s.backend.page
             for s in hub.sessions.values()
-            if isinstance(s.backend, BridgeBackend) and (not s.phase.ended or s.backend.reconnecting)
+            if isinstance(s.backend, BridgeBackend) and not s.phase.ended  # RECONNECTING is not an end
         ]
         if len(pages) == 1:
             return pages[0]
@@ -343,7 +333,7 @@ class BridgeService:
     def coming_back(self, page: Page) -> bool:
         """The page is between two loads (its session waits for it)."""
         session = self.session_of(page)
-        return session is not None and getattr(session.backend, "reconnecting", False)
+        return session is not None and session.phase == Phase.RECONNECTING
 
     async def ready(self, page: Page) -> None:
         """Wait briefly for a page that is between two loads; raise if it is not there."""
@@ -357,8 +347,8 @@ class BridgeService:
         coming_back = self.coming_back(page)
         if coming_back and await page.wait_connected(RECONNECT_WAIT_S):
             return
-        if session is not None and session.phase.ended and not coming_back:
-            raise session._ended_error()
+        if session is not None and session.phase.ended:
+            raise session.ended_error()
         raise DebugError(
             ErrorCode.NOT_CONNECTED,
             f"the page of session {page.hub_id} is not connected"

@@ -11,8 +11,9 @@ from collections import deque
 from typing import Any
 
 from ..base import (
-    Backend,
     BreakpointState,
+    Capabilities,
+    Debugger,
     ExceptionDetails,
     ExceptionMode,
     FunctionBreakpointSpec,
@@ -29,13 +30,32 @@ from .client import DapClient
 
 log = logging.getLogger(__name__)
 
+# What each capability is called in the adapter's `initialize` answer (pause and threads are required requests).
+DAP_CAPABILITIES = {
+    "conditional_breakpoints": "supportsConditionalBreakpoints",
+    "hit_conditions": "supportsHitConditionalBreakpoints",
+    "log_points": "supportsLogPoints",
+    "function_breakpoints": "supportsFunctionBreakpoints",
+    "set_variable": "supportsSetVariable",
+    "exception_info": "supportsExceptionInfoRequest",
+}
+
+
+def dap_capabilities(answer: dict[str, Any], allowed: frozenset[str] | None = None) -> Capabilities:
+    """Capabilities from an adapter's `initialize` answer, narrowed to `allowed` when a profile says so."""
+    caps = Capabilities(
+        pause=True, threads=True, **{ours: bool(answer.get(key)) for ours, key in DAP_CAPABILITIES.items()}
+    )
+    return caps if allowed is None else caps.only(allowed)
+
+
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
 MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
 ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
 ADAPTER_STOP_S = 0.5  # how long a server adapter (adapter_serves_on) gets after TERM
 
 
-class DapBackend(Backend):
+class DapBackend(Debugger):
     """Drives one adapter connection. Subclasses provide `_connect()` and `_start_request()`."""
 
     kind = "dap"
@@ -45,6 +65,8 @@ class DapBackend(Backend):
     owns_debuggee = True
     #: DAP exception filter ids for each of our modes; profiles override with their adapter's filter names.
     exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
+    #: Capabilities a profile lets through (None: all the adapter announces).
+    allowed: frozenset[str] | None = None
 
     #: The adapter is a server that outlives `disconnect` (js-debug); closing ends its process group at once.
     adapter_serves_on = False
@@ -52,7 +74,7 @@ class DapBackend(Backend):
     def __init__(self) -> None:
         super().__init__()
         self.client: DapClient | None = None
-        self.capabilities: dict[str, Any] = {}
+        self.adapter_capabilities: dict[str, Any] = {}  # the adapter's `initialize` answer
         self.breakpoint_files: list[str] = []  # files with breakpoints at the start (launch rules can name them)
         self.proc: asyncio.subprocess.Process | None = None
         self.stderr_tail: deque[str] = deque(maxlen=40)
@@ -61,6 +83,11 @@ class DapBackend(Backend):
         self._closing = False
         self._stderr_task: asyncio.Task[None] | None = None
         self.request_timeout = 10.0
+
+    @property
+    def features(self) -> Capabilities:  # type: ignore[override]
+        """What the adapter said it can do when it was initialized (nothing before)."""
+        return dap_capabilities(self.adapter_capabilities, self.allowed)
 
     # ----- connection ---------------------------------------------------------------------------------------
 
@@ -81,7 +108,7 @@ class DapBackend(Backend):
         self._open_client(reader, writer)
         client = self._require()
         try:
-            self.capabilities = await client.request(
+            self.adapter_capabilities = await client.request(
                 "initialize",
                 {
                     "clientID": "pairdbg",
@@ -213,8 +240,6 @@ class DapBackend(Backend):
         ]
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
-        if not self.capabilities.get("supportsFunctionBreakpoints"):
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.adapter_id} has no function breakpoints")
         body = await self._req(
             "setFunctionBreakpoints",
             {
@@ -309,15 +334,13 @@ class DapBackend(Backend):
         )
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
-        if not self.capabilities.get("supportsSetVariable"):
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.adapter_id} cannot set variables")
         body = await self._req("setVariable", {"variablesReference": ref, "name": name, "value": value})
         return RawValue(
             name=name, value=body.get("value", ""), type=body.get("type"), ref=body.get("variablesReference", 0)
         )
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
-        if not self.capabilities.get("supportsExceptionInfoRequest"):
+        if not self.adapter_capabilities.get("supportsExceptionInfoRequest"):
             return None
         try:
             body = await self._req("exceptionInfo", {"threadId": thread_id})

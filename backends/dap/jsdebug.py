@@ -57,9 +57,6 @@ class JsDebugLaunch(DapBackend):
     adapter_id = "pwa-node"
     adapter_serves_on = True
     launched = True
-    features = frozenset(
-        {"conditional_breakpoints", "hit_conditions", "log_points", "set_variable", "pause", "threads"}
-    )
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
 
     def __init__(
@@ -140,10 +137,10 @@ class JsDebugLaunch(DapBackend):
         from ..inspector.backend import Endpoint, InspectorBackend
         from ..inspector.dialect import Dialect
 
-        opener = getattr(self.listener, "open_child", None)
-        if opener is not None:
+        if self.listener is not None:
             backend = InspectorBackend(Endpoint(url, Dialect("v8"), waiting=True), "javascript", url)
-            self._spawn(opener(backend, f"{os.path.basename(self.program)} child"))
+            with contextlib.suppress(DebugError):  # a session that cannot open children leaves it waiting
+                self.listener.on_child(backend, f"{os.path.basename(self.program)} child")
 
     def _on_close(self, reason: str) -> None:
         """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
@@ -217,11 +214,10 @@ class JsDebugLaunch(DapBackend):
         if self._adopted:
             # Another process (a fork, a worker): it becomes a session of its own beside this one. Declining it
             # would leave that process waiting for a debugger forever.
-            opener = getattr(self.listener, "open_child", None)
-            if opener is None:
+            if self.listener is None:
                 raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
             child = JsDebugChild(self.port, args.get("request", "launch"), configuration)
-            self._spawn(opener(child, configuration.get("name") or "child process"))
+            self.listener.on_child(child, configuration.get("name") or "child process")
             return {}
         self._adopted = True
         self._spawn(self._adopt(args.get("request", "launch"), configuration))
@@ -231,7 +227,8 @@ class JsDebugLaunch(DapBackend):
         try:
             reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
             child = DapClient(reader, writer, self._on_child_event, self._on_reverse, self._on_close, name="js-child")
-            await child.request(
+            # The child session debugs the program: its answer is what this session can do.
+            self.adapter_capabilities = await child.request(
                 "initialize",
                 {
                     "clientID": "pairdbg",
@@ -337,7 +334,6 @@ class JsDebugChild(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
     owns_debuggee = False
-    features = JsDebugLaunch.features
     exception_filters = JsDebugLaunch.exception_filters
 
     def __init__(self, port: int, request: str, configuration: dict[str, Any]) -> None:

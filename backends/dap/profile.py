@@ -15,8 +15,9 @@ import shutil
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field, ValidationError
+from pydantic import BaseModel, Field, ValidationError, field_validator
 
+from ..base import Capabilities
 from ..errors import DebugError, ErrorCode
 from .backend import DapBackend
 
@@ -36,10 +37,20 @@ class AdapterProfile(BaseModel):
     launch: dict[str, Any]
     attach: dict[str, Any] | None = None
     exception_filters: dict[str, list[str]] = Field(default_factory=lambda: {"none": [], "uncaught": [], "all": []})
-    features: list[str] = Field(default_factory=list)
+    features: list[str] | None = Field(
+        None, description="capabilities to use of those the adapter announces (default: all of them)"
+    )
     hide_variables: list[str] = Field(default_factory=list, description="variable names never shown")
     output_noise: list[str] = Field(default_factory=list, description="the adapter's own lines, kept out of output")
     install_hint: str = ""
+
+    @field_validator("features")
+    @classmethod
+    def _known_capabilities(cls, names: list[str] | None) -> list[str] | None:
+        unknown = set(names or ()) - Capabilities.names()
+        if unknown:
+            raise ValueError(f"unknown capabilities {sorted(unknown)}; known: {sorted(Capabilities.names())}")
+        return names
 
     def executable(self) -> str:
         for candidate in self.candidates:
@@ -113,7 +124,7 @@ class ProfileLaunch(DapBackend):
         self.profile = profile
         self.language = language
         self.adapter_id = profile.adapter_id
-        self.features = frozenset(profile.features)
+        self.allowed = frozenset(profile.features) if profile.features is not None else None
         self.exception_filters = {**{"none": [], "uncaught": [], "all": []}, **profile.exception_filters}
         self.program = program
         env = dict(env or {})

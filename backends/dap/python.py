@@ -87,18 +87,6 @@ class PythonLaunch(DapBackend):
     language = "python"
     adapter_id = "debugpy"
     launched = True
-    features = frozenset(
-        {
-            "conditional_breakpoints",
-            "hit_conditions",
-            "log_points",
-            "function_breakpoints",
-            "set_variable",
-            "exception_info",
-            "pause",
-            "threads",
-        }
-    )
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     def __init__(
@@ -162,7 +150,6 @@ class PythonAttach(DapBackend):
 
     language = "python"
     adapter_id = "debugpy"
-    features = PythonLaunch.features
     owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
     def __init__(self, host: str, port: int, just_my_code: bool = True, allowed_hosts: list[str] | None = None) -> None:

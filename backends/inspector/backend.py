@@ -17,8 +17,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..base import (
-    Backend,
     BreakpointState,
+    Capabilities,
+    Debugger,
     ExceptionMode,
     LineBreakpointSpec,
     StepKind,
@@ -51,21 +52,19 @@ class Endpoint:
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
 
 
-class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
+class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     kind = "inspector"
-    features = frozenset(
-        {
-            "conditional_breakpoints",
-            "hit_conditions",
-            "log_points",
-            "set_variable",
-            "exception_info",
-            "pause",
-            "threads",
-            "async_stacks",
-            "remote_sources",
-            "global_evaluate",
-        }
+    features = Capabilities(
+        conditional_breakpoints=True,
+        hit_conditions=True,
+        log_points=True,
+        set_variable=True,
+        exception_info=True,
+        pause=True,
+        threads=True,
+        async_stacks=True,
+        remote_sources=True,
+        global_evaluate=True,
     )
 
     def __init__(
@@ -103,7 +102,6 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
-        self.reconnecting = False
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
@@ -200,11 +198,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
             self._spawn(self._lost_launched(reason, 3.0 if self.dialect.hangs_up_at_exit else 0.5))
             return
         will_retry = self.endpoint.rediscover is not None and self.process is None
-        self.reconnecting = will_retry  # read by the session: a lost target that may come back is kept open
         if self.listener is not None:
-            self.listener.on_lost(
-                f"the inspector connection was lost ({reason})" + ("; reconnecting" if will_retry else "")
-            )
+            message = f"the inspector connection was lost ({reason})"
+            if will_retry:  # a lost target that may come back keeps its session open
+                self.listener.on_reconnecting(message + "; reconnecting")
+            else:
+                self.listener.on_lost(message)
         if will_retry:
             self._spawn(self._reconnect())
 
@@ -220,42 +219,33 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Backend):
 
     async def _reconnect(self) -> None:
         """A target that went away and comes back on the same endpoint is re-attached, breakpoints restored."""
-        self.reconnecting = True
-        try:
-            for delay in RECONNECT_DELAYS:
-                await asyncio.sleep(delay)
-                if self._closing:
-                    return
-                try:
-                    endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
-                    self.scripts.clear()
-                    for bps in self._files.values():  # ids of the old target mean nothing to the new one
-                        for bp in bps:
-                            bp.wire_id = None
-                    await self._connect(endpoint)
-                except DebugError as exc:
-                    log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
-                    if self.rpc is not None and not self.rpc.closed:  # half-open: its close must not count as a loss
-                        await self.rpc.close()
-                    continue
-                endpoint.rediscover = (
-                    endpoint.rediscover or self.endpoint.rediscover
-                )  # so a second restart is followed too
-                self.endpoint = endpoint
-                if endpoint.waiting:
-                    self._entry_pending = True
-                    with contextlib.suppress(DebugError):
-                        await self._send(self.dialect.release_command)
-                self.reconnecting = False
-                reconnected = getattr(self.listener, "on_reconnected", None)
-                if reconnected is not None:
-                    reconnected()
+        for delay in RECONNECT_DELAYS:
+            await asyncio.sleep(delay)
+            if self._closing:
                 return
-            self.reconnecting = False
-            if self.listener is not None:  # gave up: the session ends as disconnected, resources released
-                self.listener.on_terminated()
-        finally:
-            self.reconnecting = False
+            try:
+                endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
+                self.scripts.clear()
+                for bps in self._files.values():  # ids of the old target mean nothing to the new one
+                    for bp in bps:
+                        bp.wire_id = None
+                await self._connect(endpoint)
+            except DebugError as exc:
+                log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
+                if self.rpc is not None and not self.rpc.closed:  # half-open: its close must not count as a loss
+                    await self.rpc.close()
+                continue
+            endpoint.rediscover = endpoint.rediscover or self.endpoint.rediscover  # so a second restart is followed too
+            self.endpoint = endpoint
+            if endpoint.waiting:
+                self._entry_pending = True
+                with contextlib.suppress(DebugError):
+                    await self._send(self.dialect.release_command)
+            if self.listener is not None:
+                self.listener.on_reconnected()
+            return
+        if self.listener is not None:  # gave up: the session ends as disconnected, resources released
+            self.listener.on_terminated()
 
     async def close(self, terminate: bool = True) -> None:
         self._closing = True

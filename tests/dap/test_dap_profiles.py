@@ -75,7 +75,7 @@ async def test_a_user_profile_adds_an_adapter_without_code(registry, user_profil
                                                       "stop_on_entry": True}, "agent:test")
     assert started.data["stop"]["reason"] == "entry"
     session = registry.hub.sessions[started.data["session_id"]]
-    assert session.backend.adapter_id == "debugpy" and "set_variable" not in session.backend.features
+    assert session.backend.adapter_id == "debugpy" and not session.backend.features.set_variable
 
 
 @pytest.mark.asyncio

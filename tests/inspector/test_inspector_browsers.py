@@ -268,12 +268,12 @@ async def test_pause_execution_on_running_page(registry, hub, browser):
 
 @pytest.mark.asyncio
 async def test_browser_gone_while_attached(registry, hub, browser):
-    """The browser exits under an attached session: it says so (disconnected), and closing it is quick."""
+    """The browser exits under an attached session: it says so (reconnecting), and closing it is quick."""
     sid = await attach(registry, browser)
     await wait_for_output(registry, sid, "doubled")
     await browser.stop()
     session = hub.sessions[sid]
-    await until(lambda: session.phase.value == "disconnected", "the session to notice the browser is gone", timeout=10)
+    await until(lambda: session.phase.value == "reconnecting", "the session to notice the browser is gone", timeout=10)
     assert "lost" in (session.error or ""), session.error
     await expect_error(
         registry, "pause_execution", {"session_id": sid}, "NOT_CONNECTED"

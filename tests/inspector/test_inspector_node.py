@@ -405,9 +405,9 @@ async def test_attach_and_target_restart(hub, registry):
         reply = await run(registry, "continue_execution", session_id=sid)
         assert stop_of(reply)["stop_number"] == 2
 
-        # The target dies: the session says disconnected (not ended for good), tools say so clearly.
+        # The target dies: the session says reconnecting (not ended for good), tools say so clearly.
         await targets.stop_process_group(proc)
-        await until(lambda: phase(hub, sid) == "disconnected", "the session to go disconnected", timeout=10)
+        await until(lambda: phase(hub, sid) == "reconnecting", "the session to go reconnecting", timeout=10)
         await expect_error(registry, "step_over", {"session_id": sid}, "SESSION_INVALID_STATE", "NOT_CONNECTED")
 
         # The same program comes back on the same port: reconnected, breakpoint restored, stops again.

@@ -13,8 +13,9 @@ import itertools
 from collections import defaultdict
 
 from pairdbg.backends.base import (
-    Backend,
     BreakpointState,
+    Capabilities,
+    Debugger,
     ExceptionMode,
     FunctionBreakpointSpec,
     LineBreakpointSpec,
@@ -44,10 +45,12 @@ class Gate:
         await self._open.wait()
 
 
-class ScriptedBackend(Backend):
+class ScriptedBackend(Debugger):
     kind = "scripted"
     language = "python"
-    features = frozenset({"pause", "set_variable", "conditional_breakpoints", "hit_conditions", "log_points"})
+    features = Capabilities(
+        pause=True, set_variable=True, conditional_breakpoints=True, hit_conditions=True, log_points=True
+    )
 
     def __init__(
         self,

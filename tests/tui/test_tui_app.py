@@ -417,9 +417,10 @@ async def test_output_floods_are_coalesced(core, tmp_path):
 
 
 @pytest.mark.asyncio
-async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
-    """The TUI reads a stop through the core's frame view, which reuses the stop report's frames and top-frame
-    locals: of the adapter requests one step costs, the TUI adds only the scopes of the shown frame."""
+async def test_a_stop_costs_the_tui_no_adapter_request(core):
+    """The TUI reads a stop through the core's frame view, which reuses what the stop report read (the stop's
+    snapshot of frames and scopes, and the top-frame locals): one step costs the adapter requests of the report and
+    the TUI adds none (it added stackTrace/scopes/variables before the one door for reads)."""
     hub, _ = core
     async with demo_at_stop(core) as (app, pilot, sid, source):
         await until(lambda: any(label.startswith("price = ") for label in tree_labels(app)), "locals", pilot=pilot)
@@ -443,6 +444,6 @@ async def test_a_stop_costs_the_tui_only_the_frames_scopes(core):
         await pilot.pause(0.3)  # anything else the frame load would ask
         report, tui = sent[: at_stop[0]], sent[at_stop[0] :]
         print(f"\nadapter requests for one step: report {report}, TUI {tui}")
-        assert report[0] == "next" and tui == ["scopes"]
+        assert report[0] == "next" and tui == []
         person = hub.focus.of("human")  # the TUI's selection is the person's Focus, kept in the core
         assert (person.session_id, person.frame, person.seen_stop(sid)) == (sid, "@f0", 2)

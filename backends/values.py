@@ -1,22 +1,22 @@
-"""Values of a paused session: the SessionInspection mixin (locals, evaluate, children, set variable, watches)."""
+"""Values of a session: the ValueInspector (locals, evaluate, children, set variable) and the WatchList."""
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from .base import RawValue
-from .errors import DebugError, ErrorCode
+from .base import RawScope, RawValue
+from .errors import DebugError, ErrorCode, check_length
 from .handles import VarRef
 from .models import Phase, VariableView, WatchView
-from .reports import _cap
+from .stops import cap_text
 
 if TYPE_CHECKING:
     from .base import Backend
     from .handles import Handles
     from .limits import Limits
-    from .models import StopReport
 
 WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
 WATCH_BUDGET_S = 2.0  # for all watches of one stop report
@@ -29,19 +29,25 @@ class Watch:
     last: str | None = None
 
 
-class SessionInspection:
-    """Mixed into Session: frames and values of the current stop through its handles, and the watch list."""
+class ValueInspector:
+    """Frames and values of the current stop through the session's handles: what an actor reads and changes."""
 
-    id: str
-    backend: Backend
-    limits: Limits
-    handles: Handles
-    phase: Phase
-    last_stop: StopReport | None
-    watches: dict[str, Watch]
-    _watch_seq: int
-
-    # ----- values -------------------------------------------------------------------------------------------------
+    def __init__(
+        self,
+        backend: Backend,
+        handles: Handles,
+        limits: Limits,
+        phase: Callable[[], Phase],
+        require_paused: Callable[[], None],
+        require_live: Callable[[], None],
+    ) -> None:
+        self.backend = backend
+        self.handles = handles
+        self.limits = limits
+        # The session's phase and its guards (they raise NOT_PAUSED or the "has ended" error).
+        self._phase = phase
+        self._require_paused = require_paused
+        self._require_live = require_live
 
     def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
         cap = cap or self.limits.value_chars
@@ -55,32 +61,27 @@ class SessionInspection:
         return VariableView(handle=handle, name=raw.name, type=raw.type, value=value, truncated=truncated)
 
     async def frame_locals(
-        self, frame_id: int, limit: int, include_special: bool = False
+        self, frame_id: int, limit: int, include_special: bool = False, scopes: list[RawScope] | None = None
     ) -> tuple[list[VariableView], int]:
-        scopes = await self.backend.scopes(frame_id)
+        """The first scope's values of a frame (its scopes fetched unless given, e.g. from the stop's snapshot)."""
+        debugger = self.backend.debugger("has no frames")
+        scopes = await debugger.scopes(frame_id) if scopes is None else scopes
         if not scopes:
             return [], 0
         scope = scopes[0]
-        raws = await self.backend.variables(scope.ref)
+        raws = await debugger.variables(scope.ref)
         raws = [r for r in raws if include_special or not _is_special(r.name)]
         return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
-
-    # ----- inspection -------------------------------------------------------------------------------------------
 
     async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:
         """In a frame of the paused program; or globally (frame="global", or any time the program runs) where the
         backend can. Values evaluated while the program runs get no handle: it could not outlive the next pause."""
-        self._check_text("expression", expression)
-        global_ok = "global_evaluate" in self.backend.features
-        if frame == "global" or (self.phase == Phase.RUNNING and global_ok and frame is None):
+        check_length("expression", expression, self.limits.max_expression)
+        global_ok = self.backend.features.global_evaluate
+        if frame == "global" or (self._phase() == Phase.RUNNING and global_ok and frame is None):
             if not global_ok:
-                raise DebugError(
-                    ErrorCode.CAPABILITY_UNSUPPORTED,
-                    f"{self.backend.kind} cannot evaluate globally",
-                    hint="pause first and evaluate in a frame",
-                )
-            if self.phase.ended:
-                raise self._ended_error()
+                raise self.backend.unsupported("cannot evaluate globally", hint="pause first and evaluate in a frame")
+            self._require_live()
             frame_id = None
         else:
             self._require_paused()
@@ -96,7 +97,7 @@ class SessionInspection:
                     detail=exc.message,
                 ) from None
             raise
-        if self.phase != Phase.PAUSED:
+        if self._phase() != Phase.PAUSED:
             raw.ref = 0
         return self.value_view(raw, 0, frame_id, cap=4000)
 
@@ -107,15 +108,18 @@ class SessionInspection:
         ref = self.handles.variable(handle)
         if not ref.ref:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{handle} ({ref.name}) has no children to list")
-        raws = await self.backend.variables(ref.ref)
+        raws = await self.backend.debugger("has no values to expand").variables(ref.ref)
         if names:
             wanted = set(names)
             raws = [r for r in raws if r.name in wanted]
         return [self.value_view(r, ref.ref, ref.frame_id) for r in raws[start : start + count]], len(raws)
 
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
-        self._check_text("value", value)
+        check_length("value", value, self.limits.max_expression)
         self._require_paused()
+        debugger = self.backend.debugger("cannot set variables")
+        if not debugger.features.set_variable:
+            raise debugger.unsupported("cannot set variables")
         if ref_handle:
             container = self.handles.variable(ref_handle)
             if not container.ref:
@@ -126,8 +130,8 @@ class SessionInspection:
         else:
             frame_id = self.handles.frame_id(frame)
             parent = 0
-            for scope in await self.backend.scopes(frame_id):
-                if any(v.name == name for v in await self.backend.variables(scope.ref)):
+            for scope in await debugger.scopes(frame_id):
+                if any(v.name == name for v in await debugger.variables(scope.ref)):
                     parent = scope.ref
                     break
             if not parent:
@@ -137,9 +141,7 @@ class SessionInspection:
                     hint="call get_local_variables to see the names",
                 )
         try:
-            raw = await self.backend.set_variable(parent, name, value)
-        except NotImplementedError:
-            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"{self.backend.kind} cannot set variables") from None
+            raw = await debugger.set_variable(parent, name, value)
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
                 raise DebugError(
@@ -148,39 +150,52 @@ class SessionInspection:
             raise
         return self.value_view(raw, parent, frame_id)
 
-    # ----- watches --------------------------------------------------------------------------------------------
 
-    async def add_watch(self, expression: str) -> WatchView:
-        self._check_text("expression", expression)
-        if len(self.watches) >= self.limits.max_watches:
+class WatchList(Mapping[str, Watch]):
+    """A session's watch expressions by id, each evaluated at every stop (within a time budget)."""
+
+    def __init__(self, backend: Backend, limits: Limits) -> None:
+        self.backend = backend
+        self.limits = limits
+        self._by_id: dict[str, Watch] = {}
+        self._seq = 0
+
+    def __getitem__(self, watch_id: str) -> Watch:
+        return self._by_id[watch_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def add(self, expression: str) -> Watch:
+        check_length("expression", expression, self.limits.max_expression)
+        if len(self._by_id) >= self.limits.max_watches:
             raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"at most {self.limits.max_watches} watches")
-        self._watch_seq += 1
-        watch = Watch(f"W{self._watch_seq}", expression)
-        self.watches[watch.id] = watch
-        if self.phase == Phase.PAUSED:
-            return await self._evaluate_watch(
-                watch, self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
-            )
-        return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
+        self._seq += 1
+        watch = Watch(f"W{self._seq}", expression)
+        self._by_id[watch.id] = watch
+        return watch
 
-    def remove_watch(self, watch_id: str) -> Watch:
-        watch = self.watches.pop(watch_id.strip().upper(), None)
+    def remove(self, watch_id: str) -> Watch:
+        watch = self._by_id.pop(watch_id.strip().upper(), None)
         if watch is None:
             raise DebugError(
-                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self.watches) or 'none'})"
+                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self._by_id) or 'none'})"
             )
         return watch
 
-    async def _evaluate_watches(self, frame_id: int | None) -> list[WatchView]:
+    async def evaluate_all(self, frame_id: int | None) -> list[WatchView]:
         """Watches for a stop report, within a time budget: a slow watch must not hold the stop back."""
         views = []
         deadline = asyncio.get_running_loop().time() + WATCH_BUDGET_S
-        for watch in self.watches.values():
+        for watch in self._by_id.values():
             left = deadline - asyncio.get_running_loop().time()
-            views.append(await self._evaluate_watch(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
+            views.append(await self.evaluate(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
         return views
 
-    async def _evaluate_watch(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
+    async def evaluate(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
         error = False
         try:
             raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
@@ -193,7 +208,9 @@ class SessionInspection:
             value = value[: self.limits.value_chars - 1] + "…"
         changed = watch.last is not None and value != watch.last
         watch.last = value
-        return WatchView(id=watch.id, expression=_cap(watch.expression, 120), value=value, changed=changed, error=error)
+        return WatchView(
+            id=watch.id, expression=cap_text(watch.expression, 120), value=value, changed=changed, error=error
+        )
 
 
 def _is_special(name: str) -> bool:

@@ -1,0 +1,258 @@
+"""Breakpoints of a session: the Breakpoint record and the BreakpointBook that numbers, checks and syncs them."""
+
+from __future__ import annotations
+
+import contextlib
+import dataclasses
+import os
+from collections.abc import Callable, Iterator, Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Literal
+
+from .base import BreakpointState, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
+from .errors import DebugError, ErrorCode, check_length
+from .events import BreakpointsChanged
+from .models import BreakpointView
+from .source import is_url, lines_of
+
+if TYPE_CHECKING:
+    from .base import Backend
+    from .events import EventBus
+    from .limits import Limits
+    from .models import StopReport
+
+
+@dataclass
+class Breakpoint:
+    id: str
+    kind: Literal["line", "function"]
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
+    condition: str | None = None
+    hit_condition: str | None = None
+    log_message: str | None = None
+    set_by: str = "human"
+    state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
+
+    def view(self) -> BreakpointView:
+        actual = self.state.line or self.line
+        source = None
+        if self.file and actual:
+            with contextlib.suppress(DebugError, IndexError):
+                source = lines_of(self.file)[actual - 1].strip()
+        return BreakpointView(
+            id=self.id,
+            kind=self.kind,
+            file=self.file,
+            line=self.line,
+            function=self.function,
+            condition=self.condition,
+            hit_condition=self.hit_condition,
+            log_message=self.log_message,
+            verified=self.state.verified,
+            actual_line=actual,
+            message=self.state.message,
+            source=source,
+            set_by=self.set_by,
+        )
+
+
+class BreakpointBook(Mapping[str, Breakpoint]):
+    """A session's breakpoints by id: validates and numbers requests, keeps the per-session limit, sends them to the
+    backend and keeps the target's answers as their state. Reads like a dict (values(), get(), len())."""
+
+    def __init__(
+        self,
+        session_id: str,
+        backend: Backend,
+        bus: EventBus,
+        limits: Limits,
+        require_live: Callable[[], None],
+    ) -> None:
+        self.session_id = session_id
+        self.backend = backend
+        self.bus = bus
+        self.limits = limits
+        self.exception_mode: ExceptionMode = "uncaught"
+        self._require_live = require_live  # raises the session's "it has ended" error
+        self._by_id: dict[str, Breakpoint] = {}
+        self._seq = 0
+
+    # Mapping: callers list and look up breakpoints; only this book changes them.
+    def __getitem__(self, bp_id: str) -> Breakpoint:
+        return self._by_id[bp_id]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._by_id)
+
+    def __len__(self) -> int:
+        return len(self._by_id)
+
+    def new(
+        self,
+        file: str | None = None,
+        line: int | None = None,
+        function: str | None = None,
+        condition: str | None = None,
+        hit_condition: str | None = None,
+        log_message: str | None = None,
+        actor: str = "human",
+    ) -> Breakpoint:
+        """Validate a request and give it an id; nothing is sent yet."""
+        if len(self._by_id) >= self.limits.max_breakpoints:
+            raise DebugError(
+                ErrorCode.LIMIT_EXCEEDED,
+                f"session {self.session_id} already has {len(self._by_id)} breakpoints "
+                f"(limit {self.limits.max_breakpoints})",
+                hint="remove_breakpoint some first",
+            )
+        for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
+            check_length(what, text, self.limits.max_expression)
+        if function:
+            self._seq += 1
+            return Breakpoint(
+                f"BP{self._seq}",
+                "function",
+                function=function,
+                condition=condition,
+                hit_condition=hit_condition,
+                set_by=actor,
+            )
+        assert file is not None and line is not None
+        if is_url(file):
+            # A script the target knows by URL (a page's http://…/app.js): only the target can check it.
+            if not self.backend.features.remote_sources:
+                raise DebugError(
+                    ErrorCode.INVALID_PARAMETERS, f"{self.backend.kind} sessions take file paths, not URLs"
+                )
+            path, lines = file, ()
+        else:
+            path = os.path.abspath(os.path.expanduser(file))
+            lines = lines_of(path)  # a missing file fails here, before an id is used up
+        if lines and not 1 <= line <= max(len(lines), 1):
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"line {line} is outside {path}, which has {len(lines)} lines",
+                hint="lines are 1-based; call get_source_context to see the file",
+            )
+        self._seq += 1
+        return Breakpoint(
+            f"BP{self._seq}",
+            "line",
+            file=path,
+            line=line,
+            condition=condition,
+            hit_condition=hit_condition,
+            log_message=log_message,
+            set_by=actor,
+        )
+
+    def keep(self, bp: Breakpoint) -> None:
+        """Hold a breakpoint that the session's start sends; it counts against the limit at once."""
+        self._by_id[bp.id] = bp
+
+    def line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
+        by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]] = {}
+        for bp in self._by_id.values():
+            if bp.kind == "line" and bp.file and bp.line:
+                spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
+                by_file.setdefault(bp.file, []).append((bp, spec))
+        return by_file
+
+    def started(
+        self,
+        by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]],
+        states: dict[str, list[BreakpointState]],
+    ) -> None:
+        """The backend's answers to the breakpoints its start sent (same order as `by_file`)."""
+        for file, specs in by_file.items():
+            for (bp, _), state in zip(specs, states.get(file, []), strict=False):
+                bp.state = state
+        if self._by_id:
+            self.publish()
+
+    async def _sync_file(self, file: str) -> None:
+        specs = self.line_specs().get(file, [])
+        states = await self.backend.debugger("has no line breakpoints").set_line_breakpoints(
+            file, [s for _, s in specs]
+        )
+        for (bp, _), state in zip(specs, states, strict=False):
+            bp.state = state
+
+    async def _sync_functions(self) -> None:
+        bps = [bp for bp in self._by_id.values() if bp.kind == "function"]
+        states = await self.backend.debugger("has no function breakpoints").set_function_breakpoints(
+            [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
+        )
+        for bp, state in zip(bps, states, strict=False):
+            bp.state = state
+
+    async def add(self, bp: Breakpoint) -> Breakpoint:
+        self._require_live()
+        debugger = self.backend.debugger(f"has no {bp.kind} breakpoints")
+        if bp.kind == "function" and not debugger.features.function_breakpoints:
+            raise debugger.unsupported("has no function breakpoints")
+        self._by_id[bp.id] = bp
+        try:
+            if bp.kind == "function":
+                await self._sync_functions()
+            else:
+                assert bp.file is not None
+                await self._sync_file(bp.file)
+        except DebugError:
+            del self._by_id[bp.id]
+            raise
+        self.publish()
+        return bp
+
+    async def remove(self, bp_id: str, live: bool) -> Breakpoint:
+        """Forget a breakpoint; a live session also takes it out of the target."""
+        bp = self._by_id.get(bp_id.strip().upper())
+        if bp is None:
+            known = ", ".join(self._by_id) or "none"
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND,
+                f"no breakpoint {bp_id} in session {self.session_id} (have: {known})",
+                hint="call list_breakpoints",
+            )
+        del self._by_id[bp.id]
+        if live:
+            if bp.kind == "function":
+                await self._sync_functions()
+            elif bp.file:
+                await self._sync_file(bp.file)
+        self.publish()
+        return bp
+
+    async def set_exception_mode(self, mode: ExceptionMode) -> None:
+        self._require_live()
+        await self.backend.debugger("has no exception breakpoints").set_exception_mode(mode)
+        self.exception_mode = mode
+
+    def ids_of(self, backend_ids: list[int | str]) -> list[str]:
+        """Our ids for the backend's ids of breakpoints a stop hit."""
+        return [bp.id for bp in self._by_id.values() if bp.state.backend_id in backend_ids]
+
+    def changed(self, backend_id: int | str, state: BreakpointState) -> None:
+        """The target moved or bound one of our breakpoints later (e.g. when its script loaded)."""
+        for bp in self._by_id.values():
+            if bp.state.backend_id == backend_id:
+                bp.state = state
+                self.publish()
+                return
+
+    def verify_hit(self, report: StopReport) -> None:
+        """A breakpoint the program stopped at is bound, even if the target's "resolved" event has not come in yet
+        (Node under load sends it after the pause)."""
+        hit = [bp for bp in self._by_id.values() if bp.id in report.hit_breakpoints and not bp.state.verified]
+        for bp in hit:
+            bp.state = dataclasses.replace(
+                bp.state, verified=True, line=bp.state.line or report.location.line, message=None
+            )
+        if hit:
+            self.publish()
+
+    def publish(self) -> None:
+        views = tuple(bp.view() for bp in self._by_id.values())
+        self.bus.publish(BreakpointsChanged(self.session_id, breakpoints=views))

@@ -1,0 +1,156 @@
+"""Stops: the StopRecorder builds one stop's bounded report and its StopSnapshot (frames and scopes, kept)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+from typing import TYPE_CHECKING
+
+from .base import StopInfo
+from .errors import DebugError
+from .models import ExceptionInfo, FrameView, Location, StopReport
+from .source import has_source, register_source, window
+
+if TYPE_CHECKING:
+    from .base import Backend, Debugger, RawFrame, RawScope
+    from .breakpoints import BreakpointBook
+    from .handles import Handles
+    from .limits import Limits
+    from .output import OutputRing
+    from .values import ValueInspector, WatchList
+
+TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
+
+
+class StopSnapshot:
+    """One stop as the target showed it: the stopped thread's frames and frames' scopes, each fetched once (the
+    report's frames at the stop, further frames and scopes on first ask). Values are not kept: an evaluation or
+    set_variable may change them. Valid while the program stays paused at this stop."""
+
+    def __init__(
+        self, debugger: Debugger, stop_number: int, thread_id: int, frames: list[RawFrame], total: int
+    ) -> None:
+        self.stop_number = stop_number
+        self.thread_id = thread_id
+        self.total = total
+        self._debugger = debugger
+        self._frames = list(frames)
+        self._scopes: dict[int, list[RawScope]] = {}
+
+    async def stack(self, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        """Frames start..start+levels of the stopped thread, and the depth; only frames not seen yet are fetched."""
+        end = min(start + levels, self.total)
+        if end > len(self._frames):
+            more, total = await self._debugger.stack(self.thread_id, len(self._frames), end - len(self._frames))
+            self._frames.extend(more)
+            self.total = max(total, len(self._frames))
+        return self._frames[start:end], self.total
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        if frame_id not in self._scopes:
+            self._scopes[frame_id] = await self._debugger.scopes(frame_id)
+        return self._scopes[frame_id]
+
+
+class StopRecorder:
+    """Reads the stopped program through the backend into a StopReport; the session decides whether to keep it."""
+
+    def __init__(
+        self,
+        session_id: str,
+        backend: Backend,
+        limits: Limits,
+        handles: Handles,
+        output: OutputRing,
+        breakpoints: BreakpointBook,
+        values: ValueInspector,
+        watches: WatchList,
+    ) -> None:
+        self.session_id = session_id
+        self.backend = backend
+        self.limits = limits
+        self.handles = handles
+        self.output = output
+        self.breakpoints = breakpoints
+        self.values = values
+        self.watches = watches
+
+    async def thread_of(self, info: StopInfo) -> int:
+        """The thread that stopped; a target that does not say is asked for its first thread."""
+        if info.thread_id is not None:
+            return info.thread_id
+        threads = await self.backend.threads()
+        return threads[0][0] if threads else 0
+
+    async def build(
+        self, info: StopInfo, thread_id: int, stop_number: int, output_mark: int
+    ) -> tuple[StopReport, StopSnapshot]:
+        """The report of stop `stop_number` and its snapshot; the output tail starts at `output_mark`."""
+        backend = self.backend.debugger("has no stops")
+        frames, total = await backend.stack(thread_id, 0, max(self.limits.report_frames, 1))
+        snapshot = StopSnapshot(backend, stop_number, thread_id, frames, total)
+        handles = self.handles
+        handles.begin(stop_number)
+        stack = [
+            FrameView(handle=handles.frame(i, f.id), function=f.name, file=f.file, line=f.line, column=f.column)
+            for i, f in enumerate(frames)
+        ]
+        top = frames[0] if frames else None
+        location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
+        locals_, locals_total = ([], 0)
+        if top is not None:
+            scopes = await snapshot.scopes(top.id)
+            locals_, locals_total = await self.values.frame_locals(
+                top.id, limit=self.limits.report_locals, scopes=scopes
+            )
+        watches = await self.watches.evaluate_all(top.id if top else None)
+        exception = None
+        if info.reason == "exception":
+            details = await backend.exception_details(thread_id)
+            if details is not None:
+                exception = ExceptionInfo(
+                    type=cap_text(details.type, 120), message=cap_text(details.message), break_mode=details.break_mode
+                )
+            elif info.text or info.description:
+                exception = ExceptionInfo(
+                    type=cap_text(info.text or "Exception", 120), message=cap_text(info.description)
+                )
+        thread_name = None
+        with contextlib.suppress(DebugError):
+            thread_name = dict(await backend.threads()).get(thread_id)
+        report = StopReport(
+            session_id=self.session_id,
+            stop_number=stop_number,
+            reason=info.reason,
+            description=cap_text(info.description),
+            exception=exception,
+            thread_id=thread_id,
+            thread_name=thread_name,
+            hit_breakpoints=self.breakpoints.ids_of(info.hit_breakpoint_ids),
+            location=location,
+            source=await self._source_window(location),
+            locals=locals_,
+            locals_total=locals_total,
+            stack=stack,
+            stack_total=total,
+            watches=watches,
+            output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
+            output_cursor=self.output.cursor,
+        )
+        return report, snapshot
+
+    async def _source_window(self, location: Location) -> list:
+        """Source lines around the stop; a script with no local file is fetched from the target once."""
+        file = location.file
+        if file and self.backend.features.remote_sources and not os.path.isfile(file) and not has_source(file):
+            with contextlib.suppress(DebugError):
+                text = await self.backend.debugger("has no scripts").script_source(file)
+                if text is not None:
+                    register_source(file, text)
+        return window(file, location.line, self.limits.report_context)
+
+
+def cap_text(text: str | None, limit: int = TEXT_CAP) -> str | None:
+    if text is None or len(text) <= limit:
+        return text
+    return text[: limit - 1] + f"… ({len(text) - limit + 1} more characters)"
