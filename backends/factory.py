@@ -189,14 +189,16 @@ def _ready(backend: Backend) -> Make:
 def installed() -> list[dict]:
     """Each language and backend pairdbg offers, whether it is ready here, and why not."""
     from .dap.python import debugpy_available
-    from .runtimes import find_bun, find_chromium, find_minibrowser, find_node
+    from .runtimes import find_bun, find_chromium, find_js_debug, find_minibrowser, find_node
 
     ok, why = debugpy_available()
     node_ok, node = _runtime_status(find_node)
     bun_ok, bun = _runtime_status(find_bun)
+    js_debug_ok, js_debug = _runtime_status(lambda: (find_node(), find_js_debug())[1])
     langs = [
         {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
         {"language": "javascript", "backend": "inspector (node)", "installed": node_ok, "detail": node},
+        {"language": "javascript", "backend": "dap (js-debug on node)", "installed": js_debug_ok, "detail": js_debug},
         {"language": "javascript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
         {"language": "typescript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
     ]

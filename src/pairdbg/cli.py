@@ -19,6 +19,7 @@ pairdbg --mcp                        headless MCP server on stdio (for agents)
 pairdbg --mcp --http [--port N]      headless MCP server on Streamable HTTP
 pairdbg --mcp --join                 stdio relay into a running pairdbg TUI's session
 pairdbg mcp-config                   print configuration to paste into an agent host
+pairdbg install bun|js-debug         fetch a JavaScript runtime pairdbg debugs with (from npm, pinned)
 """
 
 
@@ -129,11 +130,32 @@ def mcp_config() -> str:
     return "\n".join(out)
 
 
+def install(names: list[str]) -> int:
+    """`pairdbg install bun|js-debug`: fetch pinned npm packages into pairdbg's user data folder, where the
+    debugger finds them from then on (no environment variable to set)."""
+    from pairdbg.backends import runtimes
+
+    if not names or any(name not in runtimes.ON_DEMAND for name in names):
+        print(f"pairdbg install: name one or more of: {', '.join(runtimes.ON_DEMAND)}", file=sys.stderr)
+        return 2
+    for name in names:
+        print(f"installing {runtimes.ON_DEMAND[name]} into {runtimes.user_tools()} …", file=sys.stderr, flush=True)
+        try:
+            where = runtimes.install(name)
+        except (runtimes.TargetMissing, RuntimeError) as exc:
+            print(f"pairdbg install: {exc}", file=sys.stderr)
+            return 1
+        print(f"{name}: {where}")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
     if args.program == "mcp-config":
         print(mcp_config())
         return 0
+    if args.program == "install":
+        return install(args.args)
     if args.mcp:
         _setup_logging(headless=True)
         return _run_headless(args)

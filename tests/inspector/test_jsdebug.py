@@ -26,7 +26,7 @@ def line_of(path: str, marker: str) -> int:
 
 
 def need_js_debug() -> None:
-    from pairdbg.backends.dap.jsdebug import find_js_debug
+    from pairdbg.backends.runtimes import find_js_debug
     from pairdbg.backends.inspector.targets import TargetMissing
 
     try:
