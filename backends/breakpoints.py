@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import os
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -13,7 +12,7 @@ from .base import BreakpointState, ExceptionMode, FunctionBreakpointSpec, LineBr
 from .errors import DebugError, ErrorCode, check_length
 from .events import BreakpointsChanged
 from .models import BreakpointView
-from .source import is_url, lines_of
+from .source import is_url, lines_of, resolve_path
 
 if TYPE_CHECKING:
     from .base import Backend
@@ -69,8 +68,10 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         bus: EventBus,
         limits: Limits,
         require_live: Callable[[], None],
+        folders: Callable[[], list[str]] = list,
     ) -> None:
         self.session_id = session_id
+        self._folders = folders  # where a relative file name is looked for first (the session's folders)
         self.backend = backend
         self.bus = bus
         self.limits = limits
@@ -128,7 +129,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 )
             path, lines = file, ()
         else:
-            path = os.path.abspath(os.path.expanduser(file))
+            path = resolve_path(file, self._folders())
             lines = lines_of(path)  # a missing file fails here, before an id is used up
         if lines and not 1 <= line <= max(len(lines), 1):
             raise DebugError(

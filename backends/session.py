@@ -14,6 +14,7 @@ The parts hold no phase logic of their own and get what they need when they are 
 from __future__ import annotations
 
 import asyncio
+import os
 import contextlib
 import logging
 import time
@@ -29,6 +30,7 @@ from .handles import Handles
 from .limits import Limits
 from .models import ExecOutcome, Location, Phase, SessionSummary, StopReport, VariableView, WatchView
 from .output import OutputRing
+from .source import is_url, resolve_path
 from .stops import StopRecorder, StopSnapshot
 from .values import ValueInspector, Watch, WatchList
 
@@ -63,7 +65,7 @@ class Session:
         self.error: str | None = None
         self.output = OutputRing(limits.output_capacity)
         self.handles = Handles()
-        self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live)
+        self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live, self.source_folders)
         self.values = ValueInspector(
             backend, self.handles, limits, lambda: self.phase, self.require_paused, self.require_live
         )
@@ -380,6 +382,25 @@ class Session:
         return ExecOutcome("running", pending=pending)
 
     # ----- summary ----------------------------------------------------------------------------------------------
+
+    def source_folders(self) -> list[str]:
+        """Where a relative file name an actor passes is looked for: the program's working folder and its own
+        folder (launches), and the folder of the file it is stopped in."""
+        folders = []
+        launch = self.launch_args or {}
+        if launch.get("cwd"):
+            folders.append(os.path.abspath(os.path.expanduser(launch["cwd"])))
+        program = self.backend.program
+        if program and os.path.isabs(program):
+            folders.append(os.path.dirname(program))
+        stop = self.last_stop
+        if stop is not None and stop.location.file and os.path.isabs(stop.location.file):
+            folders.append(os.path.dirname(stop.location.file))
+        return list(dict.fromkeys(folders))
+
+    def resolve_file(self, file: str) -> str:
+        """An absolute path for a file an actor names, relative ones found through `source_folders`."""
+        return file if is_url(file) else resolve_path(file, self.source_folders())
 
     def summary(self) -> SessionSummary:
         stop = self.last_stop if self.phase == Phase.PAUSED else None

@@ -40,6 +40,18 @@ def _read(path: str, mtime_ns: int, size: int) -> tuple[str, ...]:
         return tuple(fh.read().splitlines())
 
 
+def resolve_path(file: str, folders: list[str]) -> str:
+    """An absolute path for `file`. A relative one is looked for under `folders` first (the session's working and
+    program folders: a stop report says `orders.py:37`, and the agent passes `orders.py` back), then under
+    pairdbg's own cwd; a file found nowhere keeps the first candidate, so the error names a real place."""
+    file = os.path.expanduser(file)
+    if os.path.isabs(file):
+        return os.path.normpath(file)
+    candidates = [os.path.normpath(os.path.join(folder, file)) for folder in folders if folder]
+    candidates.append(os.path.abspath(file))
+    return next((path for path in candidates if os.path.isfile(path)), candidates[0])
+
+
 def lines_of(path: str) -> tuple[str, ...]:
     """All lines of a file (0-based tuple), or PATH_NOT_FOUND."""
     if path in _remote:

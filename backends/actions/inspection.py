@@ -129,7 +129,9 @@ async def set_variable_value(hub: Hub, p: SetVariableParams, actor: str) -> Repl
 
 
 class SourceParams(BaseModel):
-    session_id: str | None = Field(None, description="optional; only used to default `file` to the current stop")
+    session_id: str | None = Field(
+        None, description="optional: `file` defaults to where it is stopped, and relative names are its files"
+    )
     file: str | None = Field(None, description="source file (default: where the session is stopped)")
     line: int | None = Field(None, ge=1)
     context: int = Field(5, ge=0, le=200)
@@ -137,14 +139,17 @@ class SourceParams(BaseModel):
 
 async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
     file, line = p.file, p.line
-    if (not file or not line) and p.session_id:
-        session = hub.get(p.session_id)
+    session = hub.get(p.session_id) if p.session_id else None
+    if (not file or not line) and session is not None:
         stop = session.last_stop if session.phase == Phase.PAUSED else None  # an old stop is not "where it is"
         if stop is not None:
             file, line = file or stop.location.file, line or stop.location.line
     if not file:
         raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file (and line), or a paused session_id")
-    path = file if is_url(file) else os.path.abspath(os.path.expanduser(file))
+    if session is not None:
+        path = session.resolve_file(file)
+    else:
+        path = file if is_url(file) else os.path.abspath(os.path.expanduser(file))
     lines = lines_of(path)
     line = line or 1
     if line > len(lines):
