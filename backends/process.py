@@ -8,6 +8,8 @@ import contextlib
 import os
 import signal
 import socket
+import subprocess
+import sys
 from collections.abc import Sequence
 from typing import Any
 
@@ -107,3 +109,71 @@ async def stop_group(
                 await _wait_group_gone(pgid, grace_s)
     if sweep:
         signal_group(pgid, signal.SIGKILL)
+
+
+OWNER_VAR = "PAIRDBG_OWNER"  # inherited by every process pairdbg starts, and by theirs
+
+# The reaper's whole program (run with `python -S -c`): wait for EOF on stdin, which comes when pairdbg exits in any
+# way (its end of the pipe closes with it, even on SIGKILL), then SIGKILL every process still carrying the mark.
+REAPER = r"""
+import os, signal, sys, time
+mark = ("PAIRDBG_OWNER=" + sys.argv[1]).encode()
+sys.stdin.buffer.read()
+def marked():
+    for pid in os.listdir("/proc"):
+        if pid.isdigit() and int(pid) != os.getpid():
+            try:
+                with open("/proc/%s/environ" % pid, "rb") as fh:
+                    if mark in fh.read().split(b"\0"):
+                        yield int(pid)
+            except OSError:
+                pass
+for _ in range(40):
+    found = list(marked())
+    if not found:
+        break
+    for pid in found:
+        try:
+            os.kill(pid, signal.SIGKILL)
+        except OSError:
+            pass
+    time.sleep(0.05)
+"""
+
+
+class Reaper:
+    """Makes sure nothing pairdbg started outlives it, even when pairdbg is killed (SIGKILL, a crash) and cannot
+    close its sessions: a tiny watchdog process holds the read end of a pipe from pairdbg and, when it reads EOF,
+    kills every process carrying pairdbg's mark in its environment — debug adapters, runtimes, the programs they
+    started and those programs' children alike (a process group or a parent-death signal would miss grandchildren
+    that debugpy's launcher or js-debug start in groups of their own). Linux only (/proc); elsewhere it does nothing."""
+
+    def __init__(self) -> None:
+        self.mark = f"{os.getpid()}-{os.urandom(6).hex()}"
+        self._proc: subprocess.Popen[bytes] | None = None
+
+    def start(self) -> None:
+        if not os.path.isdir("/proc") or self._proc is not None:
+            return
+        env = {k: v for k, v in os.environ.items() if k != OWNER_VAR}
+        os.environ[OWNER_VAR] = self.mark  # from now on every child inherits it
+        self._proc = subprocess.Popen(
+            [sys.executable, "-S", "-c", REAPER, self.mark],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+            start_new_session=True,  # a Ctrl+C to pairdbg's terminal must not end the watchdog first
+        )
+
+    def stop(self) -> None:
+        """After an orderly shutdown: let the watchdog sweep (finding nothing, normally) and go."""
+        proc, self._proc = self._proc, None
+        if proc is None:
+            return
+        with contextlib.suppress(OSError):
+            proc.stdin.close()  # type: ignore[union-attr]
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(3)
+        if os.environ.get(OWNER_VAR) == self.mark:
+            del os.environ[OWNER_VAR]

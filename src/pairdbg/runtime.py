@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, TypeVar
 from pairdbg.backends.actions.catalogue import ACTIONS
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.process import Reaper
 from pairdbg.settings import Settings
 
 if TYPE_CHECKING:
@@ -120,9 +121,12 @@ class Runtime:
             on_end_signals(on_signal)
         else:
             exit_on_end_signals(self.hub.shutdown)
+        reaper = Reaper()
+        reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
         try:
             await self.hub.start_services()
             asyncio.get_running_loop().call_later(settle_after_s, settle_memory)
             return await serve()
         finally:
             await self.hub.shutdown()
+            reaper.stop()
