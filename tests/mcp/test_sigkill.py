@@ -5,35 +5,16 @@ pairdbg cannot run any cleanup when it is killed; its reaper (backends/process.p
 
 from __future__ import annotations
 
-import json
 import os
-import signal
-import subprocess
-import sys
 import time
 
 import pytest
 from support import line_of, prog
 from support.core import marked_processes, wait_gone
-from support.mcp import INITIALIZE, ROOT
+from support.mcp import RawServer
 
 pytestmark = pytest.mark.timeout(90)
 JS = "let n = 0;\nsetInterval(() => { n += 1; }, 50);\n"
-
-
-def call(server: subprocess.Popen, request_id: int, name: str, arguments: dict) -> dict:
-    request = {
-        "jsonrpc": "2.0",
-        "id": request_id,
-        "method": "tools/call",
-        "params": {"name": name, "arguments": arguments},
-    }
-    server.stdin.write(json.dumps(request) + "\n")
-    server.stdin.flush()
-    while True:
-        answer = json.loads(server.stdout.readline())
-        if answer.get("id") == request_id:
-            return answer["result"]
 
 
 def listening_ports(pids: list[int]) -> set[int]:
@@ -60,40 +41,19 @@ def listening_ports(pids: list[int]) -> set[int]:
 def test_sigkill_of_pairdbg_takes_every_debuggee_along(proc_guard, tmp_path):
     program = tmp_path / "ticker.js"
     program.write_text(JS)
-    server = subprocess.Popen(
-        [sys.executable, "-m", "pairdbg", "--mcp"],
-        cwd=ROOT,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        text=True,
-        env={**os.environ, "PAIRDBG_RN__WS_PORT": "0", "PAIRDBG_BRIDGE__PORT": "0"},
-    )
+    server = RawServer(env={**os.environ, "PAIRDBG_RN__WS_PORT": "0", "PAIRDBG_BRIDGE__PORT": "0"})
     try:
-        server.stdin.write(
-            json.dumps(INITIALIZE) + "\n" + json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}) + "\n"
-        )
-        server.stdin.flush()
-        json.loads(server.stdout.readline())
-        python = call(
-            server,
-            2,
-            "start_debugging",
-            {
-                "program": prog("loop.py"),
-                "breakpoints": [{"file": prog("loop.py"), "line": line_of("loop.py", "total")}],
-            },
-        )
+        bp = {"file": prog("loop.py"), "line": line_of("loop.py", "total")}
+        python = server.call("start_debugging", {"program": prog("loop.py"), "breakpoints": [bp]})
         assert python["structuredContent"]["state"] == "paused", python
-        node = call(server, 3, "start_debugging", {"program": str(program), "stop_on_entry": True})
+        node = server.call("start_debugging", {"program": str(program), "stop_on_entry": True})
         assert node["structuredContent"]["state"] == "paused", node
-        children = [pid for pid, _ in marked_processes() if pid != server.pid]
+        children = [pid for pid, _ in marked_processes() if pid != server.proc.pid]
         assert len(children) >= 4, children  # adapter, launcher, python program, node (and the reaper)
         ports = listening_ports(children)
         assert ports, "the debuggees' inspector/debug ports should be listening before the kill"
     finally:
-        server.send_signal(signal.SIGKILL)
-        server.wait()
+        server.kill()  # SIGKILL: pairdbg runs no cleanup of its own
     started = time.monotonic()
     left = wait_gone(marked_processes, 10.0)
     assert not left, f"left after SIGKILL: {left}"

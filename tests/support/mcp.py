@@ -41,3 +41,57 @@ async def call(client: Client, name: str, **args):
 
 def text(result) -> str:
     return result.content[0].text
+
+
+class RawServer:
+    """`pairdbg --mcp` on raw pipes, for tests that must decide how it ends (stdin closed, SIGKILL) — which a client
+    library would decide for them."""
+
+    def __init__(self, env: dict[str, str] | None = None) -> None:
+        import json
+        import subprocess
+
+        self._json = json
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "pairdbg", "--mcp"],
+            cwd=ROOT,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        self._next = 1
+        self._send(INITIALIZE)
+        self._answer(INITIALIZE["id"])
+        self._send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+
+    def call(self, name: str, arguments: dict) -> dict:
+        """A tools/call; returns its result (skipping notifications on the way)."""
+        self._next += 1
+        self._send(
+            {
+                "jsonrpc": "2.0",
+                "id": self._next,
+                "method": "tools/call",
+                "params": {"name": name, "arguments": arguments},
+            }
+        )
+        return self._answer(self._next)["result"]
+
+    def _send(self, message: dict) -> None:
+        self.proc.stdin.write(self._json.dumps(message) + "\n")
+        self.proc.stdin.flush()
+
+    def _answer(self, request_id: int) -> dict:
+        while True:
+            line = self.proc.stdout.readline()
+            assert line, "pairdbg --mcp closed its output"
+            answer = self._json.loads(line)
+            if answer.get("id") == request_id:
+                return answer
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
