@@ -327,7 +327,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             return
         hit = self.dialect.hit_breakpoint_ids(params)
         reason = self.dialect.reason(params, self._last_request)
+        unasked = self._last_request is None
         self._last_request = None
+        if reason == "pause" and unasked and params.get("reason") == "other":
+            # V8 names a `debugger;` statement "other": look at the code it stopped on before saying "pause".
+            self._spawn(self._report_unasked_pause(params, hit))
+            return
         text = type_of(params.get("data") or {}) if reason == "exception" else None
         known = {bp.wire_id for bps in self._files.values() for bp in bps}
         if self._apply_lock.locked() and any(h not in known for h in hit):
@@ -342,6 +347,17 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             pass
         if self._paused is paused:  # still the same pause
             self._report_stop(reason, text, hit)
+
+    async def _report_unasked_pause(self, paused: dict[str, Any], hit: list[str]) -> None:
+        reason = "pause"
+        top = (paused.get("callFrames") or [{}])[0].get("location") or {}
+        with contextlib.suppress(DebugError, KeyError, IndexError):
+            result = await self._send("Debugger.getScriptSource", {"scriptId": top["scriptId"]})
+            code = (result.get("scriptSource") or "").splitlines()[top["lineNumber"]][top.get("columnNumber", 0) :]
+            if code.lstrip().startswith("debugger"):
+                reason = "debugger statement"
+        if self._paused is paused:  # still the same pause
+            self._report_stop(reason, None, hit)
 
     def _report_stop(self, reason: str, text: str | None, hit: list[str]) -> None:
         if self.listener is None:

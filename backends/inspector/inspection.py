@@ -135,6 +135,11 @@ class InspectorValues:
         if entry is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
         values: list[RawValue] = []
+        if entry.frame is not None and 0 in entry.scope_numbers:
+            # `this` is no scope's variable but the frame's own: a person expects it among the locals.
+            this = self._call_frame(entry.frame).get("this") or {}
+            if this and this.get("type") != "undefined":
+                values.append(self._raw("this", this, entry.frame))
         for object_id in entry.object_ids:
             values.extend(await self._own_values(object_id, entry.frame))
         if not values and not entry.scope_numbers and entry.object_ids:
