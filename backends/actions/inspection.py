@@ -55,13 +55,16 @@ class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle (from a stop report, get_scopes or get_variables)")
     start: int = Field(0, ge=0)
     count: int = Field(50, ge=1, le=500)
-    names: list[str] | None = Field(None, description="only these child names")
+    names: list[str] | None = Field(
+        None, description="only these children: shown names or plain keys ('key5' or key5)"
+    )
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views, total = await session.children(p.ref, p.start, p.count, p.names)
-    text = f"{p.ref} ({total} children)\n" + "\n".join(render.variables_block(views, total, p.start))
+    text = f"{p.ref} ({total:,} children)\n" + "\n".join(render.variables_block(views, total, p.start, cursor=True))
+    shown_to = p.start + len(views)
     return Reply(
         text,
         {
@@ -69,6 +72,7 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
             "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
             "total": total,
             "start": p.start,
+            "next_start": shown_to if views and shown_to < total else None,
         },
     )
 

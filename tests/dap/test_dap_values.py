@@ -1,0 +1,62 @@
+"""Values on a real debugpy: big containers page past debugpy's listing with their real size; names take plain keys."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import line_of, start, stop_of
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(90)]
+
+VALUES = "values.py"
+STOP = line_of(VALUES, "# stop here")
+
+
+async def _stopped(registry) -> tuple[str, dict[str, str | None]]:
+    sid, reply = await start(registry, VALUES, STOP)
+    return sid, {v["name"]: v.get("handle") for v in stop_of(reply)["locals"]}
+
+
+async def test_a_10000_entry_dict_pages_through_all_of_it(registry):
+    sid, handles = await _stopped(registry)
+    first = await registry.run("get_variables", {"session_id": sid, "ref": handles["huge_dict"], "count": 100}, "h")
+    assert first.data["total"] == 10_000 and first.data["next_start"] == 100
+    assert "showing 1-100 of 10,000; next: start=100" in first.text
+    assert [v["name"] for v in first.data["variables"]] == [f"'key{n}'" for n in range(100)]
+    # Every entry once, in order, far past the 500 debugpy lists.
+    seen, at = [], 0
+    while at is not None:
+        r = await registry.run(
+            "get_variables", {"session_id": sid, "ref": handles["huge_dict"], "start": at, "count": 500}, "h"
+        )
+        assert r.data["total"] == 10_000
+        seen += [(v["name"], v["value"]) for v in r.data["variables"]]
+        at = r.data["next_start"]
+    assert seen == [(f"'key{n}'", str(n)) for n in range(10_000)]
+    assert "showing 9501-10000 of 10,000; the end" in r.text
+
+
+async def test_a_10000_item_list_pages_past_the_first_hundred(registry):
+    sid, handles = await _stopped(registry)
+    r = await registry.run(
+        "get_variables", {"session_id": sid, "ref": handles["huge_list"], "start": 9_990, "count": 20}, "h"
+    )
+    assert r.data["total"] == 10_000 and r.data["next_start"] is None
+    tail = [(v["name"], v["value"]) for v in r.data["variables"]]
+    assert tail == [(f"{n:04d}", str(n)) for n in range(9_990, 10_000)]
+    mid = await registry.run(
+        "get_variables", {"session_id": sid, "ref": handles["huge_list"], "start": 95, "count": 10}, "h"
+    )
+    assert [v["value"] for v in mid.data["variables"]] == [str(n) for n in range(95, 105)]
+    assert "showing 96-105 of 10,000; next: start=105" in mid.text
+
+
+async def test_names_take_plain_keys_and_reprs_even_past_the_listing(registry):
+    sid, handles = await _stopped(registry)
+    r = await registry.run(
+        "get_variables",
+        {"session_id": sid, "ref": handles["huge_dict"], "names": ["key5", "'key7'", "key9999"]},
+        "h",
+    )
+    assert {v["name"]: v["value"] for v in r.data["variables"]} == {"'key5'": "5", "'key7'": "7", "'key9999'": "9999"}
+    assert r.data["total"] == 3
