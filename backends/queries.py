@@ -53,7 +53,8 @@ def can_evaluate_globally(session: Session) -> bool:
 
 
 async def call_stack(session: Session, thread_id: int, start: int, count: int) -> tuple[list[FrameView], int]:
-    """Frames of a thread; those of the stopped thread get @fN handles, other threads' are named by position (#N)."""
+    """Frames of a thread: the stopped thread's are @fN (positions in the stop's stack), another thread's
+    @f<thread>.<N>; both work in get_scopes, get_variables and evaluate until the program runs."""
     snapshot = session.snapshot
     if snapshot is not None and snapshot.thread_id == thread_id:
         raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
@@ -62,7 +63,9 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
-            handle=session.handles.frame(i, f.id) if thread_id == stopped else f"#{i}",
+            handle=session.handles.frame(i, f.id) if thread_id == stopped else session.handles.thread_frame(
+                thread_id, i, f.id
+            ),
             function=f.name,
             file=f.file,
             line=f.line,

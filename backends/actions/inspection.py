@@ -209,7 +209,8 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread with @fN handles.",
+        "Frames of the stopped thread (@fN) or of another thread_id (@f<thread>.<N>), usable in get_scopes, "
+        "get_local_variables and evaluate_expression.",
         StackParams,
         get_call_stack,
         "Call stack",

@@ -313,7 +313,17 @@ class DapBackend(Debugger):
         args: dict[str, Any] = {"variablesReference": ref}
         if start or count:
             args.update(start=start, count=count)
-        body = await self._req("variables", args)
+        try:
+            body = await self._req("variables", args)
+        except DebugError as exc:
+            if "Unable to find thread" in exc.message:  # pydevd: the frame's thread is not suspended in Python code
+                raise DebugError(
+                    ErrorCode.NOT_PAUSED,
+                    "that frame's thread is not suspended in Python code (it is blocked in native code, e.g. a wait), "
+                    "so its values cannot be read",
+                    hint="read a thread that runs Python code, or step until this one returns to Python",
+                ) from None
+            raise
         return [_raw_value(v) for v in body.get("variables", [])]
 
     async def evaluate(
