@@ -102,7 +102,9 @@ def breakpoint_line(bp: BreakpointView) -> str:
         extras.append(f"hit {bp.hit_condition}")
     if bp.log_message:
         extras.append(f"log {bp.log_message!r}")
-    status = "verified" if bp.verified else "unverified" + (f": {bp.message}" if bp.message else "")
+    status = "verified" if bp.verified else "unverified"
+    if bp.message:  # why it is unbound, or why a bound one does not stop (its condition raises)
+        status += f": {bp.message}"
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"
