@@ -60,3 +60,15 @@ async def test_names_take_plain_keys_and_reprs_even_past_the_listing(registry):
     )
     assert {v["name"]: v["value"] for v in r.data["variables"]} == {"'key5'": "5", "'key7'": "7", "'key9999'": "9999"}
     assert r.data["total"] == 3
+
+
+async def test_a_local_holding_a_class_is_a_local_and_can_be_set(registry):
+    sid, handles = await _stopped(registry)
+    assert "kind" in handles and "class variables" not in handles
+    local = await registry.run("get_local_variables", {"session_id": sid}, "h")
+    kind = next(v for v in local.data["variables"] if v["name"] == "kind")
+    assert "Config" in kind["value"]
+    sv = await registry.run("set_variable_value", {"session_id": sid, "name": "kind", "value": "int"}, "h")
+    assert sv.data["value"] == "<class 'int'>"
+    ev = await registry.run("evaluate_expression", {"session_id": sid, "expression": "kind.__name__"}, "h")
+    assert ev.data["value"] == "'int'"
