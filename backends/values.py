@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import asyncio
 import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -20,6 +21,7 @@ if TYPE_CHECKING:
     from .handles import Handles
     from .limits import Limits
 
+EVALUATE_CHARS = 4000  # of an evaluated value's text; the reply says the whole length when it is cut
 WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
 WATCH_BUDGET_S = 2.0  # for all watches of one stop report
 
@@ -101,7 +103,28 @@ class ValueInspector:
             raise
         if self._phase() != Phase.PAUSED:
             raw.ref = 0
-        return self.value_view(raw, 0, frame_id, cap=4000)
+        if raw.ref and raw.type in _NESTABLE and _CUT_NESTING.search(raw.value):
+            raw.value = await self._one_level_deeper(raw, EVALUATE_CHARS) or raw.value
+        view = self.value_view(raw, 0, frame_id, cap=EVALUATE_CHARS)
+        if view.truncated:
+            view.length = len(raw.value)
+        return view
+
+    async def _one_level_deeper(self, raw: RawValue, cap: int) -> str | None:
+        """debugpy writes containers nested past two levels as [...]/{...}; its children's own texts go a level
+        further. Joined back, within `cap` (None when it does not fit or is not a plain container)."""
+        children = await self.backend.debugger("has no values to expand").variables(raw.ref)
+        if any(c.name in ("more", "Unable to handle:") for c in children):
+            return None
+        items = [c for c in children if c.name not in _NOT_ITEMS]
+        if raw.type == "dict":
+            parts = [f"{c.name}: {c.value}" for c in items]
+            text = "{" + ", ".join(parts) + "}"
+        elif raw.type == "list":
+            text = "[" + ", ".join(c.value for c in items) + "]"
+        else:
+            text = "(" + ", ".join(c.value for c in items) + ("," if len(items) == 1 else "") + ")"
+        return text if len(text) <= cap else None
 
     async def children(
         self, handle: str, start: int, count: int, names: list[str] | None
@@ -279,6 +302,8 @@ class WatchList(Mapping[str, Watch]):
 # debugpy's children of a container that are not its items: groups, its size, and the "too many" markers.
 _NOT_ITEMS = frozenset({"special variables", "function variables", "class variables", "len()", "Unable to handle:"})
 _PAGE_CHUNK = 100  # debugpy lists at most 100 items of an evaluated list slice
+_NESTABLE = ("dict", "list", "tuple")
+_CUT_NESTING = re.compile(r"\[\.\.\.\]|\{\.\.\.\}|\(\.\.\.\)")  # debugpy's mark for a level it did not write
 
 
 def _container_size(raws: list[RawValue]) -> int | None:

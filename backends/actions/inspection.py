@@ -113,6 +113,12 @@ async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
     view = await session.evaluate(p.expression, p.frame, p.return_by_value)
     handle = f"  {view.handle} to expand" if view.handle else ""
     text = f"{p.expression} = {view.value}" + (f"  ({view.type})" if view.type else "") + handle
+    if view.length:  # cut: say how long it is and how to read the rest
+        shown = len(view.value) - 1
+        text += (
+            f"\n… the value's text is {view.length:,} characters; showing 1-{shown:,}; "
+            f"next: evaluate_expression repr({p.expression})[{shown}:{shown + 4000}]"
+        )
     return Reply(text, {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
 
 

@@ -72,3 +72,23 @@ async def test_a_local_holding_a_class_is_a_local_and_can_be_set(registry):
     assert sv.data["value"] == "<class 'int'>"
     ev = await registry.run("evaluate_expression", {"session_id": sid, "expression": "kind.__name__"}, "h")
     assert ev.data["value"] == "'int'"
+
+
+async def test_evaluate_says_a_long_values_length_and_how_to_page_it(registry):
+    sid, _ = await _stopped(registry)
+    ev = await registry.run("evaluate_expression", {"session_id": sid, "expression": "long_text"}, "h")
+    assert ev.data["truncated"] and ev.data["length"] == 5002
+    assert "the value's text is 5,002 characters; showing 1-3,999; next: evaluate_expression repr(long_text)[3999:" in (
+        ev.text
+    )
+    rest = await registry.run(
+        "evaluate_expression", {"session_id": sid, "expression": "repr(long_text)[3999:7999]"}, "h"
+    )
+    assert rest.data["value"] == repr("x" * 1002 + "'") and not rest.data["truncated"]
+
+
+async def test_evaluate_shows_nested_containers_a_level_deeper(registry):
+    sid, _ = await _stopped(registry)
+    ev = await registry.run("evaluate_expression", {"session_id": sid, "expression": "nested"}, "h")
+    assert ev.data["value"] == "{'a': [1, [2, [...]]], 'b': {'c': {'d': 1}}}"
+    assert "length" not in ev.data
