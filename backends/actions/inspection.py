@@ -174,6 +174,28 @@ async def list_threads(hub: Hub, p: SessionParams, actor: str) -> Reply:
     )
 
 
+class TasksParams(SessionParams):
+    frame: str | None = Field(None, description="frame handle to evaluate in (default @f0)")
+
+
+async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    tasks = await queries.async_tasks(session, p.frame)
+    if tasks is None:
+        text = "no asyncio loop runs in the stopped thread (tasks of loops in other threads are not listed)"
+        return Reply(text, {"session_id": session.id, "running_loop": False, "tasks": []})
+    lines = []
+    for t in tasks:
+        chain = " → ".join(f"{c['function']} {render.where(c['file'], c['line'])}" for c in t["chain"]) or "?"
+        state = " (current: the stopped code)" if t["current"] else " (done)" if t["done"] else ""
+        awaiting = f"; awaits {t['awaiting']}" if t["awaiting"] else ""
+        lines.append(f"{'*' if t['current'] else ' '} {t['name']}{state}: {chain}{awaiting}")
+    head = f"{len(tasks)} asyncio tasks (innermost frame last)"
+    return Reply(
+        head + "\n" + "\n".join(lines), {"session_id": session.id, "running_loop": True, "tasks": tasks}
+    )
+
+
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="cursor: pass next_since from the previous call")
     limit: int = Field(100, ge=1, le=1000)
@@ -270,6 +292,14 @@ ACTIONS = [
         quiet=True,
     ),
     Action("list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True),
+    Action(
+        "list_async_tasks",
+        "asyncio tasks of the paused Python program's running loop, each with where it awaits.",
+        TasksParams,
+        list_async_tasks,
+        "Async tasks",
+        read_only=True,
+    ),
     Action(
         "get_output",
         "Program output since a cursor: entries, next_since, has_more, dropped.",
