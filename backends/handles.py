@@ -48,6 +48,12 @@ class Handles:
         self._frames[handle] = frame_id
         return handle
 
+    def thread_frame(self, thread_id: int, index: int, frame_id: int) -> str:
+        """A frame of a thread other than the stopped one: `@f<thread>.<position>`, valid until the program runs."""
+        handle = f"@f{thread_id}.{index}"
+        self._frames[handle] = frame_id
+        return handle
+
     def var(self, ref: VarRef) -> str:
         handle = f"@v{self._next_var}"
         self._next_var += 1

@@ -49,6 +49,7 @@ class VariableView(BaseModel):
     type: str | None = None
     value: str
     truncated: bool = False
+    length: int | None = Field(None, description="characters of the whole value text, when it was cut (evaluate)")
 
 
 class FrameView(BaseModel):

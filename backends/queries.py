@@ -6,10 +6,13 @@ mint handles. Kept small and in one module, so they can later read a per-stop sn
 
 from __future__ import annotations
 
+import ast
+import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from .base import RawValue
+from .errors import DebugError, ErrorCode
 from .models import FrameView, Phase, StopReport, VariableView
 
 if TYPE_CHECKING:
@@ -52,8 +55,71 @@ def can_evaluate_globally(session: Session) -> bool:
 # ----- frames and values ----------------------------------------------------------------------------------------------
 
 
+# Run in the paused program (its own namespace): the stopped thread's running loop, each task and the chain of
+# coroutines it awaits through, as JSON text; null when the thread runs no loop.
+_TASKS_SOURCE = """
+def walk():
+    import asyncio, json
+    loop = asyncio._get_running_loop()
+    if loop is None:
+        return json.dumps(None)
+    current = asyncio.current_task(loop)
+    out = []
+    for task in asyncio.all_tasks(loop):
+        chain, coro, awaiting = [], task.get_coro(), None
+        while coro is not None and len(chain) < 50:
+            frame = getattr(coro, "cr_frame", None) or getattr(coro, "gi_frame", None)
+            if frame is not None:
+                name = getattr(coro, "__qualname__", type(coro).__name__)
+                chain.append([name, frame.f_code.co_filename, frame.f_lineno])
+            inner = getattr(coro, "cr_await", None) or getattr(coro, "gi_yieldfrom", None)
+            if inner is not None and not hasattr(inner, "cr_frame") and not hasattr(inner, "gi_frame"):
+                awaiting = repr(inner)[:200]
+                break
+            coro = inner
+        blocked_on = getattr(task, "_fut_waiter", None)  # the future the task waits for, if any
+        if blocked_on is not None:
+            awaiting = repr(blocked_on)[:200]
+        out.append({"name": task.get_name(), "current": task is current, "done": task.done(), "chain": chain,
+                    "awaiting": awaiting})
+    return json.dumps(out)
+"""
+_TASKS_EXPRESSION = f"(lambda ns: (exec({_TASKS_SOURCE!r}, ns), ns['walk']())[1])({{}})"
+
+
+async def async_tasks(session: Session, frame: str | None) -> list[dict[str, Any]] | None:
+    """asyncio tasks of the loop the stopped thread runs, each with the coroutines it awaits through (outermost
+    first, 1-based lines) and what the innermost awaits; None when that thread runs no loop."""
+    session.require_paused()
+    if session.language != "python":
+        raise session.backend.unsupported("lists asyncio tasks of Python programs only")
+    frame_id = session.handles.frame_id(frame)
+    raw = await session.backend.evaluate(_TASKS_EXPRESSION, frame_id, context="repl")
+    try:
+        tasks = json.loads(ast.literal_eval(raw.value))
+    except (ValueError, SyntaxError, TypeError) as exc:
+        raise DebugError(
+            ErrorCode.PROTOCOL_ERROR,
+            f"could not read the program's asyncio tasks: {raw.value[:200]}",
+            hint="the program may have replaced asyncio or json; evaluate asyncio.all_tasks() instead",
+        ) from exc
+    if tasks is None:
+        return None
+    return [
+        {
+            "name": t["name"],
+            "current": t["current"],
+            "done": t["done"],
+            "chain": [{"function": f, "file": file, "line": line} for f, file, line in t["chain"]],
+            "awaiting": t["awaiting"],
+        }
+        for t in sorted(tasks, key=lambda t: (not t["current"], t["name"]))
+    ]
+
+
 async def call_stack(session: Session, thread_id: int, start: int, count: int) -> tuple[list[FrameView], int]:
-    """Frames of a thread; those of the stopped thread get @fN handles, other threads' are named by position (#N)."""
+    """Frames of a thread: the stopped thread's are @fN (positions in the stop's stack), another thread's
+    @f<thread>.<N>; both work in get_scopes, get_variables and evaluate until the program runs."""
     snapshot = session.snapshot
     if snapshot is not None and snapshot.thread_id == thread_id:
         raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
@@ -62,7 +128,9 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
-            handle=session.handles.frame(i, f.id) if thread_id == stopped else f"#{i}",
+            handle=session.handles.frame(i, f.id) if thread_id == stopped else session.handles.thread_frame(
+                thread_id, i, f.id
+            ),
             function=f.name,
             file=f.file,
             line=f.line,

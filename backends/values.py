@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import contextlib
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -18,6 +21,7 @@ if TYPE_CHECKING:
     from .handles import Handles
     from .limits import Limits
 
+EVALUATE_CHARS = 4000  # of an evaluated value's text; the reply says the whole length when it is cut
 WATCH_TIMEOUT_S = 1.0  # per watch, when a stop report is built
 WATCH_BUDGET_S = 2.0  # for all watches of one stop report
 
@@ -99,20 +103,102 @@ class ValueInspector:
             raise
         if self._phase() != Phase.PAUSED:
             raw.ref = 0
-        return self.value_view(raw, 0, frame_id, cap=4000)
+        if raw.ref and raw.type in _NESTABLE and _CUT_NESTING.search(raw.value):
+            raw.value = await self._one_level_deeper(raw, EVALUATE_CHARS) or raw.value
+        view = self.value_view(raw, 0, frame_id, cap=EVALUATE_CHARS)
+        if view.truncated:
+            view.length = len(raw.value)
+        return view
+
+    async def _one_level_deeper(self, raw: RawValue, cap: int) -> str | None:
+        """debugpy writes containers nested past two levels as [...]/{...}; its children's own texts go a level
+        further. Joined back, within `cap` (None when it does not fit or is not a plain container)."""
+        children = await self.backend.debugger("has no values to expand").variables(raw.ref)
+        if any(c.name in ("more", "Unable to handle:") for c in children):
+            return None
+        items = [c for c in children if c.name not in _NOT_ITEMS]
+        if raw.type == "dict":
+            parts = [f"{c.name}: {c.value}" for c in items]
+            text = "{" + ", ".join(parts) + "}"
+        elif raw.type == "list":
+            text = "[" + ", ".join(c.value for c in items) + "]"
+        else:
+            text = "(" + ", ".join(c.value for c in items) + ("," if len(items) == 1 else "") + ")"
+        return text if len(text) <= cap else None
 
     async def children(
         self, handle: str, start: int, count: int, names: list[str] | None
     ) -> tuple[list[VariableView], int]:
+        """Children of a @vN, paged. A sized container (debugpy's "len()" child) pages through its real items,
+        also past what debugpy lists (500 dict entries, 100 list items): those pages are evaluated as slices."""
         self._require_paused()
         ref = self.handles.variable(handle)
         if not ref.ref:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{handle} ({ref.name}) has no children to list")
         raws = await self.backend.debugger("has no values to expand").variables(ref.ref)
+        size = _container_size(raws)
+        if size is None:  # not a sized container: debugpy's children as they are
+            if names:
+                raws = _pick(raws, names)
+            return [self.value_view(r, ref.ref, ref.frame_id) for r in raws[start : start + count]], len(raws)
+        listed = [r for r in raws if r.name not in _NOT_ITEMS and not (r.name == "more" and _is_bucket(r))]
         if names:
-            wanted = set(names)
-            raws = [r for r in raws if r.name in wanted]
-        return [self.value_view(r, ref.ref, ref.frame_id) for r in raws[start : start + count]], len(raws)
+            picked = _pick(listed, names)
+            if len(picked) < len(set(names)) and len(listed) < size and ref.evaluate_name:
+                picked += await self._lookup(ref, [n for n in names if not _pick(picked, [n])])
+            return [self.value_view(r, ref.ref, ref.frame_id) for r in picked[start : start + count]], len(picked)
+        end = min(start + count, size)
+        if end <= len(listed):
+            return [self.value_view(r, ref.ref, ref.frame_id) for r in listed[start:end]], size
+        if not ref.evaluate_name:
+            raise DebugError(
+                ErrorCode.CAPABILITY_UNSUPPORTED,
+                f"{handle} ({ref.name}) has {size} items but the debugger lists only the first {len(listed)}, and "
+                "it has no expression to page the rest by",
+                hint=f"pass start < {len(listed)}, or evaluate_expression a slice of the value",
+            )
+        views: list[VariableView] = []
+        for lo in range(start, end, _PAGE_CHUNK):
+            views += await self._slice(ref, lo, min(lo + _PAGE_CHUNK, end), size)
+        return views, size
+
+    async def _slice(self, ref: VarRef, lo: int, hi: int, size: int) -> list[VariableView]:
+        """Items lo..hi of a container past debugpy's listing, named as debugpy names them in the whole."""
+        container = ref.evaluate_name
+        expr = (
+            "(lambda o, s, e: dict(__import__('itertools').islice(o.items(), s, e)) if isinstance(o, dict) "
+            f"else list(__import__('itertools').islice(iter(o), s, e)))({container}, {lo}, {hi})"
+        )
+        page = await self.backend.evaluate(expr, ref.frame_id, context="watch")
+        if not page.ref:
+            return []
+        raws = await self.backend.debugger("has no values to expand").variables(page.ref)
+        items = [r for r in raws if r.name not in _NOT_ITEMS and not (r.name == "more" and _is_bucket(r))]
+        width = len(str(size - 1))
+        for i, raw in enumerate(items):
+            if page.type != "dict":  # a list's item: its index in the whole, as debugpy writes it
+                raw.name = f"{lo + i:0{width}d}"
+                raw.evaluate_name = f"({container})[{lo + i}]"
+            elif raw.evaluate_name and raw.evaluate_name.startswith(expr):
+                raw.evaluate_name = f"({container})" + raw.evaluate_name[len(expr) :]
+        return [self.value_view(r, page.ref, ref.frame_id) for r in items]
+
+    async def _lookup(self, ref: VarRef, names: list[str]) -> list[RawValue]:
+        """Keys (plain or as reprs) of a mapping too big for debugpy to list, looked up in the program."""
+        keys = sorted({repr(k) for n in names for k in _key_candidates(n)})
+        expr = (
+            f"(lambda o: {{k: o[k] for k in ({', '.join(keys)},) if k in o}} if isinstance(o, dict) else {{}})"
+            f"({ref.evaluate_name})"
+        )
+        page = await self.backend.evaluate(expr, ref.frame_id, context="watch")
+        if not page.ref:
+            return []
+        raws = await self.backend.debugger("has no values to expand").variables(page.ref)
+        found = [r for r in raws if r.name not in _NOT_ITEMS and not (r.name == "more" and _is_bucket(r))]
+        for raw in found:
+            if raw.evaluate_name and raw.evaluate_name.startswith(expr):
+                raw.evaluate_name = f"({ref.evaluate_name})" + raw.evaluate_name[len(expr) :]
+        return found
 
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         check_length("value", value, self.limits.max_expression)
@@ -211,6 +297,41 @@ class WatchList(Mapping[str, Watch]):
         return WatchView(
             id=watch.id, expression=cap_text(watch.expression, 120), value=value, changed=changed, error=error
         )
+
+
+# debugpy's children of a container that are not its items: groups, its size, and the "too many" markers.
+_NOT_ITEMS = frozenset({"special variables", "function variables", "class variables", "len()", "Unable to handle:"})
+_PAGE_CHUNK = 100  # debugpy lists at most 100 items of an evaluated list slice
+_NESTABLE = ("dict", "list", "tuple")
+_CUT_NESTING = re.compile(r"\[\.\.\.\]|\{\.\.\.\}|\(\.\.\.\)")  # debugpy's mark for a level it did not write
+
+
+def _container_size(raws: list[RawValue]) -> int | None:
+    """A container's real size from debugpy's "len()" child (None for anything else)."""
+    for raw in raws:
+        if raw.name == "len()" and raw.value.isdigit():
+            return int(raw.value)
+    return None
+
+
+def _is_bucket(raw: RawValue) -> bool:
+    return (raw.type or "").startswith("MoreItems")
+
+
+def _key_candidates(name: str) -> list[object]:
+    """What a name given for a child may mean: the plain key ("key5") or a repr ("'key5'", "5")."""
+    out: list[object] = [name]
+    with contextlib.suppress(ValueError, SyntaxError, TypeError, MemoryError, RecursionError):
+        value = ast.literal_eval(name)
+        if isinstance(value, str | int | float | bool | bytes | tuple) or value is None:
+            out.append(value)
+    return out
+
+
+def _pick(raws: list[RawValue], names: list[str]) -> list[RawValue]:
+    """Children named by their shown name or by the plain key it is the repr of, in the order listed."""
+    wanted = set(names) | {repr(n) for n in names}
+    return [r for r in raws if r.name in wanted]
 
 
 def _is_special(name: str) -> bool:

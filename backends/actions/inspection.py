@@ -55,13 +55,16 @@ class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle (from a stop report, get_scopes or get_variables)")
     start: int = Field(0, ge=0)
     count: int = Field(50, ge=1, le=500)
-    names: list[str] | None = Field(None, description="only these child names")
+    names: list[str] | None = Field(
+        None, description="only these children: shown names or plain keys ('key5' or key5)"
+    )
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views, total = await session.children(p.ref, p.start, p.count, p.names)
-    text = f"{p.ref} ({total} children)\n" + "\n".join(render.variables_block(views, total, p.start))
+    text = f"{p.ref} ({total:,} children)\n" + "\n".join(render.variables_block(views, total, p.start, cursor=True))
+    shown_to = p.start + len(views)
     return Reply(
         text,
         {
@@ -69,6 +72,7 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
             "variables": [v.model_dump(mode="json", exclude_none=True) for v in views],
             "total": total,
             "start": p.start,
+            "next_start": shown_to if views and shown_to < total else None,
         },
     )
 
@@ -109,6 +113,12 @@ async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
     view = await session.evaluate(p.expression, p.frame, p.return_by_value)
     handle = f"  {view.handle} to expand" if view.handle else ""
     text = f"{p.expression} = {view.value}" + (f"  ({view.type})" if view.type else "") + handle
+    if view.length:  # cut: say how long it is and how to read the rest
+        shown = len(view.value) - 1
+        text += (
+            f"\n… the value's text is {view.length:,} characters; showing 1-{shown:,}; "
+            f"next: evaluate_expression repr({p.expression})[{shown}:{shown + 4000}]"
+        )
     return Reply(text, {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
 
 
@@ -169,6 +179,28 @@ async def list_threads(hub: Hub, p: SessionParams, actor: str) -> Reply:
     )
 
 
+class TasksParams(SessionParams):
+    frame: str | None = Field(None, description="frame handle to evaluate in (default @f0)")
+
+
+async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    tasks = await queries.async_tasks(session, p.frame)
+    if tasks is None:
+        text = "no asyncio loop runs in the stopped thread (tasks of loops in other threads are not listed)"
+        return Reply(text, {"session_id": session.id, "running_loop": False, "tasks": []})
+    lines = []
+    for t in tasks:
+        chain = " → ".join(f"{c['function']} {render.where(c['file'], c['line'])}" for c in t["chain"]) or "?"
+        state = " (current: the stopped code)" if t["current"] else " (done)" if t["done"] else ""
+        awaiting = f"; awaits {t['awaiting']}" if t["awaiting"] else ""
+        lines.append(f"{'*' if t['current'] else ' '} {t['name']}{state}: {chain}{awaiting}")
+    head = f"{len(tasks)} asyncio tasks (innermost frame last)"
+    return Reply(
+        head + "\n" + "\n".join(lines), {"session_id": session.id, "running_loop": True, "tasks": tasks}
+    )
+
+
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="cursor: pass next_since from the previous call")
     limit: int = Field(100, ge=1, le=1000)
@@ -210,7 +242,8 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread with @fN handles.",
+        "Frames of the stopped thread (@fN) or of another thread_id (@f<thread>.<N>), usable in get_scopes, "
+        "get_local_variables and evaluate_expression.",
         StackParams,
         get_call_stack,
         "Call stack",
@@ -264,6 +297,14 @@ ACTIONS = [
         quiet=True,
     ),
     Action("list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True),
+    Action(
+        "list_async_tasks",
+        "asyncio tasks of the paused Python program's running loop, each with where it awaits.",
+        TasksParams,
+        list_async_tasks,
+        "Async tasks",
+        read_only=True,
+    ),
     Action(
         "get_output",
         "Program output since a cursor: entries, next_since, has_more, dropped.",

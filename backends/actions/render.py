@@ -15,7 +15,7 @@ def where(file: str | None, line: int | None) -> str:
     return f"{short(file)}:{line}" if line else short(file)
 
 
-def variables_block(views: list[VariableView], total: int, start: int = 0) -> list[str]:
+def variables_block(views: list[VariableView], total: int, start: int = 0, cursor: bool = False) -> list[str]:
     if not views:
         return ["  (none)"]
     width = min(max(len(v.name) for v in views), 24)
@@ -25,7 +25,10 @@ def variables_block(views: list[VariableView], total: int, start: int = 0) -> li
         handle = f"{v.handle:<5}" if v.handle else "     "
         out.append(f"  {handle} {v.name:<{width}}  {v.type or '':<{twidth}}  {v.value}")
     shown_to = start + len(views)
-    if shown_to < total or start:
+    if cursor and (shown_to < total or start):  # get_variables pages with start/count: say where the next page is
+        more = f"next: start={shown_to}" if shown_to < total else "the end"
+        out.append(f"  … showing {start + 1}-{shown_to} of {total:,}; {more}")
+    elif shown_to < total or start:
         out.append(f"  … showing {start + 1}-{shown_to} of {total}; pass start/count for more")
     return out
 
@@ -99,7 +102,9 @@ def breakpoint_line(bp: BreakpointView) -> str:
         extras.append(f"hit {bp.hit_condition}")
     if bp.log_message:
         extras.append(f"log {bp.log_message!r}")
-    status = "verified" if bp.verified else "unverified" + (f": {bp.message}" if bp.message else "")
+    status = "verified" if bp.verified else "unverified"
+    if bp.message:  # why it is unbound, or why a bound one does not stop (its condition raises)
+        status += f": {bp.message}"
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"

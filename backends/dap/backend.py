@@ -49,6 +49,7 @@ def dap_capabilities(answer: dict[str, Any], allowed: frozenset[str] | None = No
     return caps if allowed is None else caps.only(allowed)
 
 
+CONDITION_ERROR = "Error while evaluating expression in conditional breakpoint:"  # pydevd's output line
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
 MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
 ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
@@ -83,6 +84,9 @@ class DapBackend(Debugger):
         self._closing = False
         self._stderr_task: asyncio.Task[None] | None = None
         self.request_timeout = 10.0
+        # Conditional breakpoints by adapter id (condition, state), and how often each condition raised.
+        self._conditions: dict[int | str, tuple[str, BreakpointState]] = {}
+        self._condition_errors: dict[int | str, int] = {}
 
     @property
     def features(self) -> Capabilities:  # type: ignore[override]
@@ -197,6 +201,8 @@ class DapBackend(Debugger):
             category = body.get("category") or "console"
             if category != "telemetry" and body.get("output"):
                 listener.on_output(category, body["output"])
+                if CONDITION_ERROR in body["output"]:
+                    self._condition_failed(body["output"])
         elif event == "exited":
             listener.on_exited(body.get("exitCode"))
         elif event == "terminated":
@@ -208,6 +214,30 @@ class DapBackend(Debugger):
                 listener.on_breakpoint_changed(
                     bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), _bp_message(bp), bp["id"])
                 )
+
+    def _condition_failed(self, output: str) -> None:
+        """pydevd does not stop when a breakpoint's condition raises; it only says so in an output line. Mark the
+        breakpoints with that condition, so the breakpoint list shows why they never fire."""
+        rest = output.partition(CONDITION_ERROR)[2]
+        lines = rest.strip().splitlines()
+        if not lines or self.listener is None:
+            return
+        condition = lines[0].strip()
+        error = next((line.strip() for line in reversed(lines[1:]) if line.strip()), "an error")
+        for bp_id, (cond, state) in self._conditions.items():
+            if cond.strip() != condition:
+                continue
+            times = self._condition_errors[bp_id] = self._condition_errors.get(bp_id, 0) + 1
+            if times & (times - 1):  # tell on the 1st, 2nd, 4th, 8th… failure: a hot loop must not flood the bus
+                continue
+            message = f"its condition raised {error} (at least {times}x); it does not stop while the condition fails"
+            self.listener.on_breakpoint_changed(bp_id, BreakpointState(state.verified, state.line, message, bp_id))
+
+    def _remember_conditions(self, conditions: list[str | None], states: list[BreakpointState]) -> None:
+        for condition, state in zip(conditions, states, strict=False):
+            if condition and state.backend_id is not None:
+                self._conditions[state.backend_id] = (condition, state)
+                self._condition_errors.pop(state.backend_id, None)
 
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
         raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"pairdbg does not support the reverse request '{command}'")
@@ -234,10 +264,12 @@ class DapBackend(Debugger):
             "setBreakpoints",
             {"source": {"path": file}, "breakpoints": bps, "lines": [s.line for s in specs], "sourceModified": False},
         )
-        return [
+        states = [
             BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
+        self._remember_conditions([s.condition for s in specs], states)
+        return states
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         body = await self._req(
@@ -253,10 +285,12 @@ class DapBackend(Debugger):
                 ]
             },
         )
-        return [
+        states = [
             BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
+        self._remember_conditions([s.condition for s in specs], states)
+        return states
 
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self._req("setExceptionBreakpoints", {"filters": list(self.exception_filters[mode])})
@@ -313,7 +347,17 @@ class DapBackend(Debugger):
         args: dict[str, Any] = {"variablesReference": ref}
         if start or count:
             args.update(start=start, count=count)
-        body = await self._req("variables", args)
+        try:
+            body = await self._req("variables", args)
+        except DebugError as exc:
+            if "Unable to find thread" in exc.message:  # pydevd: the frame's thread is not suspended in Python code
+                raise DebugError(
+                    ErrorCode.NOT_PAUSED,
+                    "that frame's thread is not suspended in Python code (it is blocked in native code, e.g. a wait), "
+                    "so its values cannot be read",
+                    hint="read a thread that runs Python code, or step until this one returns to Python",
+                ) from None
+            raise
         return [_raw_value(v) for v in body.get("variables", [])]
 
     async def evaluate(

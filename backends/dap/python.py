@@ -69,6 +69,11 @@ async def check_python(python: str) -> None:
         )
 
 
+# A local holding a class is a local: pydevd would move it under a "class variables" group, out of reach of
+# get_local_variables and set_variable_value.
+VARIABLE_PRESENTATION = {"class": "inline"}
+
+
 def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     """debugpy `rules` that keep justMyCode from hiding files the person asked for: the program itself and every
     file a breakpoint was set in before the start (an installed library, the stdlib, or pairdbg's own demo when
@@ -129,6 +134,7 @@ class PythonLaunch(DapBackend):
             "cwd": self.cwd or os.path.dirname(os.path.abspath(self.program)),
             "env": {"PYTHONUNBUFFERED": "1", **self.env},
             "justMyCode": self.just_my_code,
+            "variablePresentation": VARIABLE_PRESENTATION,
             "stopOnEntry": self.stop_on_entry,
             "python": [self.python],
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
@@ -184,5 +190,6 @@ class PythonAttach(DapBackend):
             "request": "attach",
             "connect": {"host": self.host, "port": self.port},
             "justMyCode": self.just_my_code,
+            "variablePresentation": VARIABLE_PRESENTATION,
             **({"rules": include_rules([], self.breakpoint_files)} if self.just_my_code else {}),
         }
