@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -14,6 +15,7 @@ from pydantic import BaseModel, ValidationError
 from ..errors import DebugError, ErrorCode
 from ..events import ActionPerformed
 from ..hub import Hub
+from ..limits import Limits
 
 
 @dataclass
@@ -52,7 +54,7 @@ class Registry:
         if action is None:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
-                f"unknown action {name!r}",
+                f"unknown action {cut(str(name), 60)!r}",
                 hint="known: " + ", ".join(sorted(self.actions)),
             )
         return action
@@ -62,11 +64,12 @@ class Registry:
             return args
         if args:
             refuse_unknown(action, args)
+            check_values(action.name, args, self.hub.limits)
         try:
             return action.params.model_validate(args or {})
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
+                f"{'.'.join(cut(str(p), 60) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
             )
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS, f"{action.name}: {problems}", hint="check the tool's input schema"
@@ -81,6 +84,8 @@ class Registry:
         try:
             reply = await action.handler(self.hub, params, actor)
         except DebugError as exc:
+            if isinstance(args, dict):
+                shorten_echoes(exc, args)
             self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
             raise
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
@@ -127,6 +132,87 @@ def refuse_unknown(action: Action, args: dict[str, Any]) -> None:
         f"{action.name}: unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(parts)}",
         hint=f"{action.name} takes: {', '.join(sorted(known)) or 'no arguments'}",
     )
+
+
+# Argument names whose strings are paths (the path limit, not the expression limit, applies to them).
+PATH_ARGUMENTS = frozenset({"file", "program", "cwd", "workspace", "executable_path", "path", "executable"})
+# Integers travel to adapters as 32-bit ids and counts; no argument has a meaningful negative value.
+MAX_INT = 2**31 - 1
+MAX_DEPTH = 8
+# An argument longer than this is cut when an error message would repeat it.
+ECHO_CHARS = 120
+
+
+def check_values(action: str, args: dict[str, Any], limits: Limits) -> None:
+    """Refuse, before any handler or target sees them, NUL bytes, over-long strings, out-of-range integers,
+    non-finite numbers and over-long lists or maps, anywhere in the arguments."""
+
+    def refuse(where: str, problem: str, code: ErrorCode = ErrorCode.INVALID_PARAMETERS) -> DebugError:
+        return DebugError(code, f"{action}: {where} {problem}", hint="check the tool's input schema")
+
+    def walk(value: Any, where: str, name: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise refuse(where, f"nests deeper than {MAX_DEPTH} levels")
+        if isinstance(value, str):
+            limit = limits.max_path if name in PATH_ARGUMENTS else limits.max_expression
+            if len(value) > limit:
+                raise refuse(where, f"is {len(value)} characters; the limit is {limit}", ErrorCode.LIMIT_EXCEEDED)
+            if "\x00" in value:
+                raise refuse(where, f"contains a NUL byte (at character {value.index(chr(0))})")
+        elif isinstance(value, bool) or value is None:
+            return
+        elif isinstance(value, int):
+            if not 0 <= value <= MAX_INT:
+                shown = str(value) if len(str(value)) <= 24 else f"a {len(str(value))}-digit number"
+                raise refuse(where, f"is {shown}; it must be between 0 and {MAX_INT}")
+        elif isinstance(value, float):
+            if not math.isfinite(value) or not 0 <= value <= MAX_INT:
+                raise refuse(where, f"is {value!r:.24}; it must be a finite number between 0 and {MAX_INT}")
+        elif isinstance(value, dict | list):
+            if len(value) > limits.max_argument_items:
+                raise refuse(
+                    where, f"has {len(value)} entries; the limit is {limits.max_argument_items}", ErrorCode.LIMIT_EXCEEDED
+                )
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    walk(item, f"{where}[{i}]", name, depth + 1)
+                return
+            for key, item in value.items():
+                key_text = str(key)
+                if len(key_text) > limits.max_expression or "\x00" in key_text:
+                    raise refuse(where, f"has a key of {len(key_text)} characters that is too long or holds a NUL byte")
+                walk(item, f"{where}.{cut(key_text, 60)}", key_text, depth + 1)
+
+    for key, value in args.items():
+        walk(value, str(key), str(key), 0)
+
+
+def cut(text: str, keep: int = ECHO_CHARS) -> str:
+    """`text` as is when short; else its start and its length, so a message never repeats a huge argument."""
+    return text if len(text) <= keep else f"{text[:keep]}… ({len(text)} chars)"
+
+
+def shorten_echoes(err: DebugError, args: dict[str, Any]) -> None:
+    """Cut every long string argument a handler's error message or hint repeats."""
+    long_values = sorted(
+        {v for v in _strings(args) if len(v) > ECHO_CHARS}, key=len, reverse=True
+    )
+    for value in long_values:
+        err.message = err.message.replace(value, cut(value))
+        if err.hint:
+            err.hint = err.hint.replace(value, cut(value))
+    err.args = (err.message,)
+
+
+def _strings(value: Any, depth: int = 0):
+    if isinstance(value, str):
+        yield value
+    elif depth <= MAX_DEPTH and isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item, depth + 1)
+    elif depth <= MAX_DEPTH and isinstance(value, list):
+        for item in value:
+            yield from _strings(item, depth + 1)
 
 
 def closest_argument(key: str, known: set[str]) -> str | None:
