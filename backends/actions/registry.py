@@ -171,7 +171,9 @@ def check_values(action: str, args: dict[str, Any], limits: Limits) -> None:
         elif isinstance(value, dict | list):
             if len(value) > limits.max_argument_items:
                 raise refuse(
-                    where, f"has {len(value)} entries; the limit is {limits.max_argument_items}", ErrorCode.LIMIT_EXCEEDED
+                    where,
+                    f"has {len(value)} entries; the limit is {limits.max_argument_items}",
+                    ErrorCode.LIMIT_EXCEEDED,
                 )
             if isinstance(value, list):
                 for i, item in enumerate(value):
@@ -194,9 +196,7 @@ def cut(text: str, keep: int = ECHO_CHARS) -> str:
 
 def shorten_echoes(err: DebugError, args: dict[str, Any]) -> None:
     """Cut every long string argument a handler's error message or hint repeats."""
-    long_values = sorted(
-        {v for v in _strings(args) if len(v) > ECHO_CHARS}, key=len, reverse=True
-    )
+    long_values = sorted({v for v in _strings(args) if len(v) > ECHO_CHARS}, key=len, reverse=True)
     for value in long_values:
         err.message = err.message.replace(value, cut(value))
         if err.hint:
