@@ -12,7 +12,13 @@ class Limits(BaseModel):
     max_path: int = Field(4096, description="characters in a path argument (file, program, cwd, workspace)")
     max_argument_items: int = Field(1000, description="entries in one list or map argument (args, env, breakpoints)")
     max_watches: int = Field(20, description="watch expressions per session")
-    output_capacity: int = Field(5000, description="output entries kept per session (oldest dropped first)")
+    output_capacity: int = Field(5000, ge=1, description="output entries kept per session (oldest dropped first)")
+    output_bytes: int = Field(
+        4 * 1024 * 1024, ge=64 * 1024, description="bytes of output kept per session (oldest dropped first)"
+    )
+    ended_output_bytes: int = Field(
+        16 * 1024 * 1024, ge=0, description="bytes of output kept across all ended sessions (oldest sessions' first)"
+    )
     value_chars: int = Field(120, description="characters of a value shown before it is cut")
     report_locals: int = Field(25, description="locals shown in a stop report")
     report_frames: int = Field(8, description="frames shown in a stop report")

@@ -61,7 +61,7 @@ class Session:
         self.last_stop: StopReport | None = None
         self.exit_code: int | None = None
         self.error: str | None = None
-        self.output = OutputRing(limits.output_capacity)
+        self.output = OutputRing(limits.output_capacity, limits.output_bytes)
         self.handles = Handles()
         self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live)
         self.values = ValueInspector(
