@@ -14,6 +14,7 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import DebugError, ErrorCode
 from ..events import ActionPerformed
+from .. import queries
 from ..hub import Hub
 from ..limits import Limits
 from ..models import Phase
@@ -95,6 +96,10 @@ class Registry:
                 moved = program_moved_on(session, exc)
                 self._announce(action, session_id, actor, summary, False, moved.text().splitlines()[0])
                 raise moved from exc
+            unknown = await unknown_thread(session, params, exc) if session is not None else None
+            if unknown is not None:
+                self._announce(action, session_id, actor, summary, False, unknown.text().splitlines()[0])
+                raise unknown from exc
             self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
             raise
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
@@ -150,6 +155,26 @@ def program_moved_on(session: Any, err: DebugError) -> DebugError:
         hint=hint,
         phase=session.phase.value,
         target_said=cut(err.message, 200),
+    )
+
+
+async def unknown_thread(session: Any, params: BaseModel, err: DebugError) -> DebugError | None:
+    """A thread id the program does not have is the caller's mistake (INVALID_PARAMETERS naming the real ones),
+    not the adapter's PROTOCOL_ERROR ("Wrong ID sent from the client")."""
+    thread_id = getattr(params, "thread_id", None)
+    if thread_id is None or err.code != ErrorCode.PROTOCOL_ERROR:
+        return None
+    try:
+        found, _ = await queries.threads(session)
+    except DebugError:
+        return None
+    ids = [t for t, _ in found]
+    if thread_id in ids:
+        return None
+    return DebugError(
+        ErrorCode.INVALID_PARAMETERS,
+        f"session {session.id} has no thread {thread_id}",
+        hint="threads now: " + (", ".join(str(t) for t in ids[:20]) or "none") + " (list_threads names them)",
     )
 
 

@@ -67,3 +67,12 @@ async def test_a_handler_error_cuts_a_long_argument_it_would_echo(registry):
     missing = "/nonexistent/" + "q" * 3000 + ".py"
     err = await expect_error(registry, "get_source_context", {"file": missing, "line": 1}, "PATH_NOT_FOUND")
     assert len(err.text()) < 500 and f"{len(missing)} chars" in err.text(), err.text()[:500]
+
+
+async def test_a_thread_id_the_program_lacks_names_the_real_ones(registry):
+    sid = await paused(registry)
+    for tid in (99_999, 2**31 - 1):
+        err = await expect_error(
+            registry, "get_call_stack", {"session_id": sid, "thread_id": tid}, "INVALID_PARAMETERS"
+        )
+        assert f"no thread {tid}" in err.message and "threads now:" in (err.hint or ""), err.text()
