@@ -11,7 +11,7 @@ from typing import TypeVar
 
 from .base import Backend
 from .errors import DebugError, ErrorCode
-from .events import EventBus, SessionAdded, SessionRemoved
+from .events import EventBus, PhaseChanged, SessionAdded, SessionRemoved
 from .focus import Focuses
 from .limits import Limits
 from .services import Service
@@ -30,6 +30,7 @@ class Hub:
         self.focus = Focuses()  # actor -> what it looks at and the newest stop it was shown
         self.services: list[Service] = []  # listeners apps connect to (started by the runtime)
         self._next = 1
+        self.bus.add_listener(self._on_event)
 
     def get(self, session_id: str | None) -> Session:
         if not session_id:
@@ -155,6 +156,18 @@ class Hub:
         for sid in list(self.sessions):
             if self.sessions.pop(sid, None) is not None:
                 self.bus.publish(SessionRemoved(sid))
+
+    def _on_event(self, event) -> None:
+        if isinstance(event, PhaseChanged) and event.phase.ended:
+            self._bound_ended_output()
+
+    def _bound_ended_output(self) -> None:
+        """Ended sessions share one output budget; the newest keep theirs, older ones lose their oldest output."""
+        left = self.limits.ended_output_bytes
+        for session in reversed([s for s in self.sessions.values() if s.phase.ended]):
+            if session.output.size > left:
+                session.output.shrink(left)
+            left = max(0, left - session.output.size)
 
     def _forget_old_ended(self) -> None:
         """Ended sessions stay readable (output, last stop) until there are too many; the oldest go first."""

@@ -8,9 +8,32 @@ from .models import OutputEntry
 
 
 class OutputRing:
-    def __init__(self, capacity: int = 5000) -> None:
-        self._entries: deque[OutputEntry] = deque(maxlen=capacity)
+    """Bounded by entries and by bytes: the oldest entries go first when either cap is passed."""
+
+    def __init__(self, capacity: int = 5000, max_bytes: int = 4 * 1024 * 1024) -> None:
+        self._entries: deque[OutputEntry] = deque()
+        self._capacity = max(1, capacity)
+        self.max_bytes = max(1, max_bytes)
         self._next_seq = 1
+        self.size = 0  # bytes held (UTF-8)
+        self.dropped = 0  # entries dropped so far
+
+    def __len__(self) -> int:
+        return len(self._entries)
+
+    def shrink(self, target_bytes: int) -> int:
+        """Drop the oldest entries until at most `target_bytes` are held (an ended session's share); returns how
+        many went. The ring's own cap is unchanged, for a target that comes back."""
+        return self._evict(min(self.max_bytes, max(0, target_bytes)))
+
+    def _evict(self, max_bytes: int | None = None) -> int:
+        limit = self.max_bytes if max_bytes is None else max_bytes
+        gone = 0
+        while self._entries and (len(self._entries) > self._capacity or self.size > limit):
+            self.size -= _size(self._entries.popleft().text)
+            gone += 1
+        self.dropped += gone
+        return gone
 
     @property
     def cursor(self) -> int:
@@ -18,9 +41,17 @@ class OutputRing:
         return self._next_seq
 
     def append(self, category: str, text: str) -> OutputEntry:
+        size = _size(text)
+        if size > self.max_bytes:  # one chunk larger than the whole budget keeps its end, the newest output
+            keep = max(0, self.max_bytes // 4 - 64)
+            note = f"[… {len(text) - keep} characters cut: output beyond the session's buffer]\n"
+            text = note + (text[-keep:] if keep else "")
+            size = _size(text)
         entry = OutputEntry(seq=self._next_seq, category=category, text=text)
         self._next_seq += 1
         self._entries.append(entry)
+        self.size += size
+        self._evict()
         return entry
 
     def read(
@@ -68,3 +99,7 @@ class OutputRing:
             line if len(line) <= line_chars else line[: line_chars - 1] + f"… ({len(line) - line_chars + 1} more)"
             for line in lines[-max_lines:]
         ]
+
+
+def _size(text: str) -> int:
+    return len(text) if text.isascii() else len(text.encode("utf-8", "replace"))

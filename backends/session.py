@@ -37,6 +37,8 @@ from .values import ValueInspector, Watch, WatchList
 __all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]  # ExecOutcome lives in models; kept here for callers
 
 log = logging.getLogger(__name__)
+# However short a caller's wait_s, a step request gets this long to be answered (a healthy adapter takes ms).
+MIN_ANSWER_S = 0.5
 
 
 class Session:
@@ -63,7 +65,7 @@ class Session:
         self.last_stop: StopReport | None = None
         self.exit_code: int | None = None
         self.error: str | None = None
-        self.output = OutputRing(limits.output_capacity)
+        self.output = OutputRing(limits.output_capacity, limits.output_bytes)
         self.handles = Handles()
         self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live, self.source_folders)
         self.values = ValueInspector(
@@ -79,6 +81,7 @@ class Session:
         self._open_child = open_child
         self._child_tasks: set[asyncio.Future[None]] = set()
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
+        self.controls_sent = 0  # steps/continues/pauses sent: a read that failed while this moved raced one
         self._lock = asyncio.Lock()
         self._changes = Changes()
         self._stop_gen = 0
@@ -291,6 +294,11 @@ class Session:
                 err.message += f" (last resumed by {self.last_control})"
             raise err
 
+    @property
+    def control_in_flight(self) -> bool:
+        """A step or continue is being sent (the program is about to move)."""
+        return self._lock.locked()
+
     def require_live(self) -> None:
         """Raise the "has ended" (or "is reconnecting") error while the session's target is not there."""
         if not self.phase.reachable:
@@ -332,13 +340,38 @@ class Session:
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
             debugger = self.backend.debugger("cannot resume or step")
-            if what == "continue":
-                await debugger.resume(thread)
-            else:
-                await debugger.step(what, thread)  # type: ignore[arg-type]
+            self.controls_sent += 1
+            began = time.monotonic()
+            request = asyncio.ensure_future(
+                debugger.resume(thread) if what == "continue" else debugger.step(what, thread)  # type: ignore[arg-type]
+            )
+            # The request's answer is awaited only as long as the caller's wait_s: a stopped (SIGSTOP) or stuck
+            # debuggee never answers, and the caller is told so rather than kept for the adapter's own timeout.
+            answer_s = max(wait_s, MIN_ANSWER_S)
+            done, _ = await asyncio.wait({request}, timeout=answer_s)
+            if not done:
+                request.add_done_callback(lambda task: self._late_control_answer(task, gen, what))
+                if self._stop_gen == gen:
+                    self._set_phase(Phase.RUNNING)
+                return ExecOutcome(
+                    "running",
+                    pending=True,
+                    detail=f"the debug adapter has not answered '{what}' within {answer_s:g}s (the program may be "
+                    "stopped by a signal or stuck); the request stays sent",
+                )
+            request.result()  # a refused request raises here, as before
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
-        return await self.wait_for_stop(before, wait_s)
+        return await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
+
+    def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:
+        """A step or continue that failed after its caller was told it is pending: said in the output, since the
+        state stays unknown (running) until the target reports a stop or its end."""
+        if task.cancelled() or task.exception() is None:
+            return
+        log.warning("session %s: '%s' failed after its caller stopped waiting: %s", self.id, what, task.exception())
+        if self._stop_gen == gen and not self.phase.ended:
+            self.on_output("important", f"pairdbg: '{what}' failed after it was reported pending: {task.exception()}\n")
 
     async def pause(self, actor: str, wait_s: float) -> ExecOutcome:
         """Interrupt a running program. Deliberately takes no lock: it must preempt a pending wait."""
@@ -350,6 +383,7 @@ class Session:
         before = self.stop_number
         if self._stop_tasks:  # the program already stopped; its report is being built
             return await self.wait_for_stop(before, wait_s)
+        self.controls_sent += 1
         await self.backend.debugger("cannot pause a running program").pause(self._current_thread or 0)
         self.last_control = f"{actor} pause"
         return await self.wait_for_stop(before, wait_s)

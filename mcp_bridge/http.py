@@ -32,18 +32,41 @@ def state_dir() -> Path:
     return Path(base) / "pairdbg"
 
 
-def endpoint_file() -> Path:
-    return state_dir() / "endpoint.json"
+def endpoint_file(port: int | None = None, pid: int | None = None) -> Path:
+    """This process's entry (one per serving endpoint, so two TUIs never share or overwrite one); with no port,
+    the newest live entry of this process."""
+    pid = os.getpid() if pid is None else pid
+    if port is None:
+        mine = sorted(state_dir().glob(f"endpoint-{pid}-*.json"), key=_mtime, reverse=True)
+        return mine[0] if mine else state_dir() / f"endpoint-{pid}-0.json"
+    return state_dir() / f"endpoint-{pid}-{port}.json"
 
 
 def read_endpoint() -> dict[str, Any] | None:
-    """The live endpoint of a running pairdbg, or None if there is none (stale files are ignored)."""
-    try:
-        info = json.loads(endpoint_file().read_text())
-        os.kill(int(info["pid"]), 0)
-        return info
-    except (OSError, ValueError, KeyError):
+    """The live endpoint of a running pairdbg, or None: a TUI's before a headless server's, the newest first.
+    Entries whose process is gone are ignored (and removed)."""
+    live = []
+    for path in [*state_dir().glob("endpoint-*.json"), state_dir() / "endpoint.json"]:
+        try:
+            info = json.loads(path.read_text())
+            os.kill(int(info["pid"]), 0)
+        except ProcessLookupError:
+            with contextlib.suppress(OSError):
+                path.unlink()
+            continue
+        except (OSError, ValueError, KeyError, TypeError):
+            continue
+        live.append((info.get("kind", "tui") == "tui", _mtime(path), info))
+    if not live:
         return None
+    return max(live, key=lambda entry: entry[:2])[2]
+
+
+def _mtime(path: Path) -> float:
+    try:
+        return path.stat().st_mtime
+    except OSError:
+        return 0.0
 
 
 class BearerAuth:
@@ -94,6 +117,7 @@ class HttpMcpService:
         token: str | None = None,
         publish_endpoint: bool = True,
         allow_remote: bool = False,
+        kind: str = "tui",
     ) -> None:
         self.hub = hub
         self.server, self.notifier = build_server(hub, registry)
@@ -104,6 +128,8 @@ class HttpMcpService:
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
         self.publish_endpoint = publish_endpoint
+        self.kind = kind  # "tui" or "http" (headless): readers prefer a TUI's endpoint
+        self._endpoint: Path | None = None
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
         config = uvicorn.Config(
             BearerAuth(app, self.token), log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1
@@ -151,15 +177,28 @@ class HttpMcpService:
             self._write_endpoint()
 
     def _write_endpoint(self) -> None:
-        path = endpoint_file()
-        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
-        os.chmod(path.parent, 0o700)  # an older or hand-made folder keeps its mode otherwise
+        folder = state_dir()
+        folder.mkdir(parents=True, exist_ok=True, mode=0o700)
+        os.chmod(folder, 0o700)  # an older or hand-made folder keeps its mode otherwise
+        for old in [*folder.glob("endpoint*.json")]:  # entries other versions or runs left: tokens stay private
+            with contextlib.suppress(OSError):
+                os.chmod(old, 0o600)
+        path = endpoint_file(self.port)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
         os.fchmod(fd, 0o600)  # O_CREAT's mode applies only to a new file; the token must never be readable
         with os.fdopen(fd, "w") as fh:
-            json.dump({"url": self.url, "token": self.token, "pid": os.getpid()}, fh)
+            json.dump({"url": self.url, "token": self.token, "pid": os.getpid(), "kind": self.kind}, fh)
+        self._endpoint = path
+
+    def remove_endpoint(self) -> None:
+        """Remove this endpoint's entry at once (also from a signal's cleanup, before anything is awaited)."""
+        if self._endpoint is not None:
+            with contextlib.suppress(OSError):
+                self._endpoint.unlink()
+            self._endpoint = None
 
     async def stop(self) -> None:
+        self.remove_endpoint()  # first: a SIGTERM's cleanup may end the process while uvicorn winds down
         if self._task is None:
             return
         self.uvicorn.should_exit = True
@@ -168,10 +207,6 @@ class HttpMcpService:
         self._task = None
         self.sock.close()
         self.notifier.close()
-        if self.publish_endpoint:
-            with contextlib.suppress(OSError, ValueError, KeyError):
-                if json.loads(endpoint_file().read_text())["pid"] == os.getpid():
-                    endpoint_file().unlink()
 
 
 async def serve_http(service: HttpMcpService) -> None:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import difflib
+import math
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -13,7 +14,10 @@ from pydantic import BaseModel, ValidationError
 
 from ..errors import DebugError, ErrorCode
 from ..events import ActionPerformed
+from .. import queries
 from ..hub import Hub
+from ..limits import Limits
+from ..models import Phase
 
 
 @dataclass
@@ -52,7 +56,7 @@ class Registry:
         if action is None:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
-                f"unknown action {name!r}",
+                f"unknown action {cut(str(name), 60)!r}",
                 hint="known: " + ", ".join(sorted(self.actions)),
             )
         return action
@@ -62,15 +66,18 @@ class Registry:
             return args
         if args:
             refuse_unknown(action, args)
+            check_values(action.name, args, self.hub.limits)
         try:
-            return action.params.model_validate(args or {})
+            params = action.params.model_validate(args or {})
         except ValidationError as exc:
             problems = "; ".join(
-                f"{'.'.join(str(p) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
+                f"{'.'.join(cut(str(p), 60) for p in err['loc']) or 'arguments'}: {err['msg']}" for err in exc.errors()
             )
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS, f"{action.name}: {problems}", hint="check the tool's input schema"
             ) from None
+        check_negative(action.name, params)
+        return params
 
     async def run(self, name: str, args: dict[str, Any] | BaseModel | None, actor: str) -> Reply:
         """Validate, run and announce one action. Raises DebugError; every failure is announced too."""
@@ -78,9 +85,21 @@ class Registry:
         params = self.validate(action, args)
         session_id = getattr(params, "session_id", None)
         summary = _summarise(params)
+        session = self.hub.sessions.get(session_id) if isinstance(session_id, str) else None
+        before = (session.phase, session.controls_sent) if session is not None else None
         try:
             reply = await action.handler(self.hub, params, actor)
         except DebugError as exc:
+            if isinstance(args, dict):
+                shorten_echoes(exc, args)
+            if session is not None and before is not None and moved_on(session, before, exc):
+                moved = program_moved_on(session, exc)
+                self._announce(action, session_id, actor, summary, False, moved.text().splitlines()[0])
+                raise moved from exc
+            unknown = await unknown_thread(session, params, exc) if session is not None else None
+            if unknown is not None:
+                self._announce(action, session_id, actor, summary, False, unknown.text().splitlines()[0])
+                raise unknown from exc
             self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
             raise
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
@@ -109,6 +128,56 @@ class Registry:
         )
 
 
+# Failures a target gives when the program moved under a request ("Unable to find thread"), not the caller's fault.
+RACE_CODES = frozenset({ErrorCode.PROTOCOL_ERROR, ErrorCode.INVALID_PARAMETERS, ErrorCode.TIMEOUT})
+
+
+def moved_on(session: Any, before: tuple[Any, int], err: DebugError) -> bool:
+    """True when a request failed while another actor's step, continue or pause moved the program."""
+    phase, controls = before
+    if err.code not in RACE_CODES or phase != Phase.PAUSED:
+        return False
+    return session.control_in_flight or session.controls_sent != controls or session.phase != Phase.PAUSED
+
+
+def program_moved_on(session: Any, err: DebugError) -> DebugError:
+    """The honest answer to a read that raced a step: NOT_PAUSED with the state the program is in now."""
+    by = f" ({session.last_control})" if session.last_control else ""
+    if session.phase == Phase.PAUSED and not session.control_in_flight:
+        now = f"it is paused again at stop #{session.stop_number}"
+        hint = "read again: the earlier stop's handles have expired"
+    else:
+        now = f"it is {session.phase.value}"
+        hint = f"call wait_for_stop(session_id='{session.id}'), then read again"
+    return DebugError(
+        ErrorCode.NOT_PAUSED,
+        f"session {session.id} moved on while this was read{by}; {now}",
+        hint=hint,
+        phase=session.phase.value,
+        target_said=cut(err.message, 200),
+    )
+
+
+async def unknown_thread(session: Any, params: BaseModel, err: DebugError) -> DebugError | None:
+    """A thread id the program does not have is the caller's mistake (INVALID_PARAMETERS naming the real ones),
+    not the adapter's PROTOCOL_ERROR ("Wrong ID sent from the client")."""
+    thread_id = getattr(params, "thread_id", None)
+    if thread_id is None or err.code != ErrorCode.PROTOCOL_ERROR:
+        return None
+    try:
+        found, _ = await queries.threads(session)
+    except DebugError:
+        return None
+    ids = [t for t, _ in found]
+    if thread_id in ids:
+        return None
+    return DebugError(
+        ErrorCode.INVALID_PARAMETERS,
+        f"session {session.id} has no thread {thread_id}",
+        hint="threads now: " + (", ".join(str(t) for t in ids[:20]) or "none") + " (list_threads names them)",
+    )
+
+
 def refuse_unknown(action: Action, args: dict[str, Any]) -> None:
     """An argument the action does not take is an error, never silently dropped: `evaluate_expression(call_frame_id=3)`
     used to evaluate in the top frame, a right-looking wrong answer."""
@@ -127,6 +196,114 @@ def refuse_unknown(action: Action, args: dict[str, Any]) -> None:
         f"{action.name}: unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(parts)}",
         hint=f"{action.name} takes: {', '.join(sorted(known)) or 'no arguments'}",
     )
+
+
+# Argument names whose strings are paths (the path limit, not the expression limit, applies to them).
+PATH_ARGUMENTS = frozenset({"file", "program", "cwd", "workspace", "executable_path", "path", "executable"})
+# Integers travel to adapters as 32-bit ids and counts; no argument has a meaningful negative value.
+MAX_INT = 2**31 - 1
+MAX_DEPTH = 8
+# An argument longer than this is cut when an error message would repeat it.
+ECHO_CHARS = 120
+
+
+def check_values(action: str, args: dict[str, Any], limits: Limits) -> None:
+    """Refuse, before any handler or target sees them, NUL bytes, over-long strings, out-of-range integers,
+    non-finite numbers and over-long lists or maps, anywhere in the arguments."""
+
+    def refuse(where: str, problem: str) -> DebugError:
+        return DebugError(
+            ErrorCode.INVALID_PARAMETERS, f"{action}: {where} {problem}", hint="check the tool's input schema"
+        )
+
+    def too_long(where: str, size: int, limit: int, setting: str, unit: str = "characters") -> DebugError:
+        return DebugError(
+            ErrorCode.LIMIT_EXCEEDED,
+            f"{where} is {size} {unit}; the limit is {limit}",
+            hint=f"shorten it, or raise the limit (setting limits.{setting})",
+        )
+
+    def walk(value: Any, where: str, name: str, depth: int) -> None:
+        if depth > MAX_DEPTH:
+            raise refuse(where, f"nests deeper than {MAX_DEPTH} levels")
+        if isinstance(value, str):
+            setting = "max_path" if name in PATH_ARGUMENTS else "max_expression"
+            if len(value) > getattr(limits, setting):
+                raise too_long(where, len(value), getattr(limits, setting), setting)
+            if "\x00" in value:
+                raise refuse(where, f"contains a NUL byte (at character {value.index(chr(0))})")
+        elif isinstance(value, bool) or value is None:
+            return
+        elif isinstance(value, int):
+            # negatives are refused after the schema's own bounds had their say (check_negative)
+            if abs(value) > MAX_INT:
+                shown = str(value) if len(str(value)) <= 24 else f"a {len(str(value))}-digit number"
+                raise refuse(where, f"is {shown}; it must be between 0 and {MAX_INT}")
+        elif isinstance(value, float):
+            if not math.isfinite(value) or abs(value) > MAX_INT:
+                raise refuse(where, f"is {value!r:.24}; it must be a finite number between 0 and {MAX_INT}")
+        elif isinstance(value, dict | list):
+            if len(value) > limits.max_argument_items:
+                raise too_long(where, len(value), limits.max_argument_items, "max_argument_items", "entries long")
+            if isinstance(value, list):
+                for i, item in enumerate(value):
+                    walk(item, f"{where}[{i}]", name, depth + 1)
+                return
+            for key, item in value.items():
+                key_text = str(key)
+                if len(key_text) > limits.max_expression or "\x00" in key_text:
+                    raise refuse(where, f"has a key of {len(key_text)} characters that is too long or holds a NUL byte")
+                walk(item, f"{where}.{cut(key_text, 60)}", key_text, depth + 1)
+
+    for key, value in args.items():
+        walk(value, str(key), str(key), 0)
+
+
+def check_negative(action: str, params: BaseModel) -> None:
+    """No argument means anything below zero (thread ids, counts, lines, seqs): refuse it before a target sees it."""
+
+    def walk(value: Any, where: str) -> None:
+        if isinstance(value, int) and not isinstance(value, bool) and value < 0:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"{action}: {where} is {value}; it must be 0 or more",
+                hint="check the tool's input schema",
+            )
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(item, f"{where}.{cut(str(key), 60)}")
+        elif isinstance(value, list):
+            for i, item in enumerate(value):
+                walk(item, f"{where}[{i}]")
+
+    for key, value in params.model_dump().items():
+        walk(value, key)
+
+
+def cut(text: str, keep: int = ECHO_CHARS) -> str:
+    """`text` as is when short; else its start and its length, so a message never repeats a huge argument."""
+    return text if len(text) <= keep else f"{text[:keep]}… ({len(text)} chars)"
+
+
+def shorten_echoes(err: DebugError, args: dict[str, Any]) -> None:
+    """Cut every long string argument a handler's error message or hint repeats."""
+    long_values = sorted({v for v in _strings(args) if len(v) > ECHO_CHARS}, key=len, reverse=True)
+    for value in long_values:
+        err.message = err.message.replace(value, cut(value))
+        if err.hint:
+            err.hint = err.hint.replace(value, cut(value))
+    err.args = (err.message,)
+
+
+def _strings(value: Any, depth: int = 0):
+    if isinstance(value, str):
+        yield value
+    elif depth <= MAX_DEPTH and isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item, depth + 1)
+    elif depth <= MAX_DEPTH and isinstance(value, list):
+        for item in value:
+            yield from _strings(item, depth + 1)
 
 
 def closest_argument(key: str, known: set[str]) -> str | None:

@@ -77,8 +77,9 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
     if o.state == "running":
         waited_text = f" within {waited:g}s" if waited is not None else ""
         return (
-            f"{session_id} running (pending): no stop{waited_text}.\n"
-            f"Next: wait_for_stop(session_id='{session_id}') to keep waiting, or pause_execution."
+            f"{session_id} running (pending): no stop{waited_text}"
+            + (f"; {o.detail}" if o.detail else "")
+            + f".\nNext: wait_for_stop(session_id='{session_id}') to keep waiting, or pause_execution."
         )
     code = f", exit code {o.exit_code}" if o.exit_code is not None else ""
     lines = [f"{session_id} {o.state}{code}" + (f": {o.detail}" if o.detail else "")]

@@ -8,6 +8,7 @@ import contextlib
 import json
 import logging
 import os
+import re
 import shutil
 import sys
 
@@ -94,6 +95,21 @@ def _setup_logging(headless: bool) -> None:
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.close(fd)
     logging.basicConfig(level=logging.WARNING, filename=str(path))
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(hide_tokens)
+
+
+# "... token for this run: 3f9a…", "Authorization: Bearer …", "token=…": the secret is the word after these.
+TOKEN_TEXT = re.compile(r"(?i)(\btoken\b[^:=\n]{0,40}[:=]\s*|\bbearer\s+)([A-Za-z0-9_\-.~+/]{8,}=*)")
+
+
+def hide_tokens(record: logging.LogRecord) -> bool:
+    """A log filter: tokens never reach pairdbg.log (a file that outlives the run and gets pasted into issues)."""
+    text = record.getMessage()
+    hidden = TOKEN_TEXT.sub(r"\1<hidden>", text)
+    if hidden != text:
+        record.msg, record.args = hidden, ()
+    return True
 
 
 def mcp_config() -> str:
@@ -118,8 +134,9 @@ def mcp_config() -> str:
                 "pairdbg": {"type": "http", "url": info["url"], "headers": {"Authorization": f"Bearer {info['token']}"}}
             }
         }
+        who = "the TUI's live session" if info.get("kind", "tui") == "tui" else "a headless pairdbg (--mcp --http)"
         out += [
-            "# Share the TUI's live session over HTTP (this token is valid while that TUI runs):",
+            f"# Share {who} over HTTP (this token is valid while it runs, pid {info['pid']}):",
             json.dumps(http, indent=2),
         ]
     else:
@@ -232,6 +249,7 @@ def _run_headless(args: argparse.Namespace) -> int:
 
         try:
             http = runtime.http_service()
+            http.kind = "http"  # its own endpoint entry; readers still prefer a running TUI's
             with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
                 asyncio.run(runtime.run(lambda: serve_http(http)))
         except OSError as exc:
