@@ -22,7 +22,16 @@ from .bridge import HubBridge
 from .commands import ActionCommands, ArgsPrompt, required_args
 from .controller import Controller
 from .page_view import PageView, is_bridge
-from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, pane
+from .panes import (
+    ActivityLog,
+    BreakpointsPane,
+    ConsolePane,
+    ExceptionBanner,
+    SessionsPane,
+    StackPane,
+    StatusBar,
+    pane,
+)
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
@@ -74,6 +83,7 @@ class PairDbgApp(Controller):
                 yield pane(StackPane(id="stack"), "Call stack")
                 yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
             with Vertical(id="center"):
+                yield ExceptionBanner(id="exception")
                 with Horizontal(id="top"):
                     yield pane(SourceView(id="source"), "Source")
                     yield pane(VariablesTree(id="variables"), "Variables")

@@ -15,7 +15,7 @@ from textual.widgets.option_list import Option
 
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
-from pairdbg.backends.models import BreakpointView, FrameView, Phase
+from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
 from pairdbg.backends.session import Session
 
 
@@ -62,6 +62,30 @@ class StatusBar(Static):
         text.append(f"  │  {agents} agent{'s' if agents != 1 else ''} connected")
         self.text_plain = text.plain  # what the line says, for tests and screen readers
         self.update(text)
+
+
+def exception_text(info: ExceptionInfo) -> str:
+    """`ZeroDivisionError: division by zero` (the break mode only when it says something, e.g. `unhandled`)."""
+    text = f"{info.type}: {info.message}" if info.message else info.type
+    if info.break_mode and info.break_mode not in ("always", "userUnhandled"):
+        text += f"  ({info.break_mode})"
+    return text
+
+
+class ExceptionBanner(Static):
+    """One line over the source while the selected session is stopped on an exception; hidden otherwise."""
+
+    DEFAULT_CSS = """
+    ExceptionBanner { height: auto; max-height: 3; background: $error 25%; color: $text-error; text-style: bold;
+                      padding: 0 1; display: none; }
+    """
+
+    text_plain: str = ""
+
+    def show_exception(self, info: ExceptionInfo | None) -> None:
+        self.text_plain = f"✗ {exception_text(info)}" if info is not None else ""
+        self.display = info is not None
+        self.update(Text(self.text_plain))
 
 
 class SessionsPane(OptionList):

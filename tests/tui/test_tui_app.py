@@ -447,3 +447,67 @@ async def test_a_stop_costs_the_tui_no_adapter_request(core):
         assert report[0] == "next" and tui == []
         person = hub.focus.of("human")  # the TUI's selection is the person's Focus, kept in the core
         assert (person.session_id, person.frame, person.seen_stop(sid)) == (sid, "@f0", 2)
+
+
+# ----- issue 15: a TUI that tells the whole story -----------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_the_exception_shows_over_the_source_and_once_in_the_console(core):
+    from pairdbg.tui.panes import ExceptionBanner
+    from support import prog
+
+    hub, registry = core
+    crash = prog("crash.py")
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        reply = await registry.run("start_debugging", {"program": crash}, AGENT)
+        session = hub.sessions[reply.data["session_id"]]
+        banner = app.query_one(ExceptionBanner)
+        await until(lambda: banner.display, "the exception banner", pilot=pilot)
+        assert banner.text_plain.startswith("✗ ZeroDivisionError: division by zero")
+        assert banner.region.y < app.query_one(SourceView).region.y  # over the source
+        said = [line for line in console_lines(app) if "ZeroDivisionError" in line]
+        assert said == ["✗ ZeroDivisionError: division by zero  (unhandled)  at crash.py:2 in divide"]
+        await pilot.press("f10")  # the program runs on (and ends): the banner goes
+        await until(lambda: session.phase != Phase.PAUSED, "the program to move", pilot=pilot)
+        await until(lambda: not banner.display, "the banner to go", pilot=pilot)
+        assert len([line for line in console_lines(app) if "ZeroDivisionError: division" in line]) <= 2
+
+
+@pytest.mark.asyncio
+async def test_quitting_right_after_a_step_never_raises(core):
+    """A frame load or hub event handled while the app tears down found no StackPane (NoMatches) and crashed."""
+    hub, registry = core
+
+    async def step_and_quit() -> None:
+        app = PairDbgApp(hub, registry)
+        async with app.run_test(size=SIZE) as pilot:
+            sid = await agent_starts_demo(registry)
+            source = app.query_one(SourceView)
+            await until(lambda: source.current_line == STOP_LINE, "the stop line", pilot=pilot)
+            await pilot.press("f10", "ctrl+q")
+        assert app.return_code in (0, None)
+        await hub.close(sid)
+
+    for _ in range(4):
+        await step_and_quit()
+
+
+@pytest.mark.asyncio
+async def test_a_message_handled_during_teardown_is_dropped(core):
+    """Deterministic form of the above: the panes are gone and the app is exiting when a frame arrives."""
+    from pairdbg.tui.messages import FrameLoaded
+
+    async with demo_at_stop(core) as (app, pilot, sid, _source):
+        session = app.hub.sessions[sid]
+        from pairdbg.backends import queries
+
+        data = await queries.frame_view(session, "@f0", 10)
+        await app.query_one(StackPane).remove()
+        app._exit = True
+        app.handle_frame_loaded(FrameLoaded(data))  # no NoMatches
+        app._exit = False
+        with pytest.raises(Exception, match="StackPane"):
+            app.handle_frame_loaded(FrameLoaded(data))  # outside teardown a missing pane still raises
+        await app.query_one("#left").mount(StackPane(id="stack"))
