@@ -68,6 +68,16 @@ def stop_report(r: StopReport) -> str:
     return "\n".join(lines)
 
 
+def stop_headline(r: StopReport) -> str:
+    """`S1 paused: breakpoint BP1 at orders.py:13 in apply_discount (stop #2)`: the activity feed's line."""
+    cause = r.reason + (" " + ",".join(r.hit_breakpoints) if r.hit_breakpoints else "")
+    if r.exception:
+        cause += f" {r.exception.type}"
+    loc = r.location
+    place = f" at {where(loc.file, loc.line)} in {loc.function or '?'}" if loc.file or loc.line else ""
+    return f"{r.session_id} paused: {cause}{place}  (stop #{r.stop_number})"
+
+
 def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str:
     if o.state == "paused" and o.report is not None:
         return stop_report(o.report)

@@ -511,3 +511,20 @@ async def test_a_message_handled_during_teardown_is_dropped(core):
         with pytest.raises(Exception, match="StackPane"):
             app.handle_frame_loaded(FrameLoaded(data))  # outside teardown a missing pane still raises
         await app.query_one("#left").mount(StackPane(id="stack"))
+
+
+@pytest.mark.asyncio
+async def test_activity_lines_say_where_a_stop_is_and_print_no_python_values(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        activity = app.query_one(ActivityLog).lines_text
+        await until(lambda: any("start_debugging" in line for line in activity), "the start", pilot=pilot)
+        start = next(line for line in activity if "start_debugging" in line)
+        assert "breakpoints=orders.py:13" in start
+        assert "paused: breakpoint BP1 at orders.py:13 in apply_discount" in start
+        await pilot.press("f10")
+        await until(lambda: any("step_over" in line for line in activity), "the step", pilot=pilot)
+        step = next(line for line in activity if "step_over" in line)
+        assert f"{sid} paused: step at orders.py:{STOP_LINE + 1} in apply_discount" in step
+        for line in activity:
+            assert not any(mark in line for mark in ("{'", "['", "[{", "': ")), line
