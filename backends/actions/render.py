@@ -109,7 +109,10 @@ def breakpoint_line(bp: BreakpointView) -> str:
         extras.append(f"hit {bp.hit_condition}")
     if bp.log_message:
         extras.append(f"log {bp.log_message!r}")
-    status = "verified" if bp.verified else "unverified" + (f": {bp.message}" if bp.message else "")
+    if not bp.enabled:
+        status = "disabled (kept, not in the target)"
+    else:
+        status = "verified" if bp.verified else "unverified" + (f": {bp.message}" if bp.message else "")
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"
