@@ -71,6 +71,46 @@ class ArgsPrompt(ModalScreen[dict[str, Any] | None]):
         self.dismiss(None)
 
 
+class LinePrompt(ModalScreen[str | None]):
+    """Asks for one line of text: enter gives it (empty too), escape cancels."""
+
+    DEFAULT_CSS = """
+    LinePrompt { align: center middle; }
+    LinePrompt > Vertical { width: 80%; max-width: 100; height: auto; border: round $primary; background: $panel;
+                            padding: 1 2; }
+    LinePrompt Label { width: 100%; margin-bottom: 1; }
+    LinePrompt #line-error { color: $error; }
+    """
+    BINDINGS = [Binding("escape", "cancel", "Cancel")]
+
+    def __init__(
+        self, title: str, hint: str, value: str = "", check: Callable[[str], str | None] | None = None
+    ) -> None:
+        super().__init__()
+        self.title_text = title
+        self.hint = hint
+        self.value = value
+        self.check = check  # returns what is wrong with a value, or None
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(self.title_text, id="line-title", markup=False)
+            yield Label(self.hint + "  (enter runs it, escape cancels)", id="line-hint", markup=False)
+            yield Input(self.value, id="line-input", select_on_focus=False)
+            yield Label("", id="line-error", markup=False)
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        event.stop()
+        problem = self.check(event.value) if self.check else None
+        if problem:
+            self.query_one("#line-error", Label).update(problem)
+            return
+        self.dismiss(event.value)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class CommandList(Provider):
     """A palette provider over a plain list of (text, callback, help) commands; subclasses give `_commands()`."""
 

@@ -23,6 +23,7 @@ from pairdbg.backends.models import Phase
 from pairdbg.backends.session import Session
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
+from .commands import LinePrompt
 from .messages import (
     ActionDone,
     ActionFailed,
@@ -407,6 +408,26 @@ class Controller(App[None]):
         console.add(f"✗ {message.action}: {message.code}: {message.message}", "bold red")
         if message.hint:
             console.add(f"  next: {message.hint}", "red")
+
+    @on(BreakpointsPane.Edit)
+    def handle_breakpoint_edit(self, message: BreakpointsPane.Edit) -> None:
+        session = self.session
+        bp = session.breakpoints.get(message.breakpoint_id) if session is not None else None
+        if bp is None:
+            return
+        if message.what == "remove":
+            self.perform("remove_breakpoint", self.session_args(breakpoint_id=bp.id))
+        elif message.what == "toggle":
+            self.perform("update_breakpoint", self.session_args(breakpoint_id=bp.id, enabled=not bp.enabled))
+        elif message.what == "condition":
+            def run(condition: str | None) -> None:
+                if condition is not None and condition.strip() != (bp.condition or ""):
+                    args = self.session_args(breakpoint_id=bp.id, condition=condition.strip())
+                    self.perform("update_breakpoint", args)
+
+            title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
+            hint = "stop only when this is true; empty removes it"
+            self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
     def toggle_breakpoint(self) -> None:
         source = self.query_one(SourceView)

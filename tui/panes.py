@@ -8,7 +8,9 @@ from collections.abc import Iterator
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
@@ -129,19 +131,53 @@ class StackPane(OptionList):
 
 
 class BreakpointsPane(OptionList):
+    """The selected session's breakpoints; delete/d removes, space turns on/off, c edits the condition."""
+
+    BINDINGS = [
+        Binding("delete,d", "edit('remove')", "Delete"),
+        Binding("space", "edit('toggle')", "On/off"),
+        Binding("c", "edit('condition')", "Condition"),
+    ]
+
+    class Edit(Message):
+        """The person asked to change the highlighted breakpoint (`remove`, `toggle` or `condition`)."""
+
+        def __init__(self, what: str, breakpoint_id: str) -> None:
+            super().__init__()
+            self.what = what
+            self.breakpoint_id = breakpoint_id
+
     def show(self, breakpoints: list[BreakpointView]) -> None:
+        keep = self.selected_id()
         self.clear_options()
         for bp in breakpoints:
-            mark = "●" if bp.verified else "○"
+            mark = "◌" if not bp.enabled else "●" if bp.verified else "○"
             target = f"function {bp.function}" if bp.kind == "function" else where(bp.file, bp.actual_line or bp.line)
-            label = Text(f"{mark} {bp.id} {target}")
+            label = Text(f"{mark} {bp.id} {target}", style="" if bp.enabled else "dim")
             if bp.condition:
                 label.append(f" if {bp.condition}", style="italic")
+            if bp.hit_condition:
+                label.append(f" hit {bp.hit_condition}", style="italic")
+            if not bp.enabled:
+                label.append("  off", style="dim italic")
             if bp.set_by != "human":
                 label.append(f"  ({bp.set_by})", style="dim")
             self.add_option(Option(label, id=bp.id))
         if not breakpoints:
             self.add_option(Option(Text("none: F9 sets one at the source cursor", style="dim italic"), disabled=True))
+        ids = [bp.id for bp in breakpoints]
+        if keep in ids:
+            self.highlighted = ids.index(keep)
+
+    def selected_id(self) -> str | None:
+        if self.highlighted is None or self.highlighted >= self.option_count:
+            return None
+        return self.get_option_at_index(self.highlighted).id
+
+    def action_edit(self, what: str) -> None:
+        bp_id = self.selected_id()
+        if bp_id:
+            self.post_message(self.Edit(what, bp_id))
 
 
 def activity_line(event: ActionPerformed, agent_style: str, human_style: str) -> Text:

@@ -528,3 +528,36 @@ async def test_activity_lines_say_where_a_stop_is_and_print_no_python_values(cor
         assert f"{sid} paused: step at orders.py:{STOP_LINE + 1} in apply_discount" in step
         for line in activity:
             assert not any(mark in line for mark in ("{'", "['", "[{", "': ")), line
+
+
+@pytest.mark.asyncio
+async def test_breakpoints_pane_turns_off_edits_and_deletes_the_selected_breakpoint(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        session = hub.sessions[sid]
+        pane = app.query_one(BreakpointsPane)
+        pane.focus()
+        pane.highlighted = 0
+        await pilot.press("space")
+        await until(lambda: not session.breakpoints["BP1"].enabled, "BP1 turned off", pilot=pilot)
+        await until(lambda: "◌ BP1" in str(pane.get_option_at_index(0).prompt), "BP1 shown as off", pilot=pilot)
+        assert "off" in str(pane.get_option_at_index(0).prompt)
+        await pilot.press("space")
+        await until(lambda: session.breakpoints["BP1"].enabled, "BP1 back on", pilot=pilot)
+        await until(lambda: "● BP1" in str(pane.get_option_at_index(0).prompt), "BP1 shown as on", pilot=pilot)
+
+        await pilot.press("c")
+        await until(lambda: app.screen.__class__.__name__ == "LinePrompt", "the condition prompt", pilot=pilot)
+        await pilot.press(*"qty > 3", "enter")
+        await until(lambda: session.breakpoints["BP1"].condition == "qty > 3", "the new condition", pilot=pilot)
+        await until(lambda: "if qty > 3" in str(pane.get_option_at_index(0).prompt), "the condition shown", pilot=pilot)
+        await pilot.press("c")  # the prompt starts from the current condition; escape changes nothing
+        await until(lambda: app.screen.__class__.__name__ == "LinePrompt", "the prompt again", pilot=pilot)
+        assert app.screen.query_one("#line-input").value == "qty > 3"
+        await pilot.press("escape")
+
+        await pilot.press("d")
+        await until(lambda: len(session.breakpoints) == 0, "BP1 deleted", pilot=pilot)
+        await until(lambda: STOP_LINE not in source.breakpoints, "the gutter mark gone", pilot=pilot)
+        activity = app.query_one(ActivityLog).lines_text
+        assert sum("● human  update_breakpoint" in line for line in activity) == 3
