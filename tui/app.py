@@ -45,6 +45,7 @@ class PairDbgApp(Controller):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = Controller.COMMANDS | {ActionCommands, RnCommands}
     BINDINGS = [
+        Binding("f1", "keys", "Keys", priority=True),
         Binding("f5", "control('continue_execution')", "Continue", priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
         Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
@@ -52,10 +53,20 @@ class PairDbgApp(Controller):
         Binding("f11", "control('step_into')", "Into", priority=True),
         Binding("shift+f11", "control('step_out')", "Out", priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme"),
-        Binding("ctrl+e", "focus_console", "Console", show=False),
+        Binding("ctrl+e", "focus_console", "Console"),
+        Binding("tab", "app.focus_next", "Next pane", priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
+    KEYS_HELP = (
+        "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
+        "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
+        "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
+        "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
+        "ctrl+q quit"
+    )
 
     def __init__(
         self, hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
@@ -137,6 +148,9 @@ class PairDbgApp(Controller):
 
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
+
+    def action_keys(self) -> None:
+        self.notify(self.KEYS_HELP, title="Keys", timeout=20)
 
     def action_focus_console(self) -> None:
         self.query_one("#console-input", Input).focus()

@@ -561,3 +561,26 @@ async def test_breakpoints_pane_turns_off_edits_and_deletes_the_selected_breakpo
         await until(lambda: STOP_LINE not in source.breakpoints, "the gutter mark gone", pilot=pilot)
         activity = app.query_one(ActivityLog).lines_text
         assert sum("● human  update_breakpoint" in line for line in activity) == 3
+
+
+@pytest.mark.asyncio
+async def test_footer_and_f1_list_the_keys_people_need(core):
+    hub, registry = core
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
+        assert {"Quit", "Console", "Next pane", "Keys", "Continue", "Over", "Breakpoint"} <= shown, shown
+        assert app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING == "ctrl+p"
+        await pilot.press("f1")
+        await until(lambda: any(n.startswith("Keys:") for n in notifications(app)), "the keys help", pilot=pilot)
+        help_text = next(n for n in notifications(app) if n.startswith("Keys:"))
+        for key in ("ctrl+q quit", "tab", "ctrl+e console", "ctrl+p command palette", "space on/off"):
+            assert key in help_text
+        before = app.focused
+        await pilot.press("tab")  # moves between panes, even with the footer's binding on top
+        assert app.focused is not before
+        await pilot.press("ctrl+e")
+        assert app.focused is not None and app.focused.id == "console-input"
+        await pilot.press("ctrl+q")
+    assert not app.is_running
