@@ -19,7 +19,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
-from .commands import ActionCommands, ArgsPrompt, required_args
+from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .controller import Controller
 from .page_view import PageView, is_bridge
 from .panes import (
@@ -257,21 +257,43 @@ class PairDbgApp(Controller):
     # ----- palette ------------------------------------------------------------------------------------------------
 
     def palette_run(self, action: Action) -> None:
-        """Run a registry action from the palette; ask for arguments first when it needs some."""
+        """Run a registry action from the palette; first ask for its main arguments, one line each."""
+        asks = asks_for(action, self.query_one(SourceView).path)
         wants_session = "session_id" in action.params.model_fields
-        template = required_args(action.params)
 
-        def run(args: dict | None) -> None:
-            if args is None:
-                return
+        def run(args: dict[str, Any]) -> None:
             if wants_session:
                 args.setdefault("session_id", self.session_id or "")
             self.perform(action.name, args)
 
-        if template:
-            self.push_screen(ArgsPrompt(action, template), run)
-        else:
-            run({})
+        def ask(index: int, args: dict[str, Any]) -> None:
+            if index == len(asks):
+                run(args)
+                return
+            current = asks[index]
+
+            def problem(text: str) -> str | None:
+                try:
+                    if index == 0 and json_args(text) is not None:
+                        return None
+                    current.parse(text)
+                except ValueError as exc:
+                    return f"not valid: {exc}"
+                return None
+
+            def answered(text: str | None) -> None:
+                if text is None:
+                    return
+                every = json_args(text) if index == 0 else None
+                if every is not None:
+                    run(every)
+                else:
+                    ask(index + 1, {**args, **current.parse(text)})
+
+            hint = current.hint + ('; {…} JSON sets every argument' if index == 0 else "")
+            self.push_screen(LinePrompt(current.title, hint, check=problem), answered)
+
+        ask(0, {})
 
     def start_demo(self) -> None:
         self.perform("start_debugging", {"program": DEMO, "stop_on_entry": True})

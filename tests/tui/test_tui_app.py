@@ -335,18 +335,18 @@ async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
         await pilot.press("ctrl+p")
         await pilot.press(*"step over", "enter")
         await until(lambda: source.current_line == STOP_LINE + 1, "step over from the palette", pilot=pilot)
-        # An action with arguments asks for them as JSON, pre-filled with the required ones.
+        # An action with arguments asks for its main one on one line (it used to be raw JSON).
         await pilot.press("ctrl+p")
         await pilot.press(*"add watch", "enter")
         await until(
-            lambda: app.screen.__class__.__name__ == "ArgsPrompt",
-            "the arguments prompt",
+            lambda: app.screen.__class__.__name__ == "LinePrompt",
+            "the argument prompt",
             pilot=pilot,
         )
-        field = app.screen.query_one("#args-input")
-        assert field.value == '{"expression": ""}'
-        field.value = '{"expression": "total"}'
-        await pilot.press("enter")
+        field = app.screen.query_one("#line-input")
+        assert field.value == ""
+        assert "expression" in str(app.screen.query_one("#line-title").render())
+        await pilot.press(*"total", "enter")
         await until(
             lambda: any(line.startswith("W1 total = 10.0") for line in console_lines(app)),
             "the watch W1 in the console",
@@ -584,3 +584,38 @@ async def test_footer_and_f1_list_the_keys_people_need(core):
         assert app.focused is not None and app.focused.id == "console-input"
         await pilot.press("ctrl+q")
     assert not app.is_running
+
+
+@pytest.mark.asyncio
+async def test_palette_asks_one_line_per_main_argument(core):
+    hub, registry = core
+    async with demo_at_stop(core) as (app, pilot, sid, source):
+        session = hub.sessions[sid]
+
+        async def palette(command: str) -> None:
+            await pilot.press("ctrl+p")
+            await pilot.press(*command, "enter")
+            await until(lambda: app.screen.__class__.__name__ == "LinePrompt", f"the prompt of {command}", pilot=pilot)
+
+        await palette("set breakpoint")  # a bare number is a line of the file shown
+        await pilot.press(*"15", "enter")
+        await until(lambda: any(b.line == 15 for b in session.breakpoints.values()), "a breakpoint at 15", pilot=pilot)
+
+        await palette("pause on exceptions")  # a wrong choice is said in the prompt, which stays open
+        await pilot.press(*"sometimes", "enter")
+        await pilot.pause()
+        assert "one of: none, uncaught, all" in str(app.screen.query_one("#line-error").render())
+        app.screen.query_one("#line-input").value = ""
+        await pilot.press(*"all", "enter")
+        await until(lambda: session.exception_mode == "all", "the mode set", pilot=pilot)
+
+        await palette("set variable")  # two required arguments: two prompts
+        await pilot.press(*"qty", "enter")
+        await until(lambda: "value" in str(app.screen.query_one("#line-title").render()), "the second", pilot=pilot)
+        await pilot.press(*"7", "enter")
+        await until(lambda: any("qty" in line and "7" in line and "set_variable_value" in line
+                                for line in app.query_one(ActivityLog).lines_text), "the change", pilot=pilot)
+
+        await palette("add watch")  # JSON still sets every argument at once
+        await pilot.press(*'{"expression": "qty * 2"}', "enter")
+        await until(lambda: any(line.startswith("W1 qty * 2 = 14") for line in console_lines(app)), "W1", pilot=pilot)
