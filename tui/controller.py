@@ -30,6 +30,7 @@ from .messages import (
     ActivityReady,
     ChildrenLoaded,
     EvaluationDone,
+    FrameFailed,
     FrameLoaded,
     HubChanged,
     OutputReady,
@@ -287,10 +288,12 @@ class Controller(App[None]):
     async def load_frame(self, session: Session, frame: str) -> None:
         """Read one frame's stack, scopes and first scope's values through the core's read-only query (not an
         action, so not announced) and post them; a newer stop or frame cancels this one."""
+        number = session.stop_number
         try:
             data = await queries.frame_view(session, frame, MAX_FRAMES)
-        except DebugError as exc:  # the program moved on meanwhile; the next event redraws
-            log.debug("frame load for stop %s dropped: %s", session.stop_number, exc)
+        except DebugError as exc:  # usually the program moved on meanwhile and the next event redraws
+            log.debug("frame load for stop %s dropped: %s", number, exc)
+            self.post_message(FrameFailed(session.id, number, f"{exc.code}: {exc.message}"))
             return
         if data is not None:
             self.post_message(FrameLoaded(data))
@@ -318,6 +321,17 @@ class Controller(App[None]):
             first.data.loaded = True
             tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
             first.expand()
+
+    @on(FrameFailed)
+    @after_teardown_ignored
+    def handle_frame_failed(self, message: FrameFailed) -> None:
+        session = self.session
+        if session is None or session.id != message.session_id or session.stop_number != message.stop_number:
+            return
+        if session.phase == Phase.PAUSED:  # still at that stop: say so rather than keep "starting…"
+            note = f"could not read this stop's frames ({message.text})"
+            self.query_one(StackPane).show_note(note)
+            self.query_one(VariablesTree).reset([], note)
 
     @on(StackPane.OptionHighlighted, "#stack")
     def handle_frame_highlighted(self, event: StackPane.OptionHighlighted) -> None:

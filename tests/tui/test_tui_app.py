@@ -619,3 +619,32 @@ async def test_palette_asks_one_line_per_main_argument(core):
         await palette("add watch")  # JSON still sets every argument at once
         await pilot.press(*'{"expression": "qty * 2"}', "enter")
         await until(lambda: any(line.startswith("W1 qty * 2 = 14") for line in console_lines(app)), "W1", pilot=pilot)
+
+
+@pytest.mark.asyncio
+async def test_bun_first_stop_fills_stack_and_variables(core):
+    """Bun's stop on entry could arrive before the start finished; the start then called the session running,
+    which expired the stop's handles, and the panes stayed on "starting…" (4 of 6 launches here, so 10 launches
+    make a pass without the fix unlikely)."""
+    from pairdbg.backends.inspector import targets
+
+    targets.find_bun()  # Bun ships with the project's JS tools (.tools); missing, this fails loudly
+    hub, registry = core
+    flow = str(ROOT / "tests" / "js" / "inspector" / "flow.js")
+    app = PairDbgApp(hub, registry)
+    async with app.run_test(size=SIZE) as pilot:
+        stack = app.query_one(StackPane)
+        for _ in range(10):
+            reply = await registry.run(
+                "start_debugging", {"program": flow, "runtime": "bun", "stop_on_entry": True}, AGENT
+            )
+            sid = reply.data["session_id"]
+            await until(
+                lambda: stack.option_count > 0 and str(stack.get_option_at_index(0).prompt).startswith("@f0"),
+                "the first stop's frames in the stack pane",
+                pilot=pilot,
+                timeout=10,
+            )
+            await until(lambda: tree_labels(app) and "starting" not in tree_labels(app)[0], "scopes", pilot=pilot)
+            await hub.close(sid)
+            await until(lambda: not str(stack.get_option_at_index(0).prompt).startswith("@f0"), "cleared", pilot=pilot)
