@@ -175,9 +175,11 @@ def _summarise(params: BaseModel) -> str:
 
 
 def _argument_text(value: Any) -> str:
-    """`a.py:3, b.py:7` for breakpoint lists, `--x 1` for plain lists, `3 fields` for anything nested."""
+    """`a.py:3, b.py:7` for breakpoint lists, `--x 1` for plain lists, yes/no, `3 fields` for anything nested."""
     if isinstance(value, str):
         return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
     if isinstance(value, list):
         if all(isinstance(v, dict) and v.get("line") for v in value):
             return ", ".join(f"{os.path.basename(str(v.get('file') or '?'))}:{v['line']}" for v in value)

@@ -561,6 +561,7 @@ async def test_breakpoints_pane_turns_off_edits_and_deletes_the_selected_breakpo
         await until(lambda: STOP_LINE not in source.breakpoints, "the gutter mark gone", pilot=pilot)
         activity = app.query_one(ActivityLog).lines_text
         assert sum("● human  update_breakpoint" in line for line in activity) == 3
+        assert any("breakpoint_id=BP1 enabled=no" in line for line in activity)
 
 
 @pytest.mark.asyncio
