@@ -85,9 +85,12 @@ class ExceptionBanner(Static):
     text_plain: str = ""
 
     def show_exception(self, info: ExceptionInfo | None) -> None:
-        self.text_plain = f"✗ {exception_text(info)}" if info is not None else ""
+        text = f"✗ {exception_text(info)}" if info is not None else ""
+        if text == self.text_plain:
+            return  # called on every stop and phase change: no relayout when nothing changed
+        self.text_plain = text
         self.display = info is not None
-        self.update(Text(self.text_plain))
+        self.update(Text(text))
 
 
 class SessionsPane(OptionList):
