@@ -19,7 +19,7 @@ from pairdbg.backends.actions.render import where
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus
-from pairdbg.backends.models import Phase
+from pairdbg.backends.models import Phase, StopReport
 from pairdbg.backends.session import Session
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
@@ -157,7 +157,7 @@ class Controller(App[None]):
         stop = session.last_stop if session is not None and session.phase == Phase.PAUSED else None
         self.query_one(ExceptionBanner).show_exception(stop.exception if stop is not None else None)
 
-    def announce_exception(self, session_id: str, report: Any) -> None:
+    def announce_exception(self, session_id: str, report: StopReport) -> None:
         """Once per stop, the console says which exception stopped the program, and where."""
         key = (session_id, report.stop_number)
         if report.exception is None or key in self._exceptions_announced:
@@ -195,6 +195,8 @@ class Controller(App[None]):
             elif event.session_id == self.session_id and event.phase != Phase.PAUSED:
                 self.show_session_state()
         elif isinstance(event, Stopped):
+            if event.report is not None:  # any session's: the console names the session when there are several
+                self.announce_exception(event.session_id, event.report)
             if self.session_id is None:
                 self.focus.select(event.session_id)
             if event.session_id == self.session_id:
@@ -203,8 +205,6 @@ class Controller(App[None]):
                     self.focus.stopped(report)
                 else:
                     self.focus.frame = TOP_FRAME
-                if report is not None:
-                    self.announce_exception(event.session_id, report)
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
                     self.query_one(SourceView).show(report.location.file, report.location.line)
