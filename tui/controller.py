@@ -98,6 +98,7 @@ class Controller(App[None]):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
+        self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -307,6 +308,7 @@ class Controller(App[None]):
             return
         self.focus.frame = data.frame
         self.query_one(StackPane).show(data.frames, data.total, data.frame)
+        self._frames_shown = (data.session_id, data.stop_number)
         chosen = next((f for f in data.frames if f.handle == data.frame), None)
         if chosen is not None:
             source = self.query_one(SourceView)
@@ -328,10 +330,15 @@ class Controller(App[None]):
         session = self.session
         if session is None or session.id != message.session_id or session.stop_number != message.stop_number:
             return
-        if session.phase == Phase.PAUSED:  # still at that stop: say so rather than keep "starting…"
-            note = f"could not read this stop's frames ({message.text})"
-            self.query_one(StackPane).show_note(note)
-            self.query_one(VariablesTree).reset([], note)
+        if session.phase != Phase.PAUSED:
+            return  # it ran on: the next event redraws
+        if self._frames_shown == (session.id, session.stop_number):
+            # The stack is on screen; only the chosen frame failed: keep the list to pick another one.
+            self.notify(message.text, title="frame", severity="error", timeout=6)
+            return
+        note = f"could not read this stop's frames ({message.text})"  # rather than keep "starting…"
+        self.query_one(StackPane).show_note(note)
+        self.query_one(VariablesTree).reset([], note)
 
     @on(StackPane.OptionHighlighted, "#stack")
     def handle_frame_highlighted(self, event: StackPane.OptionHighlighted) -> None:

@@ -649,3 +649,20 @@ async def test_bun_first_stop_fills_stack_and_variables(core):
             await until(lambda: tree_labels(app) and "starting" not in tree_labels(app)[0], "scopes", pilot=pilot)
             await hub.close(sid)
             await until(lambda: not str(stack.get_option_at_index(0).prompt).startswith("@f0"), "cleared", pilot=pilot)
+
+
+@pytest.mark.asyncio
+async def test_a_failed_frame_load_is_said_not_left_on_an_old_note(core):
+    from pairdbg.tui.messages import FrameFailed
+
+    async with demo_at_stop(core) as (app, pilot, sid, _source):
+        stack = app.query_one(StackPane)
+        await until(lambda: str(stack.get_option_at_index(0).prompt).startswith("@f0"), "frames", pilot=pilot)
+        number = app.hub.sessions[sid].stop_number
+        app.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: no frame @f9"))  # a chosen frame failed
+        await until(lambda: any("no frame @f9" in n for n in notifications(app)), "the notice", pilot=pilot)
+        assert str(stack.get_option_at_index(0).prompt).startswith("@f0")  # the list stays to pick another
+        app._frames_shown = None  # as before the stop's frames were ever shown
+        app.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: handle @f0 has expired"))
+        await until(lambda: "could not read" in str(stack.get_option_at_index(0).prompt), "the note", pilot=pilot)
+        assert "could not read" in tree_labels(app)[0]
