@@ -32,6 +32,7 @@ class Breakpoint:
     hit_condition: str | None = None
     log_message: str | None = None
     set_by: str = "human"
+    enabled: bool = True  # a disabled breakpoint is kept and listed but not sent to the target
     state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
 
     def view(self) -> BreakpointView:
@@ -54,6 +55,7 @@ class Breakpoint:
             message=self.state.message,
             source=source,
             set_by=self.set_by,
+            enabled=self.enabled,
         )
 
 
@@ -156,7 +158,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
     def line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
         by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]] = {}
         for bp in self._by_id.values():
-            if bp.kind == "line" and bp.file and bp.line:
+            if bp.kind == "line" and bp.file and bp.line and bp.enabled:
                 spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
                 by_file.setdefault(bp.file, []).append((bp, spec))
         return by_file
@@ -182,7 +184,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             bp.state = state
 
     async def _sync_functions(self) -> None:
-        bps = [bp for bp in self._by_id.values() if bp.kind == "function"]
+        bps = [bp for bp in self._by_id.values() if bp.kind == "function" and bp.enabled]
         states = await self.backend.debugger("has no function breakpoints").set_function_breakpoints(
             [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
         )
@@ -207,8 +209,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         self.publish()
         return bp
 
-    async def remove(self, bp_id: str, live: bool) -> Breakpoint:
-        """Forget a breakpoint; a live session also takes it out of the target."""
+    def find(self, bp_id: str) -> Breakpoint:
         bp = self._by_id.get(bp_id.strip().upper())
         if bp is None:
             known = ", ".join(self._by_id) or "none"
@@ -217,12 +218,63 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 f"no breakpoint {bp_id} in session {self.session_id} (have: {known})",
                 hint="call list_breakpoints",
             )
+        return bp
+
+    async def _sync_one(self, bp: Breakpoint) -> None:
+        if bp.kind == "function":
+            await self._sync_functions()
+        elif bp.file:
+            await self._sync_file(bp.file)
+
+    async def remove(self, bp_id: str, live: bool) -> Breakpoint:
+        """Forget a breakpoint; a live session also takes it out of the target."""
+        bp = self.find(bp_id)
         del self._by_id[bp.id]
         if live:
-            if bp.kind == "function":
-                await self._sync_functions()
-            elif bp.file:
-                await self._sync_file(bp.file)
+            await self._sync_one(bp)
+        self.publish()
+        return bp
+
+    async def update(
+        self,
+        bp_id: str,
+        live: bool,
+        enabled: bool | None = None,
+        condition: str | None = None,
+        hit_condition: str | None = None,
+        log_message: str | None = None,
+    ) -> Breakpoint:
+        """Enable, disable or change a breakpoint's condition, hit condition or log message ("" clears one); a live
+        session sends its file's (or the function breakpoints') new set. If the target refuses, nothing changes."""
+        bp = self.find(bp_id)
+        for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
+            check_length(what, text, self.limits.max_expression)
+        if bp.kind == "function" and log_message:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"{bp.id} is a function breakpoint; log messages are for line breakpoints",
+                hint="set a line breakpoint with log_message instead",
+            )
+        before = dataclasses.replace(bp)
+        if enabled is not None:
+            bp.enabled = enabled
+        if condition is not None:
+            bp.condition = condition or None
+        if hit_condition is not None:
+            bp.hit_condition = hit_condition or None
+        if log_message is not None:
+            bp.log_message = log_message or None
+        if not bp.enabled:
+            bp.state = BreakpointState(False, message="disabled")  # not in the target, so not verified
+        elif not before.enabled:
+            bp.state = BreakpointState(False)  # the target's answer decides
+        if live:
+            try:
+                await self._sync_one(bp)
+            except DebugError:
+                for name in ("enabled", "condition", "hit_condition", "log_message", "state"):
+                    setattr(bp, name, getattr(before, name))
+                raise
         self.publish()
         return bp
 

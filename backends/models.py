@@ -119,6 +119,7 @@ class BreakpointView(BaseModel):
     message: str | None = None
     source: str | None = Field(None, description="the text of the line it is bound to")
     set_by: str = "human"
+    enabled: bool = True
 
 
 class SessionSummary(BaseModel):

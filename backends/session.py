@@ -257,7 +257,9 @@ class Session:
             self._set_phase(Phase.ERROR, exc.message)
             raise
         self.breakpoints.started(by_file, states)
-        if self.phase == Phase.STARTING:
+        if self.phase == Phase.STARTING and not self._stop_tasks:
+            # A stop still being recorded (Bun's stop on entry can come before start returns) makes the session
+            # paused; calling it running first would expire the handles that stop's report hands out.
             self._set_phase(Phase.RUNNING)
 
     async def close(self, terminate: bool = True) -> None:

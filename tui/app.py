@@ -19,10 +19,19 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
-from .commands import ActionCommands, ArgsPrompt, required_args
+from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .controller import Controller
 from .page_view import PageView, is_bridge
-from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, pane
+from .panes import (
+    ActivityLog,
+    BreakpointsPane,
+    ConsolePane,
+    ExceptionBanner,
+    SessionsPane,
+    StackPane,
+    StatusBar,
+    pane,
+)
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
@@ -36,6 +45,7 @@ class PairDbgApp(Controller):
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = Controller.COMMANDS | {ActionCommands, RnCommands}
     BINDINGS = [
+        Binding("f1", "keys", "Keys", priority=True),
         Binding("f5", "control('continue_execution')", "Continue", priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
         Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
@@ -43,10 +53,20 @@ class PairDbgApp(Controller):
         Binding("f11", "control('step_into')", "Into", priority=True),
         Binding("shift+f11", "control('step_out')", "Out", priority=True),
         Binding("ctrl+t", "toggle_theme", "Theme"),
-        Binding("ctrl+e", "focus_console", "Console", show=False),
+        Binding("ctrl+e", "focus_console", "Console"),
+        Binding("tab", "app.focus_next", "Next pane", priority=True),
+        Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
+        Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
+    KEYS_HELP = (
+        "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
+        "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
+        "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
+        "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
+        "ctrl+q quit"
+    )
 
     def __init__(
         self, hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
@@ -74,6 +94,7 @@ class PairDbgApp(Controller):
                 yield pane(StackPane(id="stack"), "Call stack")
                 yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
             with Vertical(id="center"):
+                yield ExceptionBanner(id="exception")
                 with Horizontal(id="top"):
                     yield pane(SourceView(id="source"), "Source")
                     yield pane(VariablesTree(id="variables"), "Variables")
@@ -127,6 +148,9 @@ class PairDbgApp(Controller):
 
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
+
+    def action_keys(self) -> None:
+        self.notify(self.KEYS_HELP, title="Keys", timeout=20)
 
     def action_focus_console(self) -> None:
         self.query_one("#console-input", Input).focus()
@@ -233,21 +257,43 @@ class PairDbgApp(Controller):
     # ----- palette ------------------------------------------------------------------------------------------------
 
     def palette_run(self, action: Action) -> None:
-        """Run a registry action from the palette; ask for arguments first when it needs some."""
+        """Run a registry action from the palette; first ask for its main arguments, one line each."""
+        asks = asks_for(action, self.query_one(SourceView).path)
         wants_session = "session_id" in action.params.model_fields
-        template = required_args(action.params)
 
-        def run(args: dict | None) -> None:
-            if args is None:
-                return
+        def run(args: dict[str, Any]) -> None:
             if wants_session:
                 args.setdefault("session_id", self.session_id or "")
             self.perform(action.name, args)
 
-        if template:
-            self.push_screen(ArgsPrompt(action, template), run)
-        else:
-            run({})
+        def ask(index: int, args: dict[str, Any]) -> None:
+            if index == len(asks):
+                run(args)
+                return
+            current = asks[index]
+
+            def problem(text: str) -> str | None:
+                try:
+                    if index == 0 and json_args(text) is not None:
+                        return None
+                    current.parse(text)
+                except ValueError as exc:
+                    return f"not valid: {exc}"
+                return None
+
+            def answered(text: str | None) -> None:
+                if text is None:
+                    return
+                every = json_args(text) if index == 0 else None
+                if every is not None:
+                    run(every)
+                else:
+                    ask(index + 1, {**args, **current.parse(text)})
+
+            hint = current.hint + ('; {…} JSON sets every argument' if index == 0 else "")
+            self.push_screen(LinePrompt(current.title, hint, check=problem), answered)
+
+        ask(0, {})
 
     def start_demo(self) -> None:
         self.perform("start_debugging", {"program": DEMO, "stop_on_entry": True})

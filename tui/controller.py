@@ -4,33 +4,49 @@ UI's own turn) and background work (workers that only read or call actions, then
 from __future__ import annotations
 
 import contextlib
+import functools
 import logging
-from typing import TYPE_CHECKING, Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual import on, work
 from textual.app import App
+from textual.css.query import NoMatches
 
 from pairdbg.backends import queries
+from pairdbg.backends.actions.render import where
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus
-from pairdbg.backends.models import Phase
+from pairdbg.backends.models import Phase, StopReport
 from pairdbg.backends.session import Session
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
+from .commands import LinePrompt
 from .messages import (
     ActionDone,
     ActionFailed,
     ActivityReady,
     ChildrenLoaded,
     EvaluationDone,
+    FrameFailed,
     FrameLoaded,
     HubChanged,
     OutputReady,
     PageChanged,
 )
-from .panes import ActivityLog, BreakpointsPane, ConsolePane, SessionsPane, StackPane, StatusBar, activity_line
+from .panes import (
+    ActivityLog,
+    BreakpointsPane,
+    ConsolePane,
+    ExceptionBanner,
+    SessionsPane,
+    StackPane,
+    StatusBar,
+    activity_line,
+    exception_text,
+)
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
@@ -48,6 +64,26 @@ MAX_FRAMES = 100
 RUNNING_GRACE_S = 0.15
 OUTPUT_PER_TURN = 500  # output entries written per UI turn (~20 ms); a flood's rest follows after pending keys
 
+Handler = TypeVar("Handler", bound=Callable[..., Any])
+
+
+def after_teardown_ignored(handler: Handler) -> Handler:
+    """A worker's result or a hub event can arrive while the app is quitting, when its panes are already gone:
+    that message is dropped instead of crashing the exit with NoMatches. A missing pane at any other time is a bug
+    and still raises."""
+
+    @functools.wraps(handler)
+    def guarded(self: App, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return handler(self, *args, **kwargs)
+        except NoMatches:
+            if self._exit or self._closing or self._closed or not self.screen_stack:
+                log.debug("%s dropped during teardown", handler.__name__)
+                return None
+            raise
+
+    return guarded  # type: ignore[return-value]
+
 
 class Controller(App[None]):
     """The behaviour of PairDbgApp (which adds layout, keys and lifecycle). A Textual App subclass rather than a
@@ -58,6 +94,11 @@ class Controller(App[None]):
     http: Any
     bridge: HubBridge
     agents_connected: int = 0  # from AgentsChanged
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
+        self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -93,6 +134,7 @@ class Controller(App[None]):
         source = self.query_one(SourceView)
         stack = self.query_one(StackPane)
         variables = self.query_one(VariablesTree)
+        self.show_exception(session)
         if session is None:
             stack.show_note("no session")
             variables.reset([], "no session")
@@ -111,9 +153,26 @@ class Controller(App[None]):
         program = queries.program(session) if code else None  # else a URL
         source.show(source.path or program, None, move_cursor=False)
 
+    def show_exception(self, session: Session | None) -> None:
+        """The exception the selected session is stopped on, over the source; gone once it runs on."""
+        stop = session.last_stop if session is not None and session.phase == Phase.PAUSED else None
+        self.query_one(ExceptionBanner).show_exception(stop.exception if stop is not None else None)
+
+    def announce_exception(self, session_id: str, report: StopReport) -> None:
+        """Once per stop, the console says which exception stopped the program, and where."""
+        key = (session_id, report.stop_number)
+        if report.exception is None or key in self._exceptions_announced:
+            return
+        self._exceptions_announced.add(key)
+        loc = report.location
+        place = f"  at {where(loc.file, loc.line)} in {loc.function or '?'}" if loc.line else ""
+        prefix = f"{session_id}│ " if len(self.hub.sessions) > 1 else ""
+        self.query_one(ConsolePane).add(f"{prefix}✗ {exception_text(report.exception)}{place}", "bold red")
+
     # ----- hub events -------------------------------------------------------------------------------------------
 
     @on(HubChanged)
+    @after_teardown_ignored
     def handle_hub_changed(self, message: HubChanged) -> None:
         event = message.event
         if isinstance(event, SessionAdded):
@@ -137,6 +196,8 @@ class Controller(App[None]):
             elif event.session_id == self.session_id and event.phase != Phase.PAUSED:
                 self.show_session_state()
         elif isinstance(event, Stopped):
+            if event.report is not None:  # any session's: the console names the session when there are several
+                self.announce_exception(event.session_id, event.report)
             if self.session_id is None:
                 self.focus.select(event.session_id)
             if event.session_id == self.session_id:
@@ -159,6 +220,7 @@ class Controller(App[None]):
         self.refresh_status()
 
     @on(OutputReady)
+    @after_teardown_ignored
     def handle_output_ready(self) -> None:
         items, dropped = self.bridge.drain_output(OUTPUT_PER_TURN)
         console = self.query_one(ConsolePane)
@@ -171,6 +233,7 @@ class Controller(App[None]):
                     console.output(session_id, entry.category, entry.text, many)
 
     @on(ActivityReady)
+    @after_teardown_ignored
     def handle_activity(self, message: ActivityReady) -> None:
         variables = self.theme_variables
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
@@ -178,17 +241,20 @@ class Controller(App[None]):
         self.query_one(ActivityLog).add(line)
 
     @on(RnChanged)
+    @after_teardown_ignored
     def handle_rn_changed(self) -> None:
         self.bridge.rn_seen()
         for view in self.query(RnView):
             view.update_from_service()
 
     @on(PageChanged)
+    @after_teardown_ignored
     def handle_page_changed(self, message: PageChanged) -> None:
         for view in self.query(PageView):
             if view.session_id in message.pages:
                 view.update_from_page()
 
+    @after_teardown_ignored
     def _show_if_still_running(self) -> None:
         session = self.session
         if session is not None and session.phase == Phase.RUNNING:
@@ -223,15 +289,18 @@ class Controller(App[None]):
     async def load_frame(self, session: Session, frame: str) -> None:
         """Read one frame's stack, scopes and first scope's values through the core's read-only query (not an
         action, so not announced) and post them; a newer stop or frame cancels this one."""
+        number = session.stop_number
         try:
             data = await queries.frame_view(session, frame, MAX_FRAMES)
-        except DebugError as exc:  # the program moved on meanwhile; the next event redraws
-            log.debug("frame load for stop %s dropped: %s", session.stop_number, exc)
+        except DebugError as exc:  # usually the program moved on meanwhile and the next event redraws
+            log.debug("frame load for stop %s dropped: %s", number, exc)
+            self.post_message(FrameFailed(session.id, number, f"{exc.code}: {exc.message}"))
             return
         if data is not None:
             self.post_message(FrameLoaded(data))
 
     @on(FrameLoaded)
+    @after_teardown_ignored
     def handle_frame_loaded(self, message: FrameLoaded) -> None:
         data = message.data
         session = self.session
@@ -239,6 +308,7 @@ class Controller(App[None]):
             return
         self.focus.frame = data.frame
         self.query_one(StackPane).show(data.frames, data.total, data.frame)
+        self._frames_shown = (data.session_id, data.stop_number)
         chosen = next((f for f in data.frames if f.handle == data.frame), None)
         if chosen is not None:
             source = self.query_one(SourceView)
@@ -253,6 +323,22 @@ class Controller(App[None]):
             first.data.loaded = True
             tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
             first.expand()
+
+    @on(FrameFailed)
+    @after_teardown_ignored
+    def handle_frame_failed(self, message: FrameFailed) -> None:
+        session = self.session
+        if session is None or session.id != message.session_id or session.stop_number != message.stop_number:
+            return
+        if session.phase != Phase.PAUSED:
+            return  # it ran on: the next event redraws
+        if self._frames_shown == (session.id, session.stop_number):
+            # The stack is on screen; only the chosen frame failed: keep the list to pick another one.
+            self.notify(message.text, title="frame", severity="error", timeout=6)
+            return
+        note = f"could not read this stop's frames ({message.text})"  # rather than keep "starting…"
+        self.query_one(StackPane).show_note(note)
+        self.query_one(VariablesTree).reset([], note)
 
     @on(StackPane.OptionHighlighted, "#stack")
     def handle_frame_highlighted(self, event: StackPane.OptionHighlighted) -> None:
@@ -292,6 +378,7 @@ class Controller(App[None]):
         self.post_message(ChildrenLoaded(request.node_id, request.generation, views, reply.data.get("total", 0)))
 
     @on(ChildrenLoaded)
+    @after_teardown_ignored
     def handle_children_loaded(self, message: ChildrenLoaded) -> None:
         tree = self.query_one(VariablesTree)
         if message.total < 0:
@@ -314,6 +401,7 @@ class Controller(App[None]):
         self.post_message(ActionDone(name, reply.text, reply.data))
 
     @on(ActionDone)
+    @after_teardown_ignored
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
             self.select_session(message.data["session_id"])
@@ -333,6 +421,7 @@ class Controller(App[None]):
             self.query_one(ConsolePane).add(Text(message.text))
 
     @on(ActionFailed)
+    @after_teardown_ignored
     def handle_action_failed(self, message: ActionFailed) -> None:
         text = f"{message.message}" + (f"\nNext: {message.hint}" if message.hint else "")
         self.notify(text, title=f"{message.action}: {message.code}", severity="error", timeout=6)
@@ -340,6 +429,26 @@ class Controller(App[None]):
         console.add(f"✗ {message.action}: {message.code}: {message.message}", "bold red")
         if message.hint:
             console.add(f"  next: {message.hint}", "red")
+
+    @on(BreakpointsPane.Edit)
+    def handle_breakpoint_edit(self, message: BreakpointsPane.Edit) -> None:
+        session = self.session
+        bp = session.breakpoints.get(message.breakpoint_id) if session is not None else None
+        if bp is None:
+            return
+        if message.what == "remove":
+            self.perform("remove_breakpoint", self.session_args(breakpoint_id=bp.id))
+        elif message.what == "toggle":
+            self.perform("update_breakpoint", self.session_args(breakpoint_id=bp.id, enabled=not bp.enabled))
+        elif message.what == "condition":
+            def run(condition: str | None) -> None:
+                if condition is not None and condition.strip() != (bp.condition or ""):
+                    args = self.session_args(breakpoint_id=bp.id, condition=condition.strip())
+                    self.perform("update_breakpoint", args)
+
+            title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
+            hint = "stop only when this is true; empty removes it"
+            self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
     def toggle_breakpoint(self) -> None:
         source = self.query_one(SourceView)
@@ -382,6 +491,7 @@ class Controller(App[None]):
         self.post_message(EvaluationDone(expression, text, True))
 
     @on(EvaluationDone)
+    @after_teardown_ignored
     def handle_evaluation_done(self, message: EvaluationDone) -> None:
         console = self.query_one(ConsolePane)
         if message.ok:

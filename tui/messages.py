@@ -64,6 +64,15 @@ class FrameLoaded(Message):
 
 
 @dataclass
+class FrameFailed(Message):
+    """A stop's frames could not be read; the panes say so instead of keeping an older note."""
+
+    session_id: str
+    stop_number: int
+    text: str
+
+
+@dataclass
 class ChildrenLoaded(Message):
     """Children of one variables-tree node arrived (for the stop they were asked at)."""
 

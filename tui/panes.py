@@ -8,14 +8,16 @@ from collections.abc import Iterator
 
 from rich.text import Text
 from textual.app import ComposeResult
+from textual.binding import Binding
 from textual.containers import Vertical
+from textual.message import Message
 from textual.timer import Timer
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
-from pairdbg.backends.models import BreakpointView, FrameView, Phase
+from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
 from pairdbg.backends.session import Session
 
 
@@ -64,6 +66,33 @@ class StatusBar(Static):
         self.update(text)
 
 
+def exception_text(info: ExceptionInfo) -> str:
+    """`ZeroDivisionError: division by zero` (the break mode only when it says something, e.g. `unhandled`)."""
+    text = f"{info.type}: {info.message}" if info.message else info.type
+    if info.break_mode and info.break_mode not in ("always", "userUnhandled"):
+        text += f"  ({info.break_mode})"
+    return text
+
+
+class ExceptionBanner(Static):
+    """One line over the source while the selected session is stopped on an exception; hidden otherwise."""
+
+    DEFAULT_CSS = """
+    ExceptionBanner { height: auto; max-height: 3; background: $error 25%; color: $text-error; text-style: bold;
+                      padding: 0 1; display: none; }
+    """
+
+    text_plain: str = ""
+
+    def show_exception(self, info: ExceptionInfo | None) -> None:
+        text = f"✗ {exception_text(info)}" if info is not None else ""
+        if text == self.text_plain:
+            return  # called on every stop and phase change: no relayout when nothing changed
+        self.text_plain = text
+        self.display = info is not None
+        self.update(Text(text))
+
+
 class SessionsPane(OptionList):
     _shown: tuple = ()
 
@@ -105,19 +134,53 @@ class StackPane(OptionList):
 
 
 class BreakpointsPane(OptionList):
+    """The selected session's breakpoints; delete/d removes, space turns on/off, c edits the condition."""
+
+    BINDINGS = [
+        Binding("delete,d", "edit('remove')", "Delete"),
+        Binding("space", "edit('toggle')", "On/off"),
+        Binding("c", "edit('condition')", "Condition"),
+    ]
+
+    class Edit(Message):
+        """The person asked to change the highlighted breakpoint (`remove`, `toggle` or `condition`)."""
+
+        def __init__(self, what: str, breakpoint_id: str) -> None:
+            super().__init__()
+            self.what = what
+            self.breakpoint_id = breakpoint_id
+
     def show(self, breakpoints: list[BreakpointView]) -> None:
+        keep = self.selected_id()
         self.clear_options()
         for bp in breakpoints:
-            mark = "●" if bp.verified else "○"
+            mark = "◌" if not bp.enabled else "●" if bp.verified else "○"
             target = f"function {bp.function}" if bp.kind == "function" else where(bp.file, bp.actual_line or bp.line)
-            label = Text(f"{mark} {bp.id} {target}")
+            label = Text(f"{mark} {bp.id} {target}", style="" if bp.enabled else "dim")
             if bp.condition:
                 label.append(f" if {bp.condition}", style="italic")
+            if bp.hit_condition:
+                label.append(f" hit {bp.hit_condition}", style="italic")
+            if not bp.enabled:
+                label.append("  off", style="dim italic")
             if bp.set_by != "human":
                 label.append(f"  ({bp.set_by})", style="dim")
             self.add_option(Option(label, id=bp.id))
         if not breakpoints:
             self.add_option(Option(Text("none: F9 sets one at the source cursor", style="dim italic"), disabled=True))
+        ids = [bp.id for bp in breakpoints]
+        if keep in ids:
+            self.highlighted = ids.index(keep)
+
+    def selected_id(self) -> str | None:
+        if self.highlighted is None or self.highlighted >= self.option_count:
+            return None
+        return self.get_option_at_index(self.highlighted).id
+
+    def action_edit(self, what: str) -> None:
+        bp_id = self.selected_id()
+        if bp_id:
+            self.post_message(self.Edit(what, bp_id))
 
 
 def activity_line(event: ActionPerformed, agent_style: str, human_style: str) -> Text:

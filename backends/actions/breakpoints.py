@@ -1,4 +1,4 @@
-"""Breakpoint actions: set, remove and list breakpoints, and the pause-on-exceptions mode."""
+"""Breakpoint actions: set, update, remove and list breakpoints, and the pause-on-exceptions mode."""
 
 from __future__ import annotations
 
@@ -45,6 +45,30 @@ async def remove_breakpoint(hub: Hub, p: BreakpointIdParams, actor: str) -> Repl
     return Reply(f"removed {bp.id}", {"session_id": session.id, "removed": bp.id})
 
 
+class UpdateBreakpointParams(BreakpointIdParams):
+    enabled: bool | None = Field(None, description="false keeps the breakpoint but takes it out of the target")
+    condition: str | None = Field(None, description="new condition; empty string removes it")
+    hit_condition: str | None = Field(None, description="new hit condition, e.g. '>5'; empty string removes it")
+    log_message: str | None = Field(None, description="new log message (line breakpoints); empty string removes it")
+
+
+async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    if p.enabled is None and p.condition is None and p.hit_condition is None and p.log_message is None:
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"update_breakpoint {p.breakpoint_id}: nothing to change",
+            hint="give enabled, condition, hit_condition or log_message (an empty string clears one)",
+        )
+    bp = await session.breakpoints.update(
+        p.breakpoint_id, session.phase.reachable, p.enabled, p.condition, p.hit_condition, p.log_message
+    )
+    view = bp.view()
+    return Reply(
+        render.breakpoint_line(view), {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)}
+    )
+
+
 async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views = [bp.view() for bp in session.breakpoints.values()]
@@ -82,6 +106,14 @@ ACTIONS = [
     ),
     Action(
         "remove_breakpoint", "Remove a breakpoint by id.", BreakpointIdParams, remove_breakpoint, "Remove breakpoint"
+    ),
+    Action(
+        "update_breakpoint",
+        "Enable or disable a breakpoint (a disabled one is kept and listed but does not stop the program), or change "
+        "its condition, hit condition or log message (an empty string clears one).",
+        UpdateBreakpointParams,
+        update_breakpoint,
+        "Edit breakpoint",
     ),
     Action(
         "list_breakpoints",

@@ -27,4 +27,5 @@ def _outcome_reply(session: Session, o: ExecOutcome, waited: float | None, actor
         data["detail"] = o.detail
     if o.output_tail:
         data["output_tail"] = o.output_tail
-    return Reply(render.outcome(o, session.id, waited), data)
+    headline = render.stop_headline(o.report) if o.state == "paused" and o.report is not None else None
+    return Reply(render.outcome(o, session.id, waited), data, headline)

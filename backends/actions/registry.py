@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import difflib
 import math
+import os
 import re
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +27,7 @@ class Reply:
 
     text: str
     data: dict[str, Any] = field(default_factory=dict)
+    headline: str | None = None  # the activity feed's one line, when the text's first line does not say enough
 
 
 Handler = Callable[[Hub, Any, str], Awaitable[Reply]]
@@ -107,7 +109,8 @@ class Registry:
             self._announce(action, session_id, actor, summary, False, err.text())
             raise err from exc
         session_id = reply.data.get("session_id", session_id)
-        self._announce(action, session_id, actor, summary, True, reply.text.splitlines()[0] if reply.text else "")
+        outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
+        self._announce(action, session_id, actor, summary, True, outcome)
         return reply
 
     def _announce(
@@ -339,11 +342,27 @@ ALIASES: dict[str, tuple[str, ...]] = {
 
 
 def _summarise(params: BaseModel) -> str:
-    """A short, value-free-ish description of the call for the activity feed."""
+    """A short, value-free-ish description of the call for the activity feed (never a raw dict or list)."""
     parts = []
     for key, value in params.model_dump(exclude_none=True, exclude_defaults=True).items():
         if key == "session_id" or key == "env":
             continue
-        text = repr(value) if not isinstance(value, str) else value
-        parts.append(f"{key}={text[:60]}")
+        parts.append(f"{key}={_argument_text(value)[:60]}")
     return " ".join(parts)
+
+
+def _argument_text(value: Any) -> str:
+    """`a.py:3, b.py:7` for breakpoint lists, `--x 1` for plain lists, yes/no, `3 fields` for anything nested."""
+    if isinstance(value, str):
+        return value
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if isinstance(value, list):
+        if all(isinstance(v, dict) and v.get("line") for v in value):
+            return ", ".join(f"{os.path.basename(str(v.get('file') or '?'))}:{v['line']}" for v in value)
+        if all(isinstance(v, str | int | float | bool) for v in value):
+            return " ".join(str(v) for v in value)
+        return f"{len(value)} item{'s' if len(value) != 1 else ''}"
+    if isinstance(value, dict):
+        return f"{len(value)} field{'s' if len(value) != 1 else ''}"
+    return str(value)

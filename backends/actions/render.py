@@ -71,6 +71,16 @@ def stop_report(r: StopReport) -> str:
     return "\n".join(lines)
 
 
+def stop_headline(r: StopReport) -> str:
+    """`S1 paused: breakpoint BP1 at orders.py:13 in apply_discount (stop #2)`: the activity feed's line."""
+    cause = r.reason + (" " + ",".join(r.hit_breakpoints) if r.hit_breakpoints else "")
+    if r.exception:
+        cause += f" {r.exception.type}"
+    loc = r.location
+    place = f" at {where(loc.file, loc.line)} in {loc.function or '?'}" if loc.file or loc.line else ""
+    return f"{r.session_id} paused: {cause}{place}  (stop #{r.stop_number})"
+
+
 def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str:
     if o.state == "paused" and o.report is not None:
         return stop_report(o.report)
@@ -103,9 +113,12 @@ def breakpoint_line(bp: BreakpointView) -> str:
         extras.append(f"hit {bp.hit_condition}")
     if bp.log_message:
         extras.append(f"log {bp.log_message!r}")
-    status = "verified" if bp.verified else "unverified"
-    if bp.message:  # why it is unbound, or why a bound one does not stop (its condition raises)
-        status += f": {bp.message}"
+    if not bp.enabled:
+        status = "disabled (kept, not in the target)"
+    else:
+        status = "verified" if bp.verified else "unverified"
+        if bp.message:  # why it is unbound, or why a bound one does not stop (its condition raises)
+            status += f": {bp.message}"
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"

@@ -78,7 +78,9 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     if bps:
         reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
         reply.data["breakpoints"] = [b.model_dump(mode="json", exclude_none=True) for b in bps]
-    reply.text = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})\n" + reply.text
+    started = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})"
+    reply.text = started + "\n" + reply.text
+    reply.headline = started + (f" · {reply.headline}" if reply.headline else "")
     return reply
 
 
