@@ -107,3 +107,12 @@ async def test_restart_keeps_breakpoints_watches_and_exception_mode(registry, wo
     session = registry.hub.sessions["S2"]
     assert session.exception_mode == "all" and "S1" not in registry.hub.sessions
 
+
+def test_launch_json_just_my_code_is_honoured(tmp_path):
+    launch = {"type": "debugpy", "request": "launch", "program": "x.py", "justMyCode": False}
+    assert launch_json.to_action(launch, str(tmp_path))[1]["just_my_code"] is False
+    attach = {"type": "debugpy", "request": "attach", "connect": {"port": 5678}, "justMyCode": False}
+    assert launch_json.to_action(attach, str(tmp_path)) == (
+        "attach",
+        {"target": "127.0.0.1:5678", "language": "python", "just_my_code": False},
+    )

@@ -50,14 +50,3 @@ async def test_step_into_goes_into_library_code_only_with_just_my_code_off(regis
     stepped = stop_of(await registry.run("step_into", {"session_id": sid}, "agent:test"))
     assert stepped["location"]["file"].endswith("json/__init__.py"), stepped["location"]
 
-
-def test_launch_json_just_my_code_is_honoured(tmp_path):
-    from pairdbg.backends import launch_json
-
-    launch = {"type": "debugpy", "request": "launch", "program": "x.py", "justMyCode": False}
-    assert launch_json.to_action(launch, str(tmp_path))[1]["just_my_code"] is False
-    attach = {"type": "debugpy", "request": "attach", "connect": {"port": 5678}, "justMyCode": False}
-    assert launch_json.to_action(attach, str(tmp_path)) == (
-        "attach",
-        {"target": "127.0.0.1:5678", "language": "python", "just_my_code": False},
-    )
