@@ -184,16 +184,15 @@ async def unknown_thread(session: Any, params: BaseModel, err: DebugError) -> De
 def refuse_unknown(action: Action, args: dict[str, Any]) -> None:
     """An argument the action does not take is an error, never silently dropped: `evaluate_expression(call_frame_id=3)`
     used to evaluate in the top frame, a right-looking wrong answer."""
-    known = {name for name, f in action.params.model_fields.items()} | {
-        f.alias for f in action.params.model_fields.values() if f.alias
-    }
+    fields = action.params.model_fields
+    known = set(fields) | {f.alias for f in fields.values() if f.alias}
     unknown = [key for key in args if key not in known]
     if not unknown:
         return
     parts = []
     for key in unknown:
         guess = closest_argument(str(key), known)
-        parts.append(f"{str(key)[:60]!r}" + (f" (did you mean {guess!r}?)" if guess else ""))
+        parts.append(f"{cut(str(key), 60)!r}" + (f" (did you mean {guess!r}?)" if guess else ""))
     raise DebugError(
         ErrorCode.INVALID_PARAMETERS,
         f"{action.name}: unknown argument{'s' if len(unknown) > 1 else ''} {', '.join(parts)}",
