@@ -9,87 +9,24 @@ Prints medians of: launch -> first paint, launch -> stopped screen (the source p
 from __future__ import annotations
 
 import argparse
-import fcntl
 import os
-import re
-import select
-import signal
 import statistics
-import struct
-import subprocess
 import sys
 import tempfile
-import termios
 import time
 from pathlib import Path
 
-import pyte
-
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+
+from support.terminal import F10, Terminal, marked_line  # noqa: E402  (the test suite's terminal reader)
+
 COLS, ROWS = 120, 40
-F10 = b"\x1b[21~"
-MARKER = re.compile(r"▶\s*(\d+)")
-
-
-class Terminal:
-    """A pty running one command, and what its screen shows right now."""
-
-    def __init__(self, argv: list[str], env: dict[str, str]) -> None:
-        self.master, slave = os.openpty()
-        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", ROWS, COLS, 0, 0))
-        self.screen = pyte.Screen(COLS, ROWS)
-        self.stream = pyte.ByteStream(self.screen)
-        self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
-        )
-        os.close(slave)
-
-    def pump(self, timeout: float) -> bool:
-        """Feed whatever the program wrote within `timeout` into the screen; False if nothing came."""
-        ready, _, _ = select.select([self.master], [], [], timeout)
-        if not ready:
-            return False
-        try:
-            data = os.read(self.master, 1 << 16)
-        except OSError:
-            return False
-        self.stream.feed(data)
-        return True
-
-    def wait_for(self, predicate, timeout: float = 30.0) -> float:
-        """Time (perf_counter) at which the screen first satisfied `predicate`."""
-        deadline = time.perf_counter() + timeout
-        while not predicate(self.screen.display):
-            if time.perf_counter() > deadline:
-                raise TimeoutError("\n".join(self.screen.display))
-            self.pump(0.05)
-        return time.perf_counter()
-
-    def send(self, data: bytes) -> None:
-        os.write(self.master, data)
-
-    def close(self) -> None:
-        if self.proc.poll() is None:
-            self.send(b"\x11")  # ctrl+q
-            try:
-                self.proc.wait(5)
-            except subprocess.TimeoutExpired:
-                os.killpg(self.proc.pid, signal.SIGKILL)
-                self.proc.wait()
-        os.close(self.master)
-
-
-def marked_line(display: list[str]) -> int | None:
-    for row in display:
-        match = MARKER.search(row)
-        if match:
-            return int(match.group(1))
-    return None
 
 
 def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str]) -> None:
     start = time.perf_counter()
-    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env)
+    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env, COLS, ROWS)
     try:
         painted = term.wait_for(lambda display: any(row.strip() for row in display))
         samples["launch -> first paint"].append((painted - start) * 1000)

@@ -6,6 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
+from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -39,23 +40,28 @@ from .variables import VariablesTree
 
 log = logging.getLogger(__name__)
 
+NARROW = 100  # columns below which the side panes take turns
+SHORT = 20  # rows below which the console and activity give their rows to the source
+
 
 class PairDbgApp(Controller):
     TITLE = "pairdbg"
     CSS_PATH = Path(__file__).with_name("app.tcss")
     COMMANDS = Controller.COMMANDS | {ActionCommands, RnCommands}
+    # Footer order: the keys people press most first, so a narrow footer still shows them.
     BINDINGS = [
-        Binding("f1", "keys", "Keys", priority=True),
-        Binding("f5", "control('continue_execution')", "Continue", priority=True),
-        Binding("f6", "control('pause_execution')", "Pause", priority=True),
-        Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
         Binding("f10", "control('step_over')", "Over", priority=True),
         Binding("f11", "control('step_into')", "Into", priority=True),
-        Binding("shift+f11", "control('step_out')", "Out", priority=True),
-        Binding("ctrl+t", "toggle_theme", "Theme"),
+        Binding("shift+f11", "control('step_out')", "Out", key_display="⇧f11", priority=True),
+        Binding("f5", "control('continue_execution')", "Continue", priority=True),
+        Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
+        Binding("f2", "toggle_side", "Stack", priority=True),
+        Binding("f6", "control('pause_execution')", "Pause", priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
-        Binding("tab", "app.focus_next", "Next pane", priority=True),
+        Binding("f1", "keys", "Keys", priority=True),
+        Binding("tab", "app.focus_next", "Pane", priority=True),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
+        Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
@@ -63,6 +69,7 @@ class PairDbgApp(Controller):
     KEYS_HELP = (
         "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
         "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
+        "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+q quit"
@@ -88,22 +95,23 @@ class PairDbgApp(Controller):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        with Horizontal(id="main"):
-            with Vertical(id="left"):
-                yield pane(SessionsPane(id="sessions"), "Sessions")
-                yield pane(StackPane(id="stack"), "Call stack")
-                yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
-            with Vertical(id="center"):
-                yield ExceptionBanner(id="exception")
-                with Horizontal(id="top"):
-                    yield pane(SourceView(id="source"), "Source")
-                    yield pane(VariablesTree(id="variables"), "Variables")
-                if self.rn_service is not None:
-                    yield RnView(self.rn_service, self.registry, id="rn")
-                yield PageView(self.hub, self.registry, id="page")
-                with Horizontal(id="bottom"):
-                    yield pane(ConsolePane(id="console"), "Console")
-                    yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+        with Vertical(id="main"):
+            with Horizontal(id="upper"):
+                with Vertical(id="left"):
+                    yield pane(SessionsPane(id="sessions"), "Sessions")
+                    yield pane(StackPane(id="stack"), "Call stack")
+                    yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                with Vertical(id="center"):
+                    yield ExceptionBanner(id="exception")
+                    with Horizontal(id="top"):
+                        yield pane(SourceView(id="source"), "Source")
+                        yield pane(VariablesTree(id="variables"), "Variables")
+                    if self.rn_service is not None:
+                        yield RnView(self.rn_service, self.registry, id="rn")
+                    yield PageView(self.hub, self.registry, id="page")
+            with Horizontal(id="bottom"):
+                yield pane(ConsolePane(id="console"), "Console")
+                yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
         yield Footer()
 
     # ----- lifecycle --------------------------------------------------------------------------------------------
@@ -149,6 +157,29 @@ class PairDbgApp(Controller):
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
 
+    def on_resize(self, event: events.Resize) -> None:
+        """Below NARROW columns the side panes take turns (F2) so the source keeps a readable width."""
+        narrow = event.size.width < NARROW
+        self.screen.set_class(event.size.height < SHORT, "-short")
+        if narrow != self.screen.has_class("-narrow"):
+            self.screen.set_class(narrow, "-narrow")
+            self.refresh_bindings()
+        for footer in self.query(Footer):
+            footer.compact = narrow
+            footer.show_command_palette = not narrow  # ctrl+p still works; F1 lists it
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "toggle_side":  # only a narrow layout has side panes that take turns
+            return self.screen.has_class("-narrow")
+        return super().check_action(action, parameters)
+
+    def action_toggle_side(self) -> None:
+        self.screen.toggle_class("-side")
+        if self.screen.has_class("-side"):
+            self.query_one(StackPane).focus()
+        elif self.focused is None or not self.focused.display:
+            self.query_one(SourceView).focus()
+
     def action_keys(self) -> None:
         self.notify(self.KEYS_HELP, title="Keys", timeout=20)
 
@@ -164,7 +195,8 @@ class PairDbgApp(Controller):
         view = views[0]
         showing = not view.display
         view.display = showing
-        self.query_one("#left").display = not showing
+        self.screen.set_class(showing, "-rn")
+        self.screen.remove_class("-side")
         self.query_one("#top").display = not showing
         self.query_one(PageView).display = False
         if showing:
@@ -218,7 +250,7 @@ class PairDbgApp(Controller):
         for rn in self.query(RnView):
             if rn.display:
                 rn.display = False
-                self.query_one("#left").display = True
+                self.screen.remove_class("-rn")
         self.page_off = None
         if session.id != self.session_id:
             self.select_session(session.id)

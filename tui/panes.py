@@ -40,30 +40,57 @@ PHASE_MARK = {
 
 
 class StatusBar(Static):
-    """One line: the selected session and its phase, the MCP endpoint and how many agents are connected."""
+    """One line: the selected session and its phase, the MCP endpoint and how many agents are connected.
+
+    On a narrow terminal the line drops words from the least needed part first; the MCP URL is kept whole."""
 
     DEFAULT_CSS = """
     StatusBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
+    _last: tuple = (None, None, 0)
+
     def show(self, session: Session | None, mcp_url: str | None, agents: int) -> None:
-        text = Text("pairdbg", style="bold")
-        text.append("  │  ")
-        if session is None:
-            text.append("no session", style="dim")
-        else:
-            text.append(f"{session.id} {session.name} ", style="bold")
-            text.append(f"{PHASE_MARK.get(session.phase, '?')} {session.phase.value}")
-            stop = session.last_stop
-            if session.phase == Phase.PAUSED and stop is not None:
-                text.append(f" ({stop.reason}) at {where(stop.location.file, stop.location.line)}")
-            elif session.phase.ended and session.exit_code is not None:
-                text.append(f" (exit code {session.exit_code})")
-        text.append("  │  ")
-        text.append(f"MCP {mcp_url}" if mcp_url else "MCP off", style="" if mcp_url else "dim")
-        text.append(f"  │  {agents} agent{'s' if agents != 1 else ''} connected")
+        self._last = (session, mcp_url, agents)
+        width = self.content_region.width or 10_000  # not laid out yet: the full line
+        variants = status_variants(session, mcp_url, agents)
+        text = next((t for t in variants if t.cell_len <= width), variants[-1])
         self.text_plain = text.plain  # what the line says, for tests and screen readers
         self.update(text)
+
+    def on_resize(self) -> None:
+        self.show(*self._last)
+
+
+def status_variants(session: Session | None, mcp_url: str | None, agents: int) -> list[Text]:
+    """The status line from longest to shortest: the first that fits the terminal is shown."""
+    if session is None:
+        states = [Text("no session", style="dim")]
+    else:
+        mark = PHASE_MARK.get(session.phase, "?")
+        stop = session.last_stop
+        if session.phase == Phase.PAUSED and stop is not None:
+            at = where(stop.location.file, stop.location.line)
+            long, short = f"{mark} {session.phase.value} ({stop.reason}) at {at}", f"{mark} {stop.reason} {at}"
+            tiny = f"{mark} {at}"
+        elif session.phase.ended and session.exit_code is not None:
+            long = f"{mark} {session.phase.value} (exit code {session.exit_code})"
+            short = tiny = f"{mark} exit {session.exit_code}"
+        else:
+            long = short = tiny = f"{mark} {session.phase.value}"
+        states = [
+            Text.assemble((f"{session.id} {session.name} ", "bold"), long),
+            Text.assemble((f"{session.id} ", "bold"), short),
+            Text.assemble((f"{session.id} ", "bold"), tiny),
+        ]
+    mcp = Text(f"MCP {mcp_url}") if mcp_url else Text("MCP off", style="dim")
+    plural = "s" if agents != 1 else ""
+    agents_long, agents_short = f"{agents} agent{plural} connected", f"{agents} agent{plural}"
+    sep = "  │  "
+    variants = [Text.assemble(("pairdbg", "bold"), sep, states[0], sep, mcp, sep, agents_long)]
+    variants += [Text.assemble(state, sep, mcp, sep, agents_long) for state in states]
+    variants += [Text.assemble(state, " │ ", mcp, " │ ", agents_short) for state in states]
+    return variants
 
 
 def exception_text(info: ExceptionInfo) -> str:

@@ -129,6 +129,15 @@ class SourceView(ScrollView, can_focus=True):
         elif line - 1 >= top + height:
             self.scroll_to(y=line - height, animate=False)
 
+    def on_resize(self) -> None:
+        """A resize that hid the program's line brings it back into view, centred."""
+        line = self.current_line
+        if not line:
+            return
+        top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        if height and not top <= line - 1 < top + height:
+            self.set_cursor(line, center=True)
+
     def watch_cursor_line(self, line: int) -> None:
         self.refresh()
         self.post_message(self.CursorMoved(line))

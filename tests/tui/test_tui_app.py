@@ -558,7 +558,7 @@ async def test_footer_and_f1_list_the_keys_people_need(core):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
-        assert {"Quit", "Console", "Next pane", "Keys", "Continue", "Over", "Breakpoint"} <= shown, shown
+        assert {"Quit", "Console", "Pane", "Keys", "Continue", "Over", "Breakpoint"} <= shown, shown
         assert app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING == "ctrl+p"
         await pilot.press("f1")
         await until(lambda: any(n.startswith("Keys:") for n in notifications(app)), "the keys help", pilot=pilot)
