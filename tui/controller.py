@@ -188,12 +188,14 @@ class Controller(App[None]):
             else:
                 self.refresh_sessions()
         elif isinstance(event, PhaseChanged):
-            self.refresh_sessions()
             if event.session_id == self.session_id and event.phase == Phase.RUNNING:
-                # A step runs for a few milliseconds: clearing the panes for it would cost two full repaints
-                # and a flicker per F10. Show "running" only if the program is still running a moment later.
+                # A step runs for a few milliseconds: showing "running" for it would cost a repaint, a flicker and
+                # (Textual paints at most once a frame) delay the stop's own repaint by up to a frame. Show it
+                # only if the program is still running a moment later.
                 self.set_timer(RUNNING_GRACE_S, self._show_if_still_running)
-            elif event.session_id == self.session_id and event.phase != Phase.PAUSED:
+                return
+            self.refresh_sessions()
+            if event.session_id == self.session_id and event.phase != Phase.PAUSED:
                 self.show_session_state()
         elif isinstance(event, Stopped):
             if event.report is not None:  # any session's: the console names the session when there are several
@@ -258,7 +260,10 @@ class Controller(App[None]):
     def _show_if_still_running(self) -> None:
         session = self.session
         if session is not None and session.phase == Phase.RUNNING:
+            self.refresh_sessions()
             self.show_session_state()
+            self.sync_page_view()
+            self.refresh_status()
 
     # ----- pane refreshes ---------------------------------------------------------------------------------------
 

@@ -177,7 +177,13 @@ class BreakpointsPane(OptionList):
             self.what = what
             self.breakpoint_id = breakpoint_id
 
+    _shown: tuple = ()
+
     def show(self, breakpoints: list[BreakpointView]) -> None:
+        shown = tuple(breakpoints)
+        if shown == self._shown and self.option_count:
+            return  # refreshed on every stop: no repaint when nothing changed
+        self._shown = shown
         keep = self.selected_id()
         self.clear_options()
         for bp in breakpoints:

@@ -73,17 +73,36 @@ class SourceView(ScrollView, can_focus=True):
 
     def show(self, path: str | None, line: int | None, *, top: bool = True, move_cursor: bool = True) -> None:
         """Open `path` (if it is not already open) and mark `line` as where the program is."""
-        if path != self.path:
+        opened = path != self.path
+        if opened:
             self._open(path)
+        before = self.current_line
         self.current_line = line
         self.current_is_top = top
         if line and move_cursor:
-            self.set_cursor(line, center=True)
-        self.refresh()
+            # Centre only when the line is out of view (or near an edge): a step to the next lines repaints
+            # the two marked rows instead of scrolling the whole pane.
+            self.set_cursor(line, center=opened or not self._comfortably_visible(line))
+        if opened:
+            self.refresh()
+        else:
+            self._refresh_rows(before, line)
+
+    def _comfortably_visible(self, line: int) -> bool:
+        top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
+        margin = min(3, height // 4)
+        return height > 0 and top + margin <= line - 1 < top + height - margin
+
+    def _refresh_rows(self, *lines: int | None) -> None:
+        for line in lines:
+            if line:
+                self.refresh_line(line - 1)
 
     def set_breakpoints(self, lines: dict[int, bool]) -> None:
-        self.breakpoints = lines
-        self.refresh()
+        if lines != self.breakpoints:
+            changed = set(lines.items()) ^ set(self.breakpoints.items())
+            self.breakpoints = lines
+            self._refresh_rows(*(line for line, _ in changed))
 
     def set_syntax_style(self, style: str) -> None:
         if style != self._syntax_style:
@@ -138,8 +157,8 @@ class SourceView(ScrollView, can_focus=True):
         if height and not top <= line - 1 < top + height:
             self.set_cursor(line, center=True)
 
-    def watch_cursor_line(self, line: int) -> None:
-        self.refresh()
+    def watch_cursor_line(self, before: int, line: int) -> None:
+        self._refresh_rows(before, line)
         self.post_message(self.CursorMoved(line))
 
     def action_cursor(self, delta: int) -> None:

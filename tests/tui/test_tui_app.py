@@ -121,6 +121,7 @@ async def test_agent_stop_shows_in_source_stack_variables_and_activity(core):
 async def test_f10_steps_and_the_current_line_follows(core):
     hub, registry = core
     async with demo_at_stop(core) as (app, pilot, sid, source):
+        scrolled = source.scroll_offset.y
         await pilot.press("f10")
         session = hub.sessions[sid]
         await until(
@@ -129,6 +130,7 @@ async def test_f10_steps_and_the_current_line_follows(core):
             pilot=pilot,
         )
         assert session.last_stop.location.line == STOP_LINE + 1
+        assert source.scroll_offset.y == scrolled  # the next line was in view: the pane does not jump
         assert "▶" in source.line_text(STOP_LINE + 1) and "▶" not in source.line_text(STOP_LINE)
         await until(
             lambda: any("● human" in line and "step_over" in line for line in app.query_one(ActivityLog).lines_text),
