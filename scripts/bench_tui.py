@@ -24,9 +24,9 @@ from support.terminal import F10, Terminal, marked_line  # noqa: E402  (the test
 COLS, ROWS = 120, 40
 
 
-def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str]) -> None:
+def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], cols: int, rows: int) -> None:
     start = time.perf_counter()
-    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env, COLS, ROWS)
+    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env, cols, rows)
     try:
         painted = term.wait_for(lambda display: any(row.strip() for row in display))
         samples["launch -> first paint"].append((painted - start) * 1000)
@@ -55,18 +55,20 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steps", type=int, default=10)
+    parser.add_argument("--size", default=f"{COLS}x{ROWS}", help="terminal COLSxROWS, e.g. 80x24")
     args = parser.parse_args()
+    cols, rows = (int(n) for n in args.size.lower().split("x"))
     samples: dict[str, list[float]] = {
         "launch -> first paint": [],
         "launch -> stopped screen (▶ on the breakpoint line)": [],
         "F10 -> next line marked on screen": [],
     }
     with tempfile.TemporaryDirectory() as runtime:
-        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(COLS), "LINES": str(ROWS)}
+        env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)}
         env["XDG_RUNTIME_DIR"] = runtime  # the endpoint file of this TUI stays out of the user's
         for _ in range(args.runs):
-            run_once(samples, args.steps, env)
-    print(f"pairdbg TUI in a pseudo-terminal ({COLS}x{ROWS}, pyte): {args.runs} runs, median (min-max), ms")
+            run_once(samples, args.steps, env, cols, rows)
+    print(f"pairdbg TUI in a pseudo-terminal ({cols}x{rows}, pyte): {args.runs} runs, median (min-max), ms")
     for name, values in samples.items():
         if values:
             spread = f"({min(values):.0f}-{max(values):.0f}, n={len(values)})"
