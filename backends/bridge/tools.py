@@ -341,7 +341,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
         head = f"app state of {page.hub_id} ({len(state)} scopes)"
         return Reply(f"{head}\n{text}", {"session_id": page.hub_id, "state": value})
 
-    return [
+    actions = [
         Action(
             "get_bridge_info",
             "The debug-bridge listener: URL, SDK snippet and token, connected pages.",
@@ -411,3 +411,6 @@ def build_actions(svc: BridgeService) -> list[Action]:
             quiet=True,
         ),
     ]
+    for action in actions:
+        action.group = "web"  # listed by MCP once an app connects (or with --tools web)
+    return actions

@@ -379,7 +379,7 @@ def build_actions(svc: RnService) -> list[Action]:
             lines.append(f"  {sym} {c['path'] or '(root)'} {detail}")
         return Reply("\n".join(lines), data)
 
-    return [
+    actions = [
         Action(
             "debug_health_check",
             "React Native app connection: connected/responsive, session, adapter, device, "
@@ -434,6 +434,9 @@ def build_actions(svc: RnService) -> list[Action]:
             read_only=True,
         ),
     ]
+    for action in actions:
+        action.group = "rn"  # listed by MCP once an app connects (or with --tools rn)
+    return actions
 
 
 def _brief(ev: dict[str, Any]) -> Any:
