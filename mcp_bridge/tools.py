@@ -14,7 +14,7 @@ from mcp.types import Tool, ToolAnnotations
 
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import DEFAULT_GROUP, parse_groups
-from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 
 # The groups an app brings: what connects.
