@@ -21,12 +21,19 @@ class NoParams(BaseModel):
 
 async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
     langs = factory.installed()
-    text = "\n".join(
-        f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'unavailable'}: "
-        f"{lang['detail']}"
+    rows = [
+        f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'missing'}: "
+        + (lang["detail"] if lang["installed"] else lang["install"] or lang["detail"])
         for lang in langs
-    )
-    return Reply(text, {"languages": langs})
+    ]
+    ready = sorted({lang["language"] for lang in langs if lang["installed"]})
+    missing = sorted({lang["language"] for lang in langs if not lang["installed"]} - set(ready))
+    rows.append(f"Ready now: {', '.join(ready) or 'none'}" + (f"; not yet: {', '.join(missing)}" if missing else ""))
+    apps = {"bridge": "web pages running the debug-bridge SDK (get_bridge_info)", "rn": "React Native apps"}
+    connect = [text for name, text in apps.items() if any(s.name == name for s in hub.services)]
+    if connect:
+        rows.append("Also connecting to pairdbg: " + "; ".join(connect) + " (their tools are listed once one connects)")
+    return Reply("\n".join(rows), {"languages": langs, "ready": ready, "missing": missing})
 
 
 class BreakpointArg(BaseModel):
