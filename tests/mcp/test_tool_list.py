@@ -300,8 +300,13 @@ async def test_supported_languages_say_what_is_ready_per_backend() -> None:
     hub = Hub()
     reply = await build_registry(hub).run("list_supported_languages", {}, "agent:test")
     rows = {(r["language"], r["backend"]): r for r in reply.data["languages"]}
-    for key in [("python", "dap (debugpy)"), ("javascript", "inspector (node)"), ("javascript", "dap (js-debug on node)"),
-                ("typescript", "inspector (bun)")]:  # fmt: skip
+    ready = [
+        ("python", "dap (debugpy)"),
+        ("javascript", "inspector (node)"),
+        ("javascript", "dap (js-debug on node)"),
+        ("typescript", "inspector (bun)"),
+    ]
+    for key in ready:
         assert rows[key]["installed"] and rows[key]["install"] is None, rows[key]  # the test setup installs them
     assert {"python", "javascript", "typescript"} <= set(reply.data["ready"])
     assert any(backend.startswith("dap (lldb)") for _, backend in rows)  # adapter profiles are listed too
