@@ -97,6 +97,8 @@ async def main() -> None:
             "replies_structured": structured,
             "agent_reads_text": listed + len(instructions) + text,
             "agent_reads_all": listed + len(instructions) + text + structured,
+            # hosts send the tool list with every model turn: one turn per call here
+            "list_every_turn": listed * len(rows) + len(instructions) + text,
         },
     }
     if args.json:
@@ -115,6 +117,7 @@ async def main() -> None:
     print(f"  tool list {s['tool_list']} + instructions {s['instructions']} + reply text {s['replies_text']}")
     print(f"  characters an agent reads: {s['agent_reads_text']} (text replies), {s['agent_reads_all']} "
           f"(with structured content: +{s['replies_structured']})")  # fmt: skip
+    print(f"  with the tool list sent on each of the {len(s['calls'])} turns: {s['list_every_turn']}")
 
 
 if __name__ == "__main__":
