@@ -46,10 +46,10 @@ async def remove_breakpoint(hub: Hub, p: BreakpointIdParams, actor: str) -> Repl
 
 
 class UpdateBreakpointParams(BreakpointIdParams):
-    enabled: bool | None = Field(None, description="false keeps the breakpoint but takes it out of the target")
-    condition: str | None = Field(None, description="new condition; empty string removes it")
-    hit_condition: str | None = Field(None, description="new hit condition, e.g. '>5'; empty string removes it")
-    log_message: str | None = Field(None, description="new log message (line breakpoints); empty string removes it")
+    enabled: bool | None = Field(None, description="false keeps it listed but inactive (default: unchanged)")
+    condition: str | None = Field(None, description="new condition (default: unchanged)")
+    hit_condition: str | None = Field(None, description="new hit condition, e.g. '>5' (default: unchanged)")
+    log_message: str | None = Field(None, description="new log message (default: unchanged)")
 
 
 async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> Reply:
@@ -107,8 +107,7 @@ ACTIONS = [
     ),
     Action(
         "update_breakpoint",
-        "Enable or disable a breakpoint (a disabled one is kept and listed but does not stop the program), or change "
-        "its condition, hit condition or log message (an empty string clears one).",
+        "Enable or disable a breakpoint, or change its condition, hit condition or log message (\"\" clears one).",
         UpdateBreakpointParams,
         update_breakpoint,
         "Edit breakpoint",

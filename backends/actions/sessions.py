@@ -266,8 +266,7 @@ ACTIONS = [
     ),
     Action(
         "start_from_launch_config",
-        "Start (or attach) from a configuration in .vscode/launch.json, by name (Python and Node/Bun configurations;"
-        " ${workspaceFolder}-style variables are substituted).",
+        "Start (or attach) from a .vscode/launch.json configuration by name (Python, Node, Bun).",
         LaunchConfigParams,
         start_from_launch_config,
         "Start from launch.json",
@@ -285,8 +284,8 @@ ACTIONS = [
     ),
     Action(
         "restart_debugging",
-        "End a launched program and start it again with the same arguments, breakpoints, watches and exception "
-        "mode; returns the new session id and its first stop report.",
+        "End a launched program and start it again the same way (arguments, breakpoints, watches); returns the new "
+        "session's first stop report.",
         RestartParams,
         restart_debugging,
         "Restart",

@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from .page import Page
     from .service import BridgeService
 
-SID = Field(None, description="a debug-bridge session (list_debug_sessions); optional when one page is connected")
+SID = Field(None, description="page session id (default: the only page)")
 SETTLE = Field(
     None,
     ge=0,
     le=10_000,
-    description="ms of quiet (no DOM change) that ends the effects window (default 100; 0 = none)",
+    description="ms without DOM changes that end the effects window (default 100; 0 = none)",
 )
 NAVIGATION_WAIT_S = 10.0
 DOM_INLINE = 20_000
