@@ -38,7 +38,7 @@ class SnapshotParams(BaseModel):
 class QueryParams(BaseModel):
     stream: StreamName = STREAM
     limit: int = Field(50, description="max events, clamped to 1..200")
-    since_seq: int | None = Field(None, description="events after this seq (nextSinceSeq pages; default: from the first)")
+    since_seq: int | None = Field(None, description="events after this seq (default: from the first)")
     event_type: str | None = Field(None, description="only this event type, e.g. 'action', 'route_change', 'key_set'")
 
 
