@@ -71,8 +71,8 @@ class Action:
     group: str = "debug"
 
     def schema(self) -> dict[str, Any]:
-        """The action's arguments as the lean JSON schema every front end shows (see lean_schema)."""
-        return lean_schema(self.params)
+        """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy."""
+        return copy.deepcopy(lean_schema(self.params))
 
 
 class Registry:
@@ -402,7 +402,7 @@ def lean_schema(params: type[BaseModel]) -> dict[str, Any]:
     """pydantic's JSON schema without what costs an agent tokens and says nothing: generated `title`s, the
     `anyOf [X, null]` of an optional field (it is optional already by not being required; a null default is
     dropped too), `$defs` (inlined) and `minimum: 0` (no argument takes a negative number: check_negative).
-    Every property keeps its description, type, other bounds and default."""
+    Every property keeps its description, type, other bounds and default (a factory's too)."""
     schema = params.model_json_schema()
     defs = schema.pop("$defs", {})
 
@@ -431,4 +431,8 @@ def lean_schema(params: type[BaseModel]) -> dict[str, Any]:
                 out[key] = lean(value)
         return out
 
-    return lean(schema)
+    schema = lean(schema)
+    for name, info in params.model_fields.items():  # pydantic leaves out defaults made by a factory ([] or {})
+        if info.default_factory is not None and name in schema.get("properties", {}):
+            schema["properties"][name]["default"] = info.default_factory()  # type: ignore[call-arg]
+    return schema

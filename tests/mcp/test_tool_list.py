@@ -115,8 +115,9 @@ async def test_optional_parameters_state_their_defaults() -> None:
                 assert name in schema.get("required", []), f"{action.name}.{name}"
             elif field.default is None:
                 assert "default" not in prop, f"{action.name}.{name}: default null"
-            elif field.default_factory is None:
-                assert prop.get("default") == field.default, f"{action.name}.{name}: default not stated"
+            else:
+                default = field.default if field.default_factory is None else field.default_factory()
+                assert prop.get("default") == default, f"{action.name}.{name}: default not stated"
 
 
 async def test_tools_all_lists_every_group_at_once() -> None:
