@@ -3,6 +3,7 @@
 2026-07-28 clients only hear changes on `subscriptions/listen` streams (our own InMemorySubscriptionBus);
 2025-era clients only on their connection's standalone channel, for URIs they `resources/subscribe`d. We keep one
 ServerSession per legacy connection (from any request it made) so a person's action in the TUI reaches them too.
+Each flush also asks the ToolList whether an app's tool group joined the list, and sends tools/list_changed if so.
 """
 
 from __future__ import annotations
