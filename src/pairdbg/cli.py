@@ -243,6 +243,9 @@ def _run_headless(args: argparse.Namespace) -> int:
     if args.join:
         from pairdbg.mcp_bridge.join import serve_join
 
+        if args.tools:
+            print("pairdbg --mcp --join: --tools is ignored; the joined pairdbg's own --tools decides", file=sys.stderr)
+
         async def relay() -> int:
             exit_on_end_signals()  # no Hub here: the TUI being joined owns the sessions
             return await serve_join()
