@@ -40,10 +40,6 @@ class ToolList:
                 self.groups.update(a.group for a in service.actions())
         return len(self.groups) != before
 
-    def listed(self, name: str) -> bool:
-        action = self.registry.actions.get(name)
-        return action is not None and action.group in self.groups
-
     def tools(self) -> list[Tool]:
         return [self._tool(a.name) for a in self.registry.actions.values() if a.group in self.groups]
 

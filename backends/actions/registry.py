@@ -68,7 +68,7 @@ class Action:
     #: Quiet actions are not echoed to the activity feed (pure reads of lists and output).
     quiet: bool = False
     #: The MCP tool group it is listed in (DEFAULT_GROUP or one of GROUPS).
-    group: str = "debug"
+    group: str = DEFAULT_GROUP
 
     def schema(self) -> dict[str, Any]:
         """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy."""
@@ -427,6 +427,8 @@ def lean_schema(params: type[BaseModel]) -> dict[str, Any]:
                 continue
             if key == "properties":
                 out[key] = {name: lean(prop) for name, prop in value.items()}  # a property may be called "title"
+            elif key in ("default", "enum", "const", "examples"):
+                out[key] = value  # values, not schemas
             else:
                 out[key] = lean(value)
         return out
