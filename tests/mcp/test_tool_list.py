@@ -120,6 +120,34 @@ async def test_optional_parameters_state_their_defaults() -> None:
                 assert prop.get("default") == default, f"{action.name}.{name}: default not stated"
 
 
+async def test_lean_schema_keeps_what_is_meant() -> None:
+    """Pure logic: a property may be named `title`; values (defaults, enums) are not schemas; nested models inline."""
+    from typing import Literal
+
+    from pydantic import BaseModel, Field
+
+    from pairdbg.backends.actions.registry import lean_schema
+
+    class Inner(BaseModel):
+        title: str = Field(description="a field called title")
+
+    class Params(BaseModel):
+        title: str | None = Field(None, description="optional, no default")
+        mode: Literal["a", "b"] | None = Field(None, description="optional enum")
+        inner: list[Inner] = Field(default_factory=list, description="nested")
+        meta: dict[str, str] = Field(default_factory=lambda: {"title": "kept"}, description="a default with title")
+        count: int = Field(3, ge=0, le=9, description="bounded")
+
+    schema = lean_schema(Params)
+    props = schema["properties"]
+    assert props["title"] == {"type": "string", "description": "optional, no default"}
+    assert props["mode"] == {"enum": ["a", "b"], "type": "string", "description": "optional enum"}
+    assert props["inner"]["items"]["properties"] == {"title": {"description": "a field called title", "type": "string"}}
+    assert props["inner"]["default"] == [] and props["meta"]["default"] == {"title": "kept"}
+    assert props["count"] == {"default": 3, "description": "bounded", "maximum": 9, "type": "integer"}
+    assert "title" not in schema and "$defs" not in schema and "required" not in schema
+
+
 async def test_tools_all_lists_every_group_at_once() -> None:
     async with Client(pairdbg("--tools", "all"), cache=None) as client:
         tools = (await client.list_tools()).tools
