@@ -187,33 +187,48 @@ def _ready(backend: Backend) -> Make:
 
 
 def installed() -> list[dict]:
-    """Each language and backend pairdbg offers, whether it is ready here, and why not."""
+    """Each language and backend pairdbg offers, whether it is ready here (`installed`), what was found or why not
+    (`detail`), and for a missing one how to get it (`install`)."""
+    from .dap.profile import load_profiles
     from .dap.python import debugpy_available
     from .runtimes import find_bun, find_chromium, find_js_debug, find_minibrowser, find_node
 
+    def row(language: str, backend: str, status: tuple[bool, str, str | None]) -> dict:
+        ready, detail, install = status
+        return {"language": language, "backend": backend, "installed": ready, "detail": detail, "install": install}
+
     ok, why = debugpy_available()
-    node_ok, node = _runtime_status(find_node)
-    bun_ok, bun = _runtime_status(find_bun)
-    js_debug_ok, js_debug = _runtime_status(lambda: (find_node(), find_js_debug())[1])
+    python = (ok, why, None if ok else why.split(": run ", 1)[-1].strip("`"))
+    node = _runtime_status(find_node)
+    bun = _runtime_status(find_bun)
+    js_debug = _runtime_status(lambda: (find_node(), find_js_debug())[1])
     langs = [
-        {"language": "python", "backend": "dap (debugpy)", "installed": ok, "detail": why},
-        {"language": "javascript", "backend": "inspector (node)", "installed": node_ok, "detail": node},
-        {"language": "javascript", "backend": "dap (js-debug on node)", "installed": js_debug_ok, "detail": js_debug},
-        {"language": "javascript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
-        {"language": "typescript", "backend": "inspector (bun)", "installed": bun_ok, "detail": bun},
+        row("python", "dap (debugpy)", python),
+        row("javascript", "inspector (node)", node),
+        row("javascript", "dap (js-debug on node)", js_debug),
+        row("javascript", "inspector (bun)", bun),
+        row("typescript", "inspector (bun)", bun),
     ]
     for name, find in (("chromium page", find_chromium), ("webkitgtk page", find_minibrowser)):
-        present, detail = _runtime_status(find)
-        langs.append(
-            {"language": "javascript", "backend": f"inspector attach ({name})", "installed": present, "detail": detail}
-        )
+        langs.append(row("javascript", f"inspector attach ({name})", _runtime_status(find)))
+    try:
+        profiles = list(load_profiles().values())
+    except DebugError as exc:  # a broken user profile: say so, keep the rest of the answer
+        langs.append(row("?", "dap (adapter profiles)", (False, exc.message, exc.hint)))
+        profiles = []
+    for profile in profiles:
+        try:
+            status: tuple[bool, str, str | None] = (True, profile.executable(), None)
+        except DebugError as exc:
+            status = (False, f"not installed: {exc.message}", profile.install_hint or exc.hint)
+        langs.extend(row(language, f"dap ({profile.name})", status) for language in profile.languages)
     return langs
 
 
-def _runtime_status(find: Callable[[], str]) -> tuple[bool, str]:
+def _runtime_status(find: Callable[[], str]) -> tuple[bool, str, str | None]:
     from .runtimes import TargetMissing
 
     try:
-        return True, find()
+        return True, find(), None
     except TargetMissing as exc:
-        return False, f"not installed: {exc.how_to_install}"
+        return False, f"not installed: {exc.how_to_install}", exc.how_to_install

@@ -36,7 +36,11 @@ class Service(Protocol):
     async def stop(self) -> None: ...
 
     def actions(self) -> list[Action]:
-        """Actions (MCP tools and TUI commands) this service adds."""
+        """Actions (MCP tools and TUI commands) this service adds; their `group` names its MCP tool group."""
+        ...
+
+    def in_use(self) -> bool:
+        """An app is connected now (MCP then lists this service's tool group)."""
         ...
 
     def resources(self) -> list[ResourceInfo]:

@@ -1,8 +1,8 @@
 """`pairdbg --mcp --join`: a stdio MCP server that relays into the running TUI's HTTP endpoint.
 
 For agent hosts that only launch stdio servers. Requests go upstream through one client; change notifications
-come back from one upstream `subscriptions/listen` stream and are re-emitted to the stdio client in whichever
-protocol generation it speaks.
+come back from one upstream `subscriptions/listen` stream (resources and the tool list, which grows when an app or
+page connects upstream) and are re-emitted to the stdio client in whichever protocol generation it speaks.
 """
 
 from __future__ import annotations
@@ -17,11 +17,12 @@ import anyio
 import httpx2
 from mcp import Client, types
 from mcp.client.streamable_http import streamable_http_client
-from mcp.client.subscriptions import ResourcesListChanged, ResourceUpdated
+from mcp.client.subscriptions import ResourcesListChanged, ResourceUpdated, ToolsListChanged
 from mcp.server import NotificationOptions, Server, ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
+from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
 from .http import read_endpoint
 from .notify import SESSIONS_URI
@@ -36,7 +37,9 @@ class Upstream:
 
     async def pump(self, *, task_status: Any = anyio.TASK_STATUS_IGNORED) -> None:
         uris = [str(r.uri) for r in (await self.client.list_resources()).resources] or [SESSIONS_URI]
-        async with self.client.listen(resources_list_changed=True, resource_subscriptions=uris) as stream:
+        async with self.client.listen(
+            resources_list_changed=True, tools_list_changed=True, resource_subscriptions=uris
+        ) as stream:
             task_status.started()
             async for event in stream:
                 await self.bus.publish(event)
@@ -46,6 +49,8 @@ class Upstream:
                     await self.legacy.send_resource_updated(event.uri)
                 elif isinstance(event, ResourcesListChanged):
                     await self.legacy.send_resource_list_changed()
+                elif isinstance(event, ToolsListChanged):
+                    await self.legacy.send_tool_list_changed()
 
 
 def build_relay(url: str, token: str) -> Server[Upstream]:
@@ -96,7 +101,13 @@ def build_relay(url: str, token: str) -> Server[Upstream]:
         ctx.lifespan_context.legacy_uris.discard(str(p.uri))
         return types.EmptyResult()
 
-    return Server(
+    async def track(ctx: ServerRequestContext[Upstream], call_next: Any) -> Any:
+        """A 2025-era client hears changes on its own connection: remember it from any request it makes."""
+        if ctx.method != "initialize" and ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
+            ctx.lifespan_context.legacy = ctx.session
+        return await call_next(ctx)
+
+    server = Server(
         "pairdbg-join",
         version="0.1.0",
         lifespan=lifespan,
@@ -111,6 +122,8 @@ def build_relay(url: str, token: str) -> Server[Upstream]:
         on_unsubscribe_resource=unsubscribe,
         on_subscriptions_listen=ListenHandler(bus),
     )
+    server.middleware.append(track)
+    return server
 
 
 async def serve_join(url: str | None = None, token: str | None = None) -> int:
@@ -124,7 +137,7 @@ async def serve_join(url: str | None = None, token: str | None = None) -> int:
             return 2
         url, token = info["url"], info["token"]
     server = build_relay(url, token)
-    opts = server.create_initialization_options(NotificationOptions(resources_changed=True))
+    opts = server.create_initialization_options(NotificationOptions(resources_changed=True, tools_changed=True))
     async with stdio_server() as (read, write):
         await server.run(read, write, opts)
     return 0

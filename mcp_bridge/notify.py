@@ -3,6 +3,7 @@
 2026-07-28 clients only hear changes on `subscriptions/listen` streams (our own InMemorySubscriptionBus);
 2025-era clients only on their connection's standalone channel, for URIs they `resources/subscribe`d. We keep one
 ServerSession per legacy connection (from any request it made) so a person's action in the TUI reaches them too.
+Each flush also asks the ToolList whether an app's tool group joined the list, and sends tools/list_changed if so.
 """
 
 from __future__ import annotations
@@ -11,11 +12,17 @@ import asyncio
 import contextlib
 import logging
 import time
-from typing import Any
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from mcp.server import ServerRequestContext
 from mcp.server.session import ServerSession
-from mcp.server.subscriptions import InMemorySubscriptionBus, ResourcesListChanged, ResourceUpdated
+from mcp.server.subscriptions import (
+    InMemorySubscriptionBus,
+    ResourcesListChanged,
+    ResourceUpdated,
+    ToolsListChanged,
+)
 from mcp.types import EmptyResult, SubscribeRequestParams, UnsubscribeRequestParams
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
@@ -34,6 +41,9 @@ from pairdbg.backends.events import (
 from pairdbg.backends.hub import Hub
 
 from .agents import Agents
+
+if TYPE_CHECKING:
+    from .tools import ToolList
 
 log = logging.getLogger(__name__)
 
@@ -61,8 +71,10 @@ def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
 
 
 class Notifier:
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, hub: Hub, listing: ToolList | None = None) -> None:
         self.hub = hub
+        self.listing = listing  # checked on every flush: an app connecting adds its tools
+        self.on_tools_changed: Callable[[], None] | None = None
         self.agents = Agents(hub.bus)
         self.bus = InMemorySubscriptionBus()
         self.legacy: dict[str, tuple[ServerSession, set[str]]] = {}
@@ -136,13 +148,20 @@ class Notifier:
         self._flush = None
         dirty, self._dirty = self._dirty, set()
         list_changed, self._list_changed = self._list_changed, False
-        task = asyncio.create_task(self._send(dirty, list_changed))
+        tools_changed = self.listing is not None and self.listing.refresh()
+        if tools_changed and self.on_tools_changed is not None:
+            self.on_tools_changed()
+        task = asyncio.create_task(self._send(dirty, list_changed, tools_changed))
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    async def _send(self, uris: set[str], list_changed: bool) -> None:
+    async def _send(self, uris: set[str], list_changed: bool, tools_changed: bool = False) -> None:
         """Best effort: a gone client is not an error, and nothing here may raise into the loop."""
         try:
+            if tools_changed:
+                await self.bus.publish(ToolsListChanged())
+                for session, _ in list(self.legacy.values()):
+                    await session.send_tool_list_changed()
             if list_changed:
                 await self.bus.publish(ResourcesListChanged())
                 for session, _ in list(self.legacy.values()):

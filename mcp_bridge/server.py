@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterable
 from typing import Any
 
 from mcp import MCPError
@@ -28,8 +29,6 @@ from mcp.types import (
     ResourceTemplate,
     TextContent,
     TextResourceContents,
-    Tool,
-    ToolAnnotations,
 )
 
 from pairdbg.backends import queries
@@ -39,6 +38,7 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 
 from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+from .tools import ToolList
 
 log = logging.getLogger(__name__)
 
@@ -50,37 +50,46 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+"""
+# Added to the instructions only while the group's tools are listed.
+GROUP_INSTRUCTIONS = {
+    "web": """\
 Web pages running the debug-bridge SDK are sessions too (backend bridge): get_ui_tree lists elements with @eN
 handles; click(element='@e12') / type_text(element, text) reply with what changed; get_bridge_info says how to
 connect a page. Handles end when the element leaves the page or the page reloads.
-"""
+""",
+    "rn": """\
+A React Native app's state is read with the debug_* tools: debug_health_check first, then debug_get_snapshot,
+debug_query_events (page with since_seq) and debug_diff_snapshots between two seqs.
+""",
+}
+
+
+def instructions(groups: set[str]) -> str:
+    return INSTRUCTIONS + "".join(text for group, text in GROUP_INSTRUCTIONS.items() if group in groups)
 
 
 def _tool_result(text: str, data: dict[str, Any], is_error: bool = False) -> CallToolResult:
     return CallToolResult(content=[TextContent(text=text)], structured_content=data, is_error=is_error)
 
 
-def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[Server[Any], Notifier]:
-    notifier = Notifier(hub)
-    tools = [
-        Tool(
-            name=a.name,
-            title=a.title or None,
-            description=a.description,
-            input_schema=a.params.model_json_schema(),
-            annotations=ToolAnnotations(title=a.title or None, read_only_hint=a.read_only),
-        )
-        for a in registry.actions.values()
-    ]
+def build_server(
+    hub: Hub, registry: Registry, name: str = "pairdbg", *, tools: str | Iterable[str] | None = None
+) -> tuple[Server[Any], Notifier]:
+    """The MCP server over `registry`. `tools`: optional tool groups listed from the start ("rn,web", "all");
+    the others appear when their app connects (see tools.ToolList)."""
+    listing = ToolList(hub, registry, tools)
+    notifier = Notifier(hub, listing)
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
-        return ListToolsResult(tools=tools)
+        return ListToolsResult(tools=listing.tools())
 
     async def call_tool(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         actor = f"agent:{client_name(ctx)}"
         try:
             reply = await registry.run(params.name, params.arguments or {}, actor)
         except DebugError as exc:
+            exc = listing.explain(params.name, exc)
             return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
         return _tool_result(reply.text, reply.data)
 
@@ -187,7 +196,7 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
     server: Server[Any] = Server(
         name,
         version="0.1.0",
-        instructions=INSTRUCTIONS,
+        instructions=instructions(listing.groups),
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
@@ -200,11 +209,12 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
         on_get_prompt=get_prompt,
     )
     server.middleware.append(notifier.track)
+    notifier.on_tools_changed = lambda: setattr(server, "instructions", instructions(listing.groups))
     # Legacy clients learn `listChanged` only from NotificationOptions, which the HTTP session manager never
     # passes; bind them once here so both transports advertise what we send.
     original = server.create_initialization_options
     server.create_initialization_options = lambda notification_options=None, *a, **kw: original(  # type: ignore[method-assign]
-        notification_options or NotificationOptions(resources_changed=True), *a, **kw
+        notification_options or NotificationOptions(resources_changed=True, tools_changed=True), *a, **kw
     )
     return server, notifier
 

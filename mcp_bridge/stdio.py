@@ -10,9 +10,10 @@ from pairdbg.backends.hub import Hub
 from .server import build_server
 
 
-async def serve_stdio(hub: Hub, registry: Registry) -> None:
-    """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub."""
-    server, notifier = build_server(hub, registry)
+async def serve_stdio(hub: Hub, registry: Registry, tools: str | None = None) -> None:
+    """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub. `tools`: the
+    tool groups listed from the start (see build_server)."""
+    server, notifier = build_server(hub, registry, tools=tools)
     try:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())

@@ -15,12 +15,12 @@ from .registry import Action, Reply
 
 
 class SetBreakpointParams(SessionParams):
-    file: str | None = Field(None, description="source file (absolute, or relative to pairdbg's cwd)")
+    file: str | None = Field(None, description="source file (with line)")
     line: int | None = Field(None, ge=1, description="1-based line")
-    function: str | None = Field(None, description="function name, instead of file+line")
-    condition: str | None = Field(None, description="stop only when this expression is true")
+    function: str | None = Field(None, description="function name (instead of file+line)")
+    condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5' or '3'")
-    log_message: str | None = Field(None, description="log this (with {expr} parts) instead of stopping")
+    log_message: str | None = Field(None, description="log this instead of stopping")
 
 
 async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
@@ -36,7 +36,7 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
 
 
 class BreakpointIdParams(SessionParams):
-    breakpoint_id: str = Field(description="BPn id from set_breakpoint / list_breakpoints")
+    breakpoint_id: str = Field(description="e.g. BP1")
 
 
 async def remove_breakpoint(hub: Hub, p: BreakpointIdParams, actor: str) -> Reply:
@@ -46,10 +46,10 @@ async def remove_breakpoint(hub: Hub, p: BreakpointIdParams, actor: str) -> Repl
 
 
 class UpdateBreakpointParams(BreakpointIdParams):
-    enabled: bool | None = Field(None, description="false keeps the breakpoint but takes it out of the target")
-    condition: str | None = Field(None, description="new condition; empty string removes it")
-    hit_condition: str | None = Field(None, description="new hit condition, e.g. '>5'; empty string removes it")
-    log_message: str | None = Field(None, description="new log message (line breakpoints); empty string removes it")
+    enabled: bool | None = Field(None, description="false keeps it listed but inactive (default: unchanged)")
+    condition: str | None = Field(None, description="new condition (default: unchanged)")
+    hit_condition: str | None = Field(None, description="new hit condition, e.g. '>5' (default: unchanged)")
+    log_message: str | None = Field(None, description="new log message (default: unchanged)")
 
 
 async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> Reply:
@@ -85,7 +85,7 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
 
 
 class ExceptionModeParams(SessionParams):
-    mode: Literal["none", "uncaught", "all"] = Field(description="none, uncaught (default), or all raised exceptions")
+    mode: Literal["none", "uncaught", "all"] = Field(description="which pause (sessions start with uncaught)")
 
 
 async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) -> Reply:
@@ -97,9 +97,7 @@ async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) 
 ACTIONS = [
     Action(
         "set_breakpoint",
-        "Set a line breakpoint (file+line) or a function breakpoint, optionally with a "
-        "condition, hit condition or log message. Returns its id, whether it is verified, the line it bound to "
-        "and that line's source.",
+        "Set a breakpoint at file+line or a function; says if verified and where it bound.",
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",
@@ -109,15 +107,15 @@ ACTIONS = [
     ),
     Action(
         "update_breakpoint",
-        "Enable or disable a breakpoint (a disabled one is kept and listed but does not stop the program), or change "
-        "its condition, hit condition or log message (an empty string clears one).",
+        "Enable or disable a breakpoint, or change its condition, hit condition or log message (\"\" clears one).",
         UpdateBreakpointParams,
         update_breakpoint,
         "Edit breakpoint",
+        group="more",
     ),
     Action(
         "list_breakpoints",
-        "Breakpoints of a session and the pause-on-exceptions mode.",
+        "Breakpoints and the pause-on-exceptions mode.",
         SessionParams,
         list_breakpoints,
         "List breakpoints",
@@ -126,7 +124,7 @@ ACTIONS = [
     ),
     Action(
         "set_pause_on_exceptions",
-        "Pause on none, uncaught (default) or all raised exceptions.",
+        "Pause on no, uncaught or all raised exceptions.",
         ExceptionModeParams,
         set_pause_on_exceptions,
         "Pause on exceptions",

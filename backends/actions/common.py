@@ -8,8 +8,8 @@ from ..session import ExecOutcome, Session
 from . import render
 from .registry import Reply
 
-SID = Field(description="session id from start_debugging / list_debug_sessions, e.g. S1")
-WAIT = Field(None, ge=0, le=300, description="seconds to wait for the next stop (default 10)")
+SID = Field(description="e.g. S1")
+WAIT = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
 
 
 class SessionParams(BaseModel):

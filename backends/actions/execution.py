@@ -26,7 +26,11 @@ def _control(what: Literal["continue", "over", "into", "out"]):
     return handler
 
 
-async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
+class PauseParams(SessionParams):
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 5)")
+
+
+async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     wait = 5.0 if p.wait_s is None else p.wait_s
     outcome = await session.pause(actor, wait)
@@ -35,10 +39,8 @@ async def pause_execution(hub: Hub, p: ControlParams, actor: str) -> Reply:
 
 
 class WaitParams(SessionParams):
-    timeout_s: float = Field(30, ge=0, le=600, description="how long to wait")
-    after_stop: int | None = Field(
-        None, ge=0, description="wait for a stop numbered higher than this (default: the last one you were shown)"
-    )
+    timeout_s: float = Field(30, ge=0, le=600, description="seconds to wait")
+    after_stop: int | None = Field(None, ge=0, description="stop number to wait past (default: the last you saw)")
 
 
 async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
@@ -64,45 +66,42 @@ async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "continue_execution",
-        "Resume; wait up to wait_s for the next stop. Returns the stop report, or "
-        "state running with pending=true, or the program's end.",
+        "Resume; returns the next stop report, or state running + pending=true, or the end.",
         ControlParams,
         _control("continue"),
         "Continue",
     ),
     Action(
         "step_over",
-        "Step over the current line; returns the stop report.",
+        "Step over the current line.",
         ControlParams,
         _control("over"),
         "Step over",
     ),
     Action(
         "step_into",
-        "Step into the call on the current line; returns the stop report.",
+        "Step into the call on the current line.",
         ControlParams,
         _control("into"),
         "Step into",
     ),
     Action(
         "step_out",
-        "Run until the current function returns; returns the stop report.",
+        "Run until the current function returns.",
         ControlParams,
         _control("out"),
         "Step out",
     ),
     Action(
         "pause_execution",
-        "Interrupt the running program; returns the stop report.",
-        ControlParams,
+        "Interrupt the running program.",
+        PauseParams,
         pause_execution,
         "Pause",
     ),
     Action(
         "wait_for_stop",
-        "Wait for a stop you have not been shown yet (at once if the program stopped since "
-        "your last report, e.g. the person stepped), or say it is still running or has ended (exit code, "
-        "output tail).",
+        "Wait for a stop you have not seen (at once if the person stepped), or the end.",
         WaitParams,
         wait_for_stop,
         "Wait for stop",

@@ -17,9 +17,9 @@ from .registry import Action, Reply
 
 
 class StackParams(SessionParams):
-    thread_id: int | None = None
-    start: int = Field(0, ge=0)
-    count: int = Field(20, ge=1, le=200)
+    thread_id: int | None = Field(None, description="default: the stopped thread")
+    start: int = Field(0, ge=0, description="first frame")
+    count: int = Field(20, ge=1, le=200, description="frames to return")
 
 
 async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
@@ -37,7 +37,7 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
 
 
 class FrameParams(SessionParams):
-    frame: str = Field("@f0", description="frame handle from the stop report or get_call_stack")
+    frame: str = Field("@f0", description="frame handle")
 
 
 async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
@@ -52,12 +52,10 @@ async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
 
 
 class VariablesParams(SessionParams):
-    ref: str = Field(description="a @vN handle (from a stop report, get_scopes or get_variables)")
-    start: int = Field(0, ge=0)
-    count: int = Field(50, ge=1, le=500)
-    names: list[str] | None = Field(
-        None, description="only these children: shown names or plain keys ('key5' or key5)"
-    )
+    ref: str = Field(description="a @vN handle")
+    start: int = Field(0, ge=0, description="first child")
+    count: int = Field(50, ge=1, le=500, description="children to return")
+    names: list[str] | None = Field(None, description="only these children (default: all)")
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
@@ -79,7 +77,7 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
 
 class LocalsParams(FrameParams):
     include_special: bool = Field(False, description="include dunder names")
-    count: int = Field(100, ge=1, le=500)
+    count: int = Field(100, ge=1, le=500, description="locals to return")
 
 
 async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
@@ -99,13 +97,9 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 
 class EvaluateParams(SessionParams):
-    expression: str = Field(description="expression in the program's language")
-    frame: str | None = Field(
-        None,
-        description="frame handle (default @f0, the top frame); 'global' for the global scope (JavaScript, "
-        "also while the program runs)",
-    )
-    return_by_value: bool = Field(False, description="JavaScript: return the whole value as JSON, not a handle")
+    expression: str = Field(description="in the program's language")
+    frame: str | None = Field(None, description="frame handle (default @f0); 'global' in JavaScript, also running")
+    return_by_value: bool = Field(False, description="JavaScript: the whole value as JSON")
 
 
 async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
@@ -123,9 +117,9 @@ async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
 
 
 class SetVariableParams(SessionParams):
-    name: str = Field(description="variable (or member) name")
-    value: str = Field(description="new value, as an expression")
-    ref: str | None = Field(None, description="@vN of the container holding it; else looked up in `frame`")
+    name: str = Field(description="variable or member name")
+    value: str = Field(description="new value, an expression")
+    ref: str | None = Field(None, description="@vN of its container (default: a local of frame)")
     frame: str | None = Field(None, description="frame handle (default @f0)")
 
 
@@ -139,12 +133,10 @@ async def set_variable_value(hub: Hub, p: SetVariableParams, actor: str) -> Repl
 
 
 class SourceParams(BaseModel):
-    session_id: str | None = Field(
-        None, description="optional: `file` defaults to where it is stopped, and relative names are its files"
-    )
-    file: str | None = Field(None, description="source file (default: where the session is stopped)")
-    line: int | None = Field(None, ge=1)
-    context: int = Field(5, ge=0, le=200)
+    session_id: str | None = Field(None, description="read its stop and files (optional)")
+    file: str | None = Field(None, description="source file (default: where the session stopped)")
+    line: int | None = Field(None, ge=1, description="default: the stop's line, else 1")
+    context: int = Field(5, ge=0, le=200, description="lines each side")
 
 
 async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
@@ -196,15 +188,13 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
         awaiting = f"; awaits {t['awaiting']}" if t["awaiting"] else ""
         lines.append(f"{'*' if t['current'] else ' '} {t['name']}{state}: {chain}{awaiting}")
     head = f"{len(tasks)} asyncio tasks (innermost frame last)"
-    return Reply(
-        head + "\n" + "\n".join(lines), {"session_id": session.id, "running_loop": True, "tasks": tasks}
-    )
+    return Reply(head + "\n" + "\n".join(lines), {"session_id": session.id, "running_loop": True, "tasks": tasks})
 
 
 class OutputParams(SessionParams):
-    since: int = Field(0, ge=0, description="cursor: pass next_since from the previous call")
-    limit: int = Field(100, ge=1, le=1000)
-    category: str | None = Field(None, description="stdout, stderr, console, important")
+    since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
+    limit: int = Field(100, ge=1, le=1000, description="entries to return")
+    category: str | None = Field(None, description="stdout, stderr, console or important (default: all)")
 
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
@@ -218,7 +208,7 @@ async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
 
 
 class WatchParams(SessionParams):
-    expression: str
+    expression: str = Field(description="in the program's language")
 
 
 async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
@@ -230,7 +220,7 @@ async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
 
 
 class WatchIdParams(SessionParams):
-    watch_id: str = Field(description="Wn id from add_watch")
+    watch_id: str = Field(description="e.g. W1")
 
 
 async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
@@ -242,8 +232,7 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread (@fN) or of another thread_id (@f<thread>.<N>), usable in get_scopes, "
-        "get_local_variables and evaluate_expression.",
+        "Frames of the stopped thread (@fN) or of another thread (@f<thread>.<N>).",
         StackParams,
         get_call_stack,
         "Call stack",
@@ -251,7 +240,7 @@ ACTIONS = [
     ),
     Action(
         "get_scopes",
-        "Scopes of a frame, each with a @vN handle for get_variables.",
+        "Scopes of a frame, with @vN handles.",
         FrameParams,
         get_scopes,
         "Scopes",
@@ -259,7 +248,7 @@ ACTIONS = [
     ),
     Action(
         "get_variables",
-        "Children of a @vN handle, paged (start, count) or picked by names.",
+        "Children of a @vN handle, paged or picked by name.",
         VariablesParams,
         get_variables,
         "Variables",
@@ -275,28 +264,32 @@ ACTIONS = [
     ),
     Action(
         "evaluate_expression",
-        "Evaluate an expression in a frame of the paused program.",
+        "Evaluate an expression in a frame.",
         EvaluateParams,
         evaluate_expression,
         "Evaluate",
     ),
     Action(
         "set_variable_value",
-        "Assign a new value to a variable in a frame or container.",
+        "Assign a new value to a variable.",
         SetVariableParams,
         set_variable_value,
         "Set variable",
+        group="more",
     ),
     Action(
         "get_source_context",
-        "Numbered source lines around a line (default: the current stop).",
+        "Numbered source lines around a line (default: the stop).",
         SourceParams,
         get_source_context,
         "Source context",
         read_only=True,
         quiet=True,
+        group="more",
     ),
-    Action("list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True),
+    Action(
+        "list_threads", "Threads of the program.", SessionParams, list_threads, "Threads", read_only=True, group="more"
+    ),
     Action(
         "list_async_tasks",
         "asyncio tasks of the paused Python program's running loop, each with where it awaits.",
@@ -304,10 +297,11 @@ ACTIONS = [
         list_async_tasks,
         "Async tasks",
         read_only=True,
+        group="more",
     ),
     Action(
         "get_output",
-        "Program output since a cursor: entries, next_since, has_more, dropped.",
+        "Program output since a cursor.",
         OutputParams,
         get_output,
         "Program output",
@@ -316,10 +310,11 @@ ACTIONS = [
     ),
     Action(
         "add_watch",
-        "Watch an expression; its value appears in every stop report, marked when it changed.",
+        "Watch an expression: its value shows in every stop report.",
         WatchParams,
         add_watch,
         "Add watch",
+        group="more",
     ),
-    Action("remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch"),
+    Action("remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch", group="more"),
 ]

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import copy
 import difflib
+import functools
 import math
 import os
 import re
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -19,6 +21,28 @@ from .. import queries
 from ..hub import Hub
 from ..limits import Limits
 from ..models import Phase
+
+
+# MCP tool groups: "debug" is always listed; the others on request (--tools) or, for an app's, once it connects.
+DEFAULT_GROUP = "debug"
+GROUPS = ("more", "rn", "web")
+
+
+def parse_groups(spec: str | Iterable[str] | None) -> set[str]:
+    """`rn,web`, `all` or a list of names -> the optional groups to list from the start. Raises ValueError."""
+    if spec is None:
+        return set()
+    names = spec.replace(",", " ").split() if isinstance(spec, str) else list(spec)
+    groups: set[str] = set()
+    for name in names:
+        name = name.strip().lower()
+        if name == "all":
+            groups.update(GROUPS)
+        elif name in GROUPS:
+            groups.add(name)
+        elif name not in ("", DEFAULT_GROUP):
+            raise ValueError(f"unknown tool group {name!r}; choose from {', '.join(GROUPS)} or all")
+    return groups
 
 
 @dataclass
@@ -43,6 +67,12 @@ class Action:
     read_only: bool = False
     #: Quiet actions are not echoed to the activity feed (pure reads of lists and output).
     quiet: bool = False
+    #: The MCP tool group it is listed in (DEFAULT_GROUP or one of GROUPS).
+    group: str = DEFAULT_GROUP
+
+    def schema(self) -> dict[str, Any]:
+        """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy."""
+        return copy.deepcopy(lean_schema(self.params))
 
 
 class Registry:
@@ -365,3 +395,46 @@ def _argument_text(value: Any) -> str:
     if isinstance(value, dict):
         return f"{len(value)} field{'s' if len(value) != 1 else ''}"
     return str(value)
+
+
+@functools.cache
+def lean_schema(params: type[BaseModel]) -> dict[str, Any]:
+    """pydantic's JSON schema without what costs an agent tokens and says nothing: generated `title`s, the
+    `anyOf [X, null]` of an optional field (it is optional already by not being required; a null default is
+    dropped too), `$defs` (inlined) and `minimum: 0` (no argument takes a negative number: check_negative).
+    Every property keeps its description, type, other bounds and default (a factory's too)."""
+    schema = params.model_json_schema()
+    defs = schema.pop("$defs", {})
+
+    def lean(node: Any) -> Any:
+        if isinstance(node, list):
+            return [lean(item) for item in node]
+        if not isinstance(node, dict):
+            return node
+        if "$ref" in node:
+            target = copy.deepcopy(defs[node["$ref"].rsplit("/", 1)[-1]])
+            node = {**target, **{k: v for k, v in node.items() if k != "$ref"}}
+        options = node.get("anyOf")
+        if options and any(o == {"type": "null"} for o in options):
+            rest = [o for o in options if o != {"type": "null"}]
+            node = {k: v for k, v in node.items() if k != "anyOf"}
+            node = {**rest[0], **node} if len(rest) == 1 else {"anyOf": rest, **node}
+            if node.get("default", 0) is None:
+                del node["default"]
+        out: dict[str, Any] = {}
+        for key, value in node.items():
+            if key == "title" or (key == "minimum" and value == 0):
+                continue
+            if key == "properties":
+                out[key] = {name: lean(prop) for name, prop in value.items()}  # a property may be called "title"
+            elif key in ("default", "enum", "const", "examples"):
+                out[key] = value  # values, not schemas
+            else:
+                out[key] = lean(value)
+        return out
+
+    schema = lean(schema)
+    for name, info in params.model_fields.items():  # pydantic leaves out defaults made by a factory ([] or {})
+        if info.default_factory is not None and name in schema.get("properties", {}):
+            schema["properties"][name]["default"] = info.default_factory()  # type: ignore[call-arg]
+    return schema

@@ -21,47 +21,47 @@ class NoParams(BaseModel):
 
 async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
     langs = factory.installed()
-    text = "\n".join(
-        f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'unavailable'}: "
-        f"{lang['detail']}"
+    rows = [
+        f"{lang['language']:<11} {lang['backend']:<33} {'ready' if lang['installed'] else 'missing'}: "
+        + (lang["detail"] if lang["installed"] else lang["install"] or lang["detail"])
         for lang in langs
-    )
-    return Reply(text, {"languages": langs})
+    ]
+    ready = sorted({lang["language"] for lang in langs if lang["installed"]})
+    missing = sorted({lang["language"] for lang in langs if not lang["installed"]} - set(ready))
+    rows.append(f"Ready now: {', '.join(ready) or 'none'}" + (f"; not yet: {', '.join(missing)}" if missing else ""))
+    apps = {"bridge": "web pages running the debug-bridge SDK (get_bridge_info)", "rn": "React Native apps"}
+    connect = [text for name, text in apps.items() if any(s.name == name for s in hub.services)]
+    if connect:
+        rows.append("Also connecting to pairdbg: " + "; ".join(connect) + " (their tools are listed once one connects)")
+    return Reply("\n".join(rows), {"languages": langs, "ready": ready, "missing": missing})
 
 
 class BreakpointArg(BaseModel):
-    file: str = Field(description="path of the source file")
+    file: str = Field(description="source file")
     line: int = Field(ge=1, description="1-based line")
-    condition: str | None = None
-    hit_condition: str | None = None
-    log_message: str | None = None
+    condition: str | None = Field(None, description="stop only when true")
+    hit_condition: str | None = Field(None, description="e.g. '>5'")
+    log_message: str | None = Field(None, description="log this instead of stopping")
 
 
 class StartParams(BaseModel):
-    program: str = Field(description="path of the script to debug (or a module name with module=true)")
+    program: str = Field(description="script path, or module name with module=true")
     language: str | None = Field(
-        None,
-        description="python, javascript, typescript, or a language an adapter profile serves (c, cpp, rust with "
-        "lldb); default: by the program's extension (.js .mjs .cjs .jsx, .ts .mts .cts .tsx, else python)",
+        None, description="python, javascript, typescript, c, cpp, rust (default: by extension)"
     )
-    runtime: Literal["node", "bun"] | None = Field(
-        None, description="JavaScript/TypeScript runtime (default: node for JavaScript, bun for TypeScript)"
-    )
+    runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JavaScript only: 'inspector' (default, direct) or 'dap' (VS Code's js-debug on Node)"
+        None, description="JavaScript only (default inspector; dap is js-debug)"
     )
-    args: list[str] = Field(default_factory=list, description="command-line arguments for the program")
-    cwd: str | None = Field(None, description="working directory (default: the program's folder)")
-    env: dict[str, str] = Field(default_factory=dict, description="extra environment variables")
-    executable_path: str | None = Field(None, description="Python only: the python to run it with")
-    module: bool = Field(False, description="Python only: run `program` as a module (python -m)")
-    stop_on_entry: bool = False
-    breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before the first line runs")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop or the end")
-    just_my_code: bool = Field(
-        True,
-        description="Python: steps skip library code (breakpoints you set in a library still hit); false steps into it",
-    )
+    args: list[str] = Field(default_factory=list, description="program arguments")
+    cwd: str | None = Field(None, description="default: the program's folder")
+    env: dict[str, str] = Field(default_factory=dict, description="extra environment")
+    executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
+    module: bool = Field(False, description="python -m program")
+    stop_on_entry: bool = Field(False, description="stop at the first line")
+    breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+    just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
@@ -85,16 +85,13 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
 
 
 class AttachParams(BaseModel):
-    target: str = Field(
-        description="host:port (Python: `python -m debugpy --listen`; JavaScript: an inspector "
-        "such as node --inspect or chromium --remote-debugging-port), or a ws:// URL"
-    )
-    language: Literal["python", "javascript", "typescript"] = "python"
+    target: str = Field(description="host:port (debugpy --listen, node --inspect, a browser) or ws:// URL")
+    language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
     backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JavaScript only: 'inspector' (default) or 'dap' (VS Code's js-debug)"
+        None, description="JavaScript only (default inspector; dap is js-debug)"
     )
-    wait_s: float | None = Field(2.0, ge=0, le=300)
-    just_my_code: bool = Field(True, description="Python: steps skip library code; false steps into it")
+    wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
+    just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
@@ -109,8 +106,8 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
 
 class ConnectParams(BaseModel):
     websocket_url: str = Field(description="inspector WebSocket, e.g. ws://127.0.0.1:9229/<id> or Bun's banner URL")
-    session_name: str | None = Field(None, description="a name to show for this session")
-    wait_s: float | None = Field(1.0, ge=0, le=300)
+    session_name: str | None = Field(None, description="name to show (default: the URL)")
+    wait_s: float | None = Field(1.0, ge=0, le=300, description="seconds to wait for a stop")
 
 
 async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
@@ -126,7 +123,7 @@ async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
 class LaunchConfigParams(BaseModel):
     name: str = Field(description='the configuration\'s "name" in .vscode/launch.json')
     workspace: str | None = Field(None, description="folder holding .vscode/launch.json (default: pairdbg's cwd)")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop (default 10)")
 
 
 async def start_from_launch_config(hub: Hub, p: LaunchConfigParams, actor: str) -> Reply:
@@ -226,7 +223,7 @@ async def list_debug_sessions(hub: Hub, p: NoParams, actor: str) -> Reply:
 
 
 class CloseParams(SessionParams):
-    terminate: bool = Field(True, description="also end the program (false: detach and leave it running)")
+    terminate: bool = Field(True, description="end the program (false: detach)")
 
 
 async def close_debug_session(hub: Hub, p: CloseParams, actor: str) -> Reply:
@@ -238,7 +235,7 @@ async def close_debug_session(hub: Hub, p: CloseParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "list_supported_languages",
-        "Languages pairdbg can debug, whether each is ready here, and why not.",
+        "Languages and backends: which are ready here, how to get the rest.",
         NoParams,
         list_supported_languages,
         "Supported languages",
@@ -247,17 +244,14 @@ ACTIONS = [
     ),
     Action(
         "start_debugging",
-        "Launch a program under the debugger (Python on debugpy; JavaScript on Node, TypeScript on Bun). Returns "
-        "the session id and the first stop report (breakpoints, stop_on_entry, or an uncaught exception), or "
-        "state running.",
+        "Launch a program under the debugger; returns the session id and first stop report.",
         StartParams,
         start_debugging,
         "Start debugging a program",
     ),
     Action(
         "attach",
-        "Attach to a running program: Python under `python -m debugpy --listen host:port`, or with "
-        "language='javascript' a JavaScript inspector at host:port (Node --inspect, Chromium, WebKitGTK).",
+        "Attach to a running debugpy or JavaScript inspector (Node, Bun, Chromium, WebKitGTK).",
         AttachParams,
         attach,
         "Attach to host:port",
@@ -268,14 +262,15 @@ ACTIONS = [
         ConnectParams,
         connect_debugger,
         "Connect to an inspector WebSocket",
+        group="more",
     ),
     Action(
         "start_from_launch_config",
-        "Start (or attach) from a configuration in .vscode/launch.json, by name (Python and Node/Bun configurations;"
-        " ${workspaceFolder}-style variables are substituted).",
+        "Start (or attach) from a .vscode/launch.json configuration by name (Python, Node, Bun).",
         LaunchConfigParams,
         start_from_launch_config,
         "Start from launch.json",
+        group="more",
     ),
     Action(
         "list_launch_configs",
@@ -285,18 +280,20 @@ ACTIONS = [
         "List launch.json configurations",
         read_only=True,
         quiet=True,
+        group="more",
     ),
     Action(
         "restart_debugging",
-        "End a launched program and start it again with the same arguments, breakpoints, watches and exception "
-        "mode; returns the new session id and its first stop report.",
+        "End a launched program and start it again the same way (arguments, breakpoints, watches); returns the new "
+        "session's first stop report.",
         RestartParams,
         restart_debugging,
         "Restart",
+        group="more",
     ),
     Action(
         "list_debug_sessions",
-        "Sessions with their phase and where they are stopped.",
+        "Sessions, their phase and where they are stopped.",
         NoParams,
         list_debug_sessions,
         "List sessions",
@@ -305,7 +302,7 @@ ACTIONS = [
     ),
     Action(
         "close_debug_session",
-        "End a session (terminate=false detaches and leaves the program running).",
+        "End a session.",
         CloseParams,
         close_debug_session,
         "Close session",

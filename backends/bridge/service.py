@@ -100,6 +100,10 @@ class BridgeService:
         self._grace.clear()
         await self.server.stop()
 
+    def in_use(self) -> bool:
+        """A page is connected (it is a session): MCP lists this service's tools from now on."""
+        return bool(self._bridge_sessions())
+
     def actions(self) -> list[Action]:
         if self._actions is None:
             from .tools import build_actions

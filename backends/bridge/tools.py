@@ -19,12 +19,12 @@ if TYPE_CHECKING:
     from .page import Page
     from .service import BridgeService
 
-SID = Field(None, description="a debug-bridge session (list_debug_sessions); optional when one page is connected")
+SID = Field(None, description="page session id (default: the only page)")
 SETTLE = Field(
     None,
     ge=0,
     le=10_000,
-    description="ms of quiet (no DOM change) that ends the effects window (default 100; 0 = none)",
+    description="ms without DOM changes that end the effects window (default 100; 0 = none)",
 )
 NAVIGATION_WAIT_S = 10.0
 DOM_INLINE = 20_000
@@ -341,7 +341,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
         head = f"app state of {page.hub_id} ({len(state)} scopes)"
         return Reply(f"{head}\n{text}", {"session_id": page.hub_id, "state": value})
 
-    return [
+    actions = [
         Action(
             "get_bridge_info",
             "The debug-bridge listener: URL, SDK snippet and token, connected pages.",
@@ -411,3 +411,6 @@ def build_actions(svc: BridgeService) -> list[Action]:
             quiet=True,
         ),
     ]
+    for action in actions:
+        action.group = "web"  # listed by MCP once an app connects (or with --tools web)
+    return actions

@@ -92,6 +92,10 @@ class RnService:
     def server_connected(self) -> bool:
         return self.server.connected
 
+    def in_use(self) -> bool:
+        """An app is connected: MCP lists this service's tools from now on."""
+        return self.server.connected
+
     # ----- actions ------------------------------------------------------------------------------------------------
 
     def actions(self) -> list[Action]:

@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from .service import RnService
 
 StreamName = Literal["redux", "navigation", "mmkv"]
-STREAM = Field(description="stream: 'redux' (store state + actions), 'navigation' (routes), 'mmkv' (storage)")
+STREAM = Field(description="redux (store), navigation (routes) or mmkv (storage)")
 
 
 class NoParams(BaseModel):
@@ -37,8 +37,8 @@ class SnapshotParams(BaseModel):
 
 class QueryParams(BaseModel):
     stream: StreamName = STREAM
-    limit: int = Field(50, description="max events to return, clamped to 1..200 (default 50)")
-    since_seq: int | None = Field(None, description="return events with seq > since_seq (use nextSinceSeq to page)")
+    limit: int = Field(50, description="max events, clamped to 1..200")
+    since_seq: int | None = Field(None, description="events after this seq (default: from the first)")
     event_type: str | None = Field(None, description="only this event type, e.g. 'action', 'route_change', 'key_set'")
 
 
@@ -379,7 +379,7 @@ def build_actions(svc: RnService) -> list[Action]:
             lines.append(f"  {sym} {c['path'] or '(root)'} {detail}")
         return Reply("\n".join(lines), data)
 
-    return [
+    actions = [
         Action(
             "debug_health_check",
             "React Native app connection: connected/responsive, session, adapter, device, "
@@ -434,6 +434,9 @@ def build_actions(svc: RnService) -> list[Action]:
             read_only=True,
         ),
     ]
+    for action in actions:
+        action.group = "rn"  # listed by MCP once an app connects (or with --tools rn)
+    return actions
 
 
 def _brief(ev: dict[str, Any]) -> Any:

@@ -33,6 +33,13 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
+        "--tools",
+        default=None,
+        metavar="GROUPS",
+        help="MCP: also list these tool groups from the start: rn, web, more or all (comma-separated; by default "
+        "the React Native and page tools are listed once an app or page connects)",
+    )
+    p.add_argument(
         "-b",
         "--break",
         dest="breaks",
@@ -217,7 +224,7 @@ def settings_of(args: argparse.Namespace):
     from pairdbg.settings import Settings
 
     overrides: dict = {}
-    mcp = {k: v for k, v in (("host", args.host), ("port", args.port)) if v is not None}
+    mcp = {k: v for k, v in (("host", args.host), ("port", args.port), ("tools", args.tools)) if v is not None}
     if mcp:
         overrides["mcp"] = mcp
     if args.bridge_eval:
@@ -235,6 +242,9 @@ def _run_headless(args: argparse.Namespace) -> int:
 
     if args.join:
         from pairdbg.mcp_bridge.join import serve_join
+
+        if args.tools:
+            print("pairdbg --mcp --join: --tools is ignored; the joined pairdbg's own --tools decides", file=sys.stderr)
 
         async def relay() -> int:
             exit_on_end_signals()  # no Hub here: the TUI being joined owns the sessions
@@ -259,7 +269,7 @@ def _run_headless(args: argparse.Namespace) -> int:
     from pairdbg.mcp_bridge.stdio import serve_stdio
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry)))
+        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry, tools=runtime.settings.mcp.tools)))
     return 0
 
 

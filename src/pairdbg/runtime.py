@@ -105,6 +105,7 @@ class Runtime:
             mcp.host,
             DEFAULT_PORT if mcp.port is None else mcp.port,
             allow_remote=mcp.allow_remote,
+            tools=mcp.tools,
         )
 
     async def run(

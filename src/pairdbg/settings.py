@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler,
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
 
+from pairdbg.backends.actions.registry import parse_groups
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.limits import Limits
 from pairdbg.backends.rn.config import RnConfig
@@ -36,6 +37,14 @@ class McpSettings(BaseModel):
     """Port (None: 7391, or a free one if that is taken)."""
     allow_remote: bool = False
     """Serve on a non-loopback address too (the DNS-rebinding protection covers loopback only; put TLS in front)."""
+    tools: str = ""
+    """Tool groups listed from the start, e.g. "rn,web" or "all" (more, rn, web); by default the React Native and
+    page tools are listed once an app or page connects, for hosts that ignore tools/list_changed."""
+
+    @field_validator("tools")
+    @classmethod
+    def _tools(cls, value: str) -> str:
+        return ",".join(sorted(parse_groups(value)))
 
 
 class _LegacyNames(PydanticBaseSettingsSource):

@@ -94,7 +94,7 @@ class Server:
     async def _hold(self) -> None:
         """Enter and leave the client in one task (anyio's cancel scopes require it)."""
         self.done = asyncio.Event()
-        async with Client(stdio_params(), cache=None) as client:
+        async with Client(stdio_params("--tools", "all"), cache=None) as client:  # every tool, listed or not
             self.client = client
             self.ready.set()
             await self.done.wait()

@@ -30,7 +30,7 @@ async def mcp_rn():
     svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=200))
     hub.add_service(svc)
     await svc.start()
-    server, _ = build_server(hub, build_registry(hub))
+    server, _ = build_server(hub, build_registry(hub), tools="rn")  # listed before an app connects, as --tools rn
     adapter = FakeAdapter(svc.server.url, TOKEN)
     try:
         yield server, svc, adapter  # the Client is opened in the test: anyio scopes must not cross tasks
