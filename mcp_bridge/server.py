@@ -60,7 +60,13 @@ def _tool_result(text: str, data: dict[str, Any], is_error: bool = False) -> Cal
     return CallToolResult(content=[TextContent(text=text)], structured_content=data, is_error=is_error)
 
 
-def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[Server[Any], Notifier]:
+def build_server(
+    hub: Hub, registry: Registry, name: str = "pairdbg", profile: str | None = None
+) -> tuple[Server[Any], Notifier]:
+    if profile is not None:  # a seed server's surface over the same actions (mcp_bridge/profiles)
+        from .profiles.server import build_profile_server
+
+        return build_profile_server(hub, registry, profile, name)
     notifier = Notifier(hub)
     tools = [
         Tool(

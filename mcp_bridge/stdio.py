@@ -10,9 +10,9 @@ from pairdbg.backends.hub import Hub
 from .server import build_server
 
 
-async def serve_stdio(hub: Hub, registry: Registry) -> None:
+async def serve_stdio(hub: Hub, registry: Registry, profile: str | None = None) -> None:
     """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub."""
-    server, notifier = build_server(hub, registry)
+    server, notifier = build_server(hub, registry, profile=profile)
     try:
         async with stdio_server() as (read, write):
             await server.run(read, write, server.create_initialization_options())

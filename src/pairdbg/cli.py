@@ -31,6 +31,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
     p.add_argument("--host", default=None, help="HTTP bind address (default loopback)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar="NAME",
+        help="with --mcp: serve a seed server's tools (mcp-debugger, webkit-inspector, agent-devtools)",
+    )
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
         "-b",
@@ -175,6 +181,12 @@ def main(argv: list[str] | None = None) -> int:
         return install(args.args)
     if args.mcp:
         _setup_logging(headless=True)
+        if args.profile is not None:
+            from pairdbg.mcp_bridge.profiles import NAMES
+
+            if args.profile not in NAMES:
+                print(f"pairdbg: unknown profile {args.profile!r}; profiles: {', '.join(NAMES)}", file=sys.stderr)
+                return 2
         return _run_headless(args)
     launch = None
     if args.config:
@@ -259,7 +271,7 @@ def _run_headless(args: argparse.Namespace) -> int:
     from pairdbg.mcp_bridge.stdio import serve_stdio
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry)))
+        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry, args.profile)))
     return 0
 
 

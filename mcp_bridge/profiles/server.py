@@ -1,0 +1,148 @@
+"""The MCP server for a profile: the profile's tools, resources and errors over the same Hub, registry and
+change notifications as the default server."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from mcp import MCPError
+from mcp.server import NotificationOptions, Server, ServerRequestContext
+from mcp.server.subscriptions import ListenHandler
+from mcp.types import (
+    CallToolRequestParams,
+    CallToolResult,
+    GetPromptRequestParams,
+    GetPromptResult,
+    ListPromptsResult,
+    ListResourcesResult,
+    ListResourceTemplatesResult,
+    ListToolsResult,
+    PaginatedRequestParams,
+    Prompt,
+    PromptArgument,
+    PromptMessage,
+    ReadResourceRequestParams,
+    ReadResourceResult,
+    TextContent,
+    TextResourceContents,
+    Tool,
+    ToolAnnotations,
+)
+
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.hub import Hub
+
+from ..notify import Notifier, client_name
+from . import load
+from .common import call_tool
+
+
+def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: str) -> tuple[Server[Any], Notifier]:
+    profile = load(profile_name, hub)
+    notifier = Notifier(hub)
+    tools = [
+        Tool(
+            name=t.name,
+            description=t.description,
+            input_schema=t.input_schema(),
+            annotations=ToolAnnotations(read_only_hint=t.read_only),
+        )
+        for t in profile.tools
+    ]
+
+    async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
+        return ListToolsResult(tools=tools)
+
+    async def on_call(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
+        actor = f"agent:{client_name(ctx)}"
+        return await call_tool(profile, hub, registry, actor, params.name, params.arguments or {})
+
+    resources = profile.resources
+    handlers: dict[str, Any] = {}
+    if resources is not None:
+
+        async def list_resources(
+            ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+        ) -> ListResourcesResult:
+            return ListResourcesResult(resources=resources.list())
+
+        async def list_templates(
+            ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+        ) -> ListResourceTemplatesResult:
+            return ListResourceTemplatesResult(resource_templates=resources.templates())
+
+        async def read_resource(
+            ctx: ServerRequestContext[Any], params: ReadResourceRequestParams
+        ) -> ReadResourceResult:
+            uri = str(params.uri)
+            try:
+                text, mime = await resources.read(uri)
+            except DebugError as exc:
+                raise MCPError(-32602, resources.error_text(exc), {"uri": uri, "code": str(exc.code)}) from None
+            return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
+
+        handlers.update(
+            on_list_resources=list_resources,
+            on_list_resource_templates=list_templates,
+            on_read_resource=read_resource,
+            on_subscribe_resource=notifier.on_subscribe,
+            on_unsubscribe_resource=notifier.on_unsubscribe,
+            on_subscriptions_listen=ListenHandler(notifier.bus),
+        )
+    if profile.prompts:
+        handlers.update(prompt_handlers(hub))
+
+    server: Server[Any] = Server(
+        name,
+        version="0.1.0",
+        instructions=profile.instructions,
+        on_list_tools=list_tools,
+        on_call_tool=on_call,
+        **handlers,
+    )
+    server.middleware.append(notifier.track)
+    original = server.create_initialization_options
+    server.create_initialization_options = lambda notification_options=None, *a, **kw: original(  # type: ignore[method-assign]
+        notification_options or NotificationOptions(resources_changed=True), *a, **kw
+    )
+    return server, notifier
+
+
+def prompt_handlers(hub: Hub) -> dict[str, Any]:
+    """The seed's two prompts, worded by the default server's own prompt texts."""
+    from ..server import _analyze_crash, _investigate
+
+    prompts = [
+        Prompt(
+            name="analyze_crash",
+            description="Analyse why a session stopped: stack, locals, likely cause.",
+            arguments=[PromptArgument(name="session_id", required=True)],
+        ),
+        Prompt(
+            name="investigate_condition",
+            description="Evaluate an expression across the call stack to see why a condition holds or not.",
+            arguments=[
+                PromptArgument(name="session_id", required=True),
+                PromptArgument(name="expression", required=True),
+            ],
+        ),
+    ]
+
+    async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
+        return ListPromptsResult(prompts=prompts)
+
+    async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
+        args = params.arguments or {}
+        sid = args.get("session_id", "")
+        if params.name == "analyze_crash":
+            text = _analyze_crash(hub, sid)
+        elif params.name == "investigate_condition":
+            text = _investigate(hub, sid, args.get("expression", ""))
+        else:
+            raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+        return GetPromptResult(
+            description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
+        )
+
+    return {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}
