@@ -155,7 +155,7 @@ async def test_seed_appendix_b_workflow_on_node(node_target) -> None:
         top = stack["call_frames"][0]
         assert top["function_name"] == "tick" and top["line_number"] == tick and top["column_number"] == 2
         assert top["url"] == f"file://{SERVER}" and top["call_frame_id"] == "@f0"
-        assert [s["type"] for s in top["scope_chain"]][0] == "local"
+        assert top["scope_chain"][0]["type"] == "local"
         assert all(s["object"]["objectId"].startswith("@v") for s in top["scope_chain"])
 
         # Step 5: evaluate on the frame (by value by default), and an expression that throws
@@ -249,7 +249,7 @@ async def test_async_stack_trace(node_target) -> None:
         stack = await call(client, "get_call_stack", session_id=sid, include_async=True)
         assert stack["call_frames"][0]["function_name"] == "work"
         trace = stack["async_stack_trace"]
-        assert trace["description"] and [f["function_name"] for f in trace["call_frames"]][0] == "run"
+        assert trace["description"] and trace["call_frames"][0]["function_name"] == "run"
         assert trace["call_frames"][0]["line_number"] == line0(ASYNC, "CALLER")
         without = await call(client, "get_call_stack", session_id=sid, include_async=False)
         assert "async_stack_trace" not in without
