@@ -118,9 +118,10 @@ class HttpMcpService:
         publish_endpoint: bool = True,
         allow_remote: bool = False,
         kind: str = "tui",
+        profile: str | None = None,
     ) -> None:
         self.hub = hub
-        self.server, self.notifier = build_server(hub, registry)
+        self.server, self.notifier = build_server(hub, registry, profile=profile)
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)

@@ -4,6 +4,7 @@ the same registry actions (names, argument casing, line bases, result shapes, er
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 
 from pairdbg.backends.hub import Hub
 
@@ -17,3 +18,18 @@ def load(name: str, hub: Hub) -> Profile:
     if name not in NAMES:
         raise ValueError(f"unknown profile {name!r}; profiles: {', '.join(NAMES)}")
     return importlib.import_module(f".{name.replace('-', '_')}", __name__).build(hub)
+
+
+def transport(name: str, http: bool, port: int | None, env: Mapping[str, str]) -> tuple[bool, int | None]:
+    """(serve HTTP?, port) for a profile: agent-devtools reads its seed's MCP_TRANSPORT (stdio | http), whose HTTP
+    port is 3100 unless --port says otherwise. The command line's --http wins."""
+    if name != "agent-devtools":
+        return http, port
+    from .agent_devtools import HTTP_PORT
+
+    chosen = env.get("MCP_TRANSPORT", "").strip().lower()
+    if chosen not in ("", "stdio", "http"):
+        raise ValueError(f"MCP_TRANSPORT={chosen!r}: use stdio or http")
+    if http or chosen == "http":
+        return True, HTTP_PORT if port is None else port
+    return False, port

@@ -182,10 +182,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.mcp:
         _setup_logging(headless=True)
         if args.profile is not None:
-            from pairdbg.mcp_bridge.profiles import NAMES
+            from pairdbg.mcp_bridge.profiles import NAMES, transport
 
             if args.profile not in NAMES:
                 print(f"pairdbg: unknown profile {args.profile!r}; profiles: {', '.join(NAMES)}", file=sys.stderr)
+                return 2
+            try:
+                args.http, args.port = transport(args.profile, args.http, args.port, os.environ)
+            except ValueError as exc:
+                print(f"pairdbg: {exc}", file=sys.stderr)
                 return 2
         return _run_headless(args)
     launch = None
@@ -260,7 +265,7 @@ def _run_headless(args: argparse.Namespace) -> int:
         from pairdbg.mcp_bridge.http import serve_http
 
         try:
-            http = runtime.http_service()
+            http = runtime.http_service(args.profile)
             http.kind = "http"  # its own endpoint entry; readers still prefer a running TUI's
             with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
                 asyncio.run(runtime.run(lambda: serve_http(http)))
