@@ -22,7 +22,10 @@ def load(name: str, hub: Hub) -> Profile:
 
 def transport(name: str, http: bool, port: int | None, env: Mapping[str, str]) -> tuple[bool, int | None]:
     """(serve HTTP?, port) for a profile: agent-devtools reads its seed's MCP_TRANSPORT (stdio | http), whose HTTP
-    port is 3100 unless --port says otherwise. The command line's --http wins."""
+    port is 3100 unless --port says otherwise. The command line's --http wins. Raises ValueError for an unknown
+    profile or transport."""
+    if name not in NAMES:
+        raise ValueError(f"unknown profile {name!r}; profiles: {', '.join(NAMES)}")
     if name != "agent-devtools":
         return http, port
     from .agent_devtools import HTTP_PORT

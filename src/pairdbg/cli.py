@@ -35,7 +35,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         "--profile",
         default=None,
         metavar="NAME",
-        help="with --mcp: serve a seed server's tools (mcp-debugger, webkit-inspector, agent-devtools)",
+        help="serve a seed server's MCP tools instead of pairdbg's (mcp-debugger, webkit-inspector, agent-devtools)",
     )
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
@@ -179,19 +179,16 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.program == "install":
         return install(args.args)
+    if args.profile is not None:  # a seed server's tools, headless or on the TUI's endpoint (mcp_bridge/profiles)
+        from pairdbg.mcp_bridge.profiles import transport
+
+        try:
+            args.http, args.port = transport(args.profile, args.http, args.port, os.environ)
+        except ValueError as exc:
+            print(f"pairdbg: {exc}", file=sys.stderr)
+            return 2
     if args.mcp:
         _setup_logging(headless=True)
-        if args.profile is not None:
-            from pairdbg.mcp_bridge.profiles import NAMES, transport
-
-            if args.profile not in NAMES:
-                print(f"pairdbg: unknown profile {args.profile!r}; profiles: {', '.join(NAMES)}", file=sys.stderr)
-                return 2
-            try:
-                args.http, args.port = transport(args.profile, args.http, args.port, os.environ)
-            except ValueError as exc:
-                print(f"pairdbg: {exc}", file=sys.stderr)
-                return 2
         return _run_headless(args)
     launch = None
     if args.config:
@@ -297,7 +294,7 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     http = None
     if not args.no_http:
         try:
-            http = runtime.http_service()
+            http = runtime.http_service(args.profile)
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2

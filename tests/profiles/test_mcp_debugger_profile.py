@@ -16,11 +16,6 @@ from support import prog, until
 from support.core import free_port, require_debugpy
 from support.mcp import stdio_params
 
-from pairdbg.backends.events import ActionPerformed
-from pairdbg.backends.hub import Hub
-from pairdbg.mcp_bridge.profiles import load
-from pairdbg.mcp_bridge.profiles.common import call_tool
-from pairdbg.runtime import build_registry
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
@@ -275,34 +270,3 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
         assert detached == {"success": True, "message": "Detached from process"}
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
         assert proc.poll() is None, "detach ended the program"
-
-
-async def test_profile_calls_reach_the_activity_feed(proc_guard) -> None:
-    """The person in the TUI sees the profile's calls as actions of the agent, including the profile-side steps."""
-    require_debugpy()
-    hub = Hub()
-    registry = build_registry(hub)
-    profile = load("mcp-debugger", hub)
-    feed = hub.bus.subscribe(predicate=lambda e: isinstance(e, ActionPerformed))
-    try:
-
-        async def run(tool: str, **args) -> dict:
-            result = await call_tool(profile, hub, registry, "agent:claude", tool, args)
-            return json.loads(result.content[0].text)
-
-        sid = (await run("create_debug_session", language="python"))["sessionId"]
-        await run("set_breakpoint", sessionId=sid, file=SWAP, line=9)
-        await run("start_debugging", sessionId=sid, scriptPath=SWAP)
-        await run("step_over", sessionId=sid)
-        await run("close_debug_session", sessionId=sid)
-        events = []
-        while not feed.queue.empty():
-            events.append(feed.queue.get_nowait())
-        seen = [(e.actor, e.action) for e in events]
-        assert ("agent:claude", "create_debug_session") in seen
-        assert ("agent:claude", "set_breakpoint") in seen  # recorded before the start: announced by the profile
-        assert ("agent:claude", "start_debugging") in seen and ("agent:claude", "step_over") in seen
-        assert ("agent:claude", "close_debug_session") in seen
-        assert all(e.ok for e in events)
-    finally:
-        await hub.shutdown()
