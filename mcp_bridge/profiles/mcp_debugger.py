@@ -64,6 +64,7 @@ CANNOT = {
     "get_variables": "get variables",
     "evaluate_expression": "evaluate expression",
 }
+DISPLAY_NAMES = {"javascript": "JavaScript", "typescript": "TypeScript", "cpp": "C++", "c": "C"}
 DAP_LAUNCH_ARGS = {"stopOnEntry", "justMyCode", "cwd", "env"}
 
 
@@ -147,12 +148,14 @@ def build(hub: Hub) -> Profile:
                 row["language"],
                 {
                     "id": row["language"],
-                    "displayName": row["language"].capitalize(),
+                    "displayName": DISPLAY_NAMES.get(row["language"], row["language"].capitalize()),
                     "installed": False,
                     "backends": [],
                 },
             )
             entry["installed"] = entry["installed"] or row["installed"]
+            if row["installed"] and "defaultExecutable" not in entry:
+                entry["defaultExecutable"] = default_executable(row["language"])
             entry["backends"].append(
                 {"backend": row["backend"], "installed": row["installed"], "detail": row["detail"]}
             )
@@ -699,6 +702,14 @@ def build(hub: Hub) -> Profile:
         ),
     ]
     return Profile("mcp-debugger", INSTRUCTIONS, tools, result, error)
+
+
+def default_executable(language: str) -> str | None:
+    """What a program in `language` runs on when no executablePath is given (None: the program is the binary)."""
+    try:
+        return interpreter(language, None) or None
+    except DebugError:
+        return None
 
 
 def interpreter(language: str, executable_path: str | None) -> str:

@@ -68,6 +68,7 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         langs = await call(client, "list_supported_languages")
         python = next(lang for lang in langs["languages"] if lang["id"] == "python")
         assert python["installed"] is True and langs["count"] == len(langs["languages"])
+        assert python["displayName"] == "Python" and python["defaultExecutable"] == sys.executable
 
         # create_debug_session: the seed's example request, a UUID, and the `created` state
         created = await call(client, "create_debug_session", language="python", name="My Debug Session")
@@ -147,6 +148,14 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         assert total["result"] == "30" and total["type"] == "int"
         listed = await call(client, "evaluate_expression", sessionId=sid, expression="[i*2 for i in range(5)]")
         assert listed["result"] == "[0, 2, 4, 6, 8]" and listed["type"] == "list" and listed["variablesReference"] > 0
+        items = await call(client, "get_variables", sessionId=sid, scope=listed["variablesReference"])
+        assert [(v["name"], v["value"]) for v in items["variables"]][:5] == [
+            ("0", "0"),
+            ("1", "2"),
+            ("2", "4"),
+            ("3", "6"),
+            ("4", "8"),
+        ]
         undefined = await call(client, "evaluate_expression", sessionId=sid, expression="undefined_variable")
         assert undefined["success"] is False and "NameError" in undefined["error"]
 
@@ -270,3 +279,18 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
         assert detached == {"success": True, "message": "Detached from process"}
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
         assert proc.poll() is None, "detach ended the program"
+
+
+async def test_create_with_port_attaches_inline(listening_program) -> None:
+    port, proc = listening_program
+    async with profile_client() as client:
+
+        async def attached() -> bool:
+            result = await client.call_tool("create_debug_session", {"language": "python", "port": port})
+            return not result.is_error
+
+        await until(attached, f"debugpy listening on {port}", timeout=20)
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert UUID.match(row["id"]) and row["state"] == "running"
+        assert (await call(client, "close_debug_session", sessionId=row["id"]))["success"] is True
+        await until(lambda: proc.poll() is not None, "close to end the attached program")

@@ -49,5 +49,15 @@ async def test_mcp_debugger_calls_show_in_the_activity_pane(proc_guard) -> None:
             for action in ("create_debug_session", "set_breakpoint", "start_debugging", "step_over"):
                 await until(lambda action=action: shown(action), f"{action} in the activity pane", pilot=pilot)
             await run("close_debug_session", sessionId=sid)
+
+            # the person's own session is listed under pairdbg's id, and the agent reads it like its own
+            human = await registry.run(
+                "start_debugging", {"program": SWAP, "breakpoints": [{"file": SWAP, "line": 9}]}, "human"
+            )
+            hsid = human.data["session_id"]
+            listed = await run("list_debug_sessions")
+            assert [(r["id"], r["state"]) for r in listed["sessions"]] == [(hsid, "paused")]
+            top = (await run("get_stack_trace", sessionId=hsid))["stackFrames"][0]
+            assert (top["name"], top["line"]) == ("swap_variables", 9)
     finally:
         await hub.shutdown()

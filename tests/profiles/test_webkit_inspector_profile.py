@@ -267,3 +267,28 @@ async def test_the_allow_list_is_the_configured_one() -> None:
         tried = await call(client, "connect_debugger", websocket_url=remote)
         assert tried["error"]["code"] == "CONNECTION_FAILED", tried
         assert "not allowed" not in tried["error"]["message"]
+
+
+async def test_ignore_count_skips_hits(node_target) -> None:
+    ws, proc = node_target
+    tick = line0(SERVER, "// TICK")
+    url = f"file://{SERVER}"
+    async with profile_client() as client:
+        sid = (await call(client, "connect_debugger", websocket_url=ws))["session_id"]
+
+        async def paused() -> bool:
+            return (await sessions(client))["sessions"][0]["state"] == "paused"
+
+        async def count() -> int:
+            answer = await call(client, "evaluate_expression", session_id=sid, expression="count", call_frame_id="@f0")
+            return answer["result"]["value"]
+
+        first = await call(client, "set_breakpoint", session_id=sid, url=url, line_number=tick)
+        await until(paused, "the first hit")
+        before = await count()
+        await call(client, "remove_breakpoint", session_id=sid, breakpoint_id=first["breakpoint_id"])
+        await call(client, "set_breakpoint", session_id=sid, url=url, line_number=tick, ignore_count=5)
+        await call(client, "resume_execution", session_id=sid)
+        await until(paused, "the sixth hit")
+        assert await count() == before + 6  # tick() ran 5 times past the breakpoint, then it stopped
+        await call(client, "disconnect_debugger", session_id=sid)
