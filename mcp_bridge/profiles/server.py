@@ -30,7 +30,7 @@ from mcp.types import (
 )
 
 from pairdbg.backends.actions import Registry
-from pairdbg.backends.errors import DebugError
+from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 
 from ..notify import Notifier, client_name
@@ -58,40 +58,26 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
         actor = f"agent:{client_name(ctx)}"
         return await call_tool(profile, hub, registry, actor, params.name, params.arguments or {})
 
-    resources = profile.resources
-    handlers: dict[str, Any] = {}
-    if resources is not None:
+    # A profile without resources answers empty lists (a relay like `--join` asks every server for them).
+    resources = profile.resources or NoResources()
 
-        async def list_resources(
-            ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
-        ) -> ListResourcesResult:
-            return ListResourcesResult(resources=resources.list())
+    async def list_resources(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourcesResult:
+        return ListResourcesResult(resources=resources.list())
 
-        async def list_templates(
-            ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
-        ) -> ListResourceTemplatesResult:
-            return ListResourceTemplatesResult(resource_templates=resources.templates())
+    async def list_templates(
+        ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
+    ) -> ListResourceTemplatesResult:
+        return ListResourceTemplatesResult(resource_templates=resources.templates())
 
-        async def read_resource(
-            ctx: ServerRequestContext[Any], params: ReadResourceRequestParams
-        ) -> ReadResourceResult:
-            uri = str(params.uri)
-            try:
-                text, mime = await resources.read(uri)
-            except DebugError as exc:
-                raise MCPError(-32602, resources.error_text(exc), {"uri": uri, "code": str(exc.code)}) from None
-            return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
-
-        handlers.update(
-            on_list_resources=list_resources,
-            on_list_resource_templates=list_templates,
-            on_read_resource=read_resource,
-            on_subscribe_resource=notifier.on_subscribe,
-            on_unsubscribe_resource=notifier.on_unsubscribe,
-            on_subscriptions_listen=ListenHandler(notifier.bus),
-        )
-    if profile.prompts:
-        handlers.update(prompt_handlers(hub))
+    async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
+        uri = str(params.uri)
+        try:
+            text, mime = await resources.read(uri)
+        except DebugError as exc:
+            raise MCPError(-32602, resources.error_text(exc), {"uri": uri, "code": str(exc.code)}) from None
+        return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     server: Server[Any] = Server(
         name,
@@ -99,7 +85,13 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
         instructions=profile.instructions,
         on_list_tools=list_tools,
         on_call_tool=on_call,
-        **handlers,
+        on_list_resources=list_resources,
+        on_list_resource_templates=list_templates,
+        on_read_resource=read_resource,
+        on_subscribe_resource=notifier.on_subscribe,
+        on_unsubscribe_resource=notifier.on_unsubscribe,
+        on_subscriptions_listen=ListenHandler(notifier.bus),
+        **(prompt_handlers(hub) if profile.prompts else {}),
     )
     server.middleware.append(notifier.track)
     original = server.create_initialization_options
@@ -107,6 +99,20 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
         notification_options or NotificationOptions(resources_changed=True), *a, **kw
     )
     return server, notifier
+
+
+class NoResources:
+    def list(self) -> list[Any]:
+        return []
+
+    def templates(self) -> list[Any]:
+        return []
+
+    async def read(self, uri: str) -> tuple[str, str]:
+        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"resource not found: {uri}", hint="this profile has no resources")
+
+    def error_text(self, err: DebugError) -> str:
+        return err.text()
 
 
 def prompt_handlers(hub: Hub) -> dict[str, Any]:

@@ -5,15 +5,17 @@ Node's inspector, with the seed's snake_case arguments, 0-based lines, result sh
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
 import time
 import urllib.request
+import warnings
 from pathlib import Path
 
 import pytest
-from mcp import Client
+from mcp import Client, types
 from support import TESTS, until
 from support.core import free_port
 from support.mcp import stdio_params
@@ -291,4 +293,33 @@ async def test_ignore_count_skips_hits(node_target) -> None:
         await call(client, "resume_execution", session_id=sid)
         await until(paused, "the sixth hit")
         assert await count() == before + 6  # tick() ran 5 times past the breakpoint, then it stopped
+        await call(client, "disconnect_debugger", session_id=sid)
+
+
+async def test_the_pause_is_notified(node_target) -> None:
+    """Appendix B step 3: "the server sends a notification when paused" (resources/updated for debug://sessions)."""
+    ws, proc = node_target
+    updates: list[str] = []
+
+    async def on_message(message) -> None:
+        if isinstance(message, types.ResourceUpdatedNotification):
+            updates.append(str(message.params.uri))
+
+    params = stdio_params("--profile", "webkit-inspector")
+    async with Client(params, mode="legacy", cache=None, message_handler=on_message) as client:
+        sid = (await call(client, "connect_debugger", websocket_url=ws))["session_id"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            await client.subscribe_resource(f"debug://sessions/{sid}")
+        tick = line0(SERVER, "// TICK")
+        later = int(time.time() * 1000) + 1500  # the breakpoint starts to hit 1.5 s from now
+        condition = f"Date.now() > {later}"
+        await call(
+            client, "set_breakpoint", session_id=sid, url=f"file://{SERVER}", line_number=tick, condition=condition
+        )
+        await asyncio.sleep(0.5)  # the breakpoint's own change notification has gone out by now
+        assert (await sessions(client))["sessions"][0]["state"] == "running"
+        updates.clear()
+        await until(lambda: f"debug://sessions/{sid}" in updates, "a resources/updated for the pause")
+        assert (await sessions(client))["sessions"][0]["state"] == "paused"
         await call(client, "disconnect_debugger", session_id=sid)
