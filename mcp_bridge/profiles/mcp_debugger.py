@@ -244,8 +244,7 @@ def build(hub: Hub) -> Profile:
         file, line = a["file"], int(a["line"])
         if line < 1:
             raise ArgumentError(f"line {line}: lines are 1-indexed", hint="pass line >= 1")
-        if session_id is None or (record is not None and record.detached):
-            assert record is not None
+        if session_id is None and record is not None:  # `created`: kept until start_debugging sets it
             ctx = await context_of(call, file, line, 2, None)  # refuses a missing file or a line past its end
             bp = {"file": ctx["file"], "line": line, **({"condition": a["condition"]} if a.get("condition") else {})}
             record.pending.append(bp)

@@ -182,6 +182,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.profile is not None:  # a seed server's tools, headless or on the TUI's endpoint (mcp_bridge/profiles)
         from pairdbg.mcp_bridge.profiles import transport
 
+        if args.no_http and not args.mcp:
+            print("pairdbg: --profile serves MCP; it cannot go with --no-http", file=sys.stderr)
+            return 2
+
         try:
             args.http, args.port = transport(args.profile, args.http, args.port, os.environ)
         except ValueError as exc:

@@ -215,3 +215,12 @@ def test_an_unknown_transport_or_profile_is_refused() -> None:
         timeout=30,
     )
     assert unknown.returncode == 2 and "mcp-debugger, webkit-inspector, agent-devtools" in unknown.stderr
+    no_endpoint = subprocess.run(
+        [sys.executable, "-m", "pairdbg", "--profile", "mcp-debugger", "--no-http"],
+        cwd=ROOT,
+        stdin=subprocess.DEVNULL,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert no_endpoint.returncode == 2 and "--no-http" in no_endpoint.stderr
