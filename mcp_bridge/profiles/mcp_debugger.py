@@ -223,7 +223,7 @@ def build(hub: Hub) -> Profile:
         if session_id is not None and session_id in hub.sessions and not (record and record.detached):
             await call.run("close_debug_session", session_id=session_id, terminate=True)
         else:
-            call.announce(f"closed {sid} (never started)")
+            call.announce(f"closed {sid} ({'never started' if session_id is None else 'its program had ended'})")
         sessions.records.pop(sid, None)
         return {"success": True, "message": f"Closed debug session: {sid}"}
 
