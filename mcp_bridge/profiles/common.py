@@ -83,6 +83,15 @@ class ToolSpec:
 
 
 @dataclass
+class PromptSpec:
+    name: str
+    description: str
+    arguments: tuple[str, ...]
+    #: the prompt's text for the given arguments
+    render: Callable[[dict[str, str]], str]
+
+
+@dataclass
 class Profile:
     """A seed server's surface: its tools, how its results and errors look, and its resources."""
 
@@ -95,7 +104,7 @@ class Profile:
     error: Callable[[ToolSpec, DebugError, dict[str, Any]], CallToolResult]
     #: Resources, when the profile serves its own; None serves none.
     resources: Any = None
-    prompts: bool = False
+    prompts: list[PromptSpec] = field(default_factory=list)
     by_name: dict[str, ToolSpec] = field(default_factory=dict)
 
     def __post_init__(self) -> None:

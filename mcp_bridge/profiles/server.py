@@ -35,7 +35,7 @@ from pairdbg.backends.hub import Hub
 
 from ..notify import Notifier, client_name
 from . import load
-from .common import call_tool
+from .common import Profile, call_tool
 
 
 def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: str) -> tuple[Server[Any], Notifier]:
@@ -91,7 +91,7 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
         on_subscribe_resource=notifier.on_subscribe,
         on_unsubscribe_resource=notifier.on_unsubscribe,
         on_subscriptions_listen=ListenHandler(notifier.bus),
-        **(prompt_handlers(hub) if profile.prompts else {}),
+        **(prompt_handlers(profile) if profile.prompts else {}),
     )
     server.middleware.append(notifier.track)
     original = server.create_initialization_options
@@ -115,40 +115,28 @@ class NoResources:
         return err.text()
 
 
-def prompt_handlers(hub: Hub) -> dict[str, Any]:
-    """The seed's two prompts, worded by the default server's own prompt texts."""
-    from ..server import _analyze_crash, _investigate
-
+def prompt_handlers(profile: Profile) -> dict[str, Any]:
+    """The profile's prompts, in its own words and tool names."""
     prompts = [
         Prompt(
-            name="analyze_crash",
-            description="Analyse why a session stopped: stack, locals, likely cause.",
-            arguments=[PromptArgument(name="session_id", required=True)],
-        ),
-        Prompt(
-            name="investigate_condition",
-            description="Evaluate an expression across the call stack to see why a condition holds or not.",
-            arguments=[
-                PromptArgument(name="session_id", required=True),
-                PromptArgument(name="expression", required=True),
-            ],
-        ),
+            name=p.name,
+            description=p.description,
+            arguments=[PromptArgument(name=a, required=True) for a in p.arguments],
+        )
+        for p in profile.prompts
     ]
+    by_name = {p.name: p for p in profile.prompts}
 
     async def list_prompts(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListPromptsResult:
         return ListPromptsResult(prompts=prompts)
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
-        args = params.arguments or {}
-        sid = args.get("session_id", "")
-        if params.name == "analyze_crash":
-            text = _analyze_crash(hub, sid)
-        elif params.name == "investigate_condition":
-            text = _investigate(hub, sid, args.get("expression", ""))
-        else:
-            raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+        spec = by_name.get(params.name)
+        if spec is None:
+            raise MCPError(-32602, f"unknown prompt {params.name!r}; have {', '.join(by_name)}")
+        text = spec.render(dict(params.arguments or {}))
         return GetPromptResult(
-            description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
+            description=spec.description, messages=[PromptMessage(role="user", content=TextContent(text=text))]
         )
 
     return {"on_list_prompts": list_prompts, "on_get_prompt": get_prompt}

@@ -17,7 +17,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.source import is_url
 
-from .common import ArgumentError, Call, Profile, ToolSpec, json_result, prop
+from .common import ArgumentError, Call, Profile, PromptSpec, ToolSpec, json_result, prop
 
 INSTRUCTIONS = """\
 pairdbg serving the WebKit Inspector MCP tool surface (Node, Bun, Chromium and WebKitGTK targets). Workflow:
@@ -548,4 +548,55 @@ def build(hub: Hub) -> Profile:
             ("session_id", "state"),
         ),
     ]
-    return Profile("webkit-inspector", INSTRUCTIONS, tools, result, error, resources=Resources(), prompts=True)
+
+    def state_line(sid: str) -> str:
+        """Where the session is, in the seed's terms (0-based line numbers)."""
+        session = hub.sessions.get(sid)
+        if session is None:
+            return f"(no session {sid!r})"
+        summary = session.summary()
+        line = f"{STATES[summary.phase]}"
+        if summary.phase == Phase.PAUSED and summary.location is not None:
+            loc = summary.location
+            line += (
+                f" ({summary.reason}) in {loc.function or '(anonymous)'} at {to_url(loc.file)}, "
+                f"line_number {zero(loc.line)}"
+            )
+        return line
+
+    def analyze_crash(args: dict[str, str]) -> str:
+        sid = args.get("session_id", "")
+        return (
+            "I'll help you analyze why execution stopped. Let me:\n\n"
+            "1. Get the current call stack (get_call_stack)\n"
+            "2. Examine variables in each frame (get_scope_variables, evaluate_expression)\n"
+            "3. Look for common issues (null references, type errors, etc.)\n"
+            "4. Suggest potential causes\n\n"
+            f"Session ID: {sid}\nCurrent state: {state_line(sid)}\n\n"
+            "Would you like me to proceed with this analysis?"
+        )
+
+    def investigate_condition(args: dict[str, str]) -> str:
+        sid = args.get("session_id", "")
+        return (
+            "I'll evaluate this expression across the current call stack to understand its state:\n\n"
+            f"Expression: {args.get('expression', '')}\nSession ID: {sid}\nCurrent state: {state_line(sid)}\n\n"
+            "I'll evaluate it (evaluate_expression) in:\n- Global scope\n- Each frame in the call stack\n\n"
+            "Would you like to proceed?"
+        )
+
+    prompts = [
+        PromptSpec(
+            "analyze_crash",
+            "Analyse a crashed or paused application: call stack and variables",
+            ("session_id",),
+            analyze_crash,
+        ),
+        PromptSpec(
+            "investigate_condition",
+            "Why a condition is true or false, across the call stack",
+            ("session_id", "expression"),
+            investigate_condition,
+        ),
+    ]
+    return Profile("webkit-inspector", INSTRUCTIONS, tools, result, error, resources=Resources(), prompts=prompts)

@@ -149,6 +149,10 @@ async def test_seed_appendix_b_workflow_on_node(node_target) -> None:
             "scriptUrl": f"file://{SERVER}",
             "lineNumber": tick,
         }
+        prompt = await client.get_prompt("analyze_crash", {"session_id": sid})
+        text = prompt.messages[0].content.text
+        assert f"Session ID: {sid}" in text and f"in tick at file://{SERVER}, line_number {tick}" in text
+        assert "get_local_variables" not in text  # the prompt names this surface's tools only
         detail = json.loads((await client.read_resource(f"debug://sessions/{sid}")).contents[0].text)
         assert detail["breakpoints"][0]["lineNumber"] == tick and detail["callStack"][0]["functionName"] == "tick"
 
