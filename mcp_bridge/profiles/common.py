@@ -7,7 +7,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from mcp.types import CallToolResult, TextContent
 
@@ -82,6 +82,16 @@ class ToolSpec:
         return schema
 
 
+class Resources(Protocol):
+    """A profile's resources: listed, templated, read as (text, mime); a failed read's text in the profile's
+    error format."""
+
+    def list(self) -> list[Any]: ...
+    def templates(self) -> list[Any]: ...
+    async def read(self, uri: str) -> tuple[str, str]: ...
+    def error_text(self, err: DebugError) -> str: ...
+
+
 @dataclass
 class PromptSpec:
     name: str
@@ -103,7 +113,7 @@ class Profile:
     #: A DebugError -> the tool result, or raises an MCP protocol error, as the seed does.
     error: Callable[[ToolSpec, DebugError, dict[str, Any]], CallToolResult]
     #: Resources, when the profile serves its own; None serves none.
-    resources: Any = None
+    resources: Resources | None = None
     prompts: list[PromptSpec] = field(default_factory=list)
     by_name: dict[str, ToolSpec] = field(default_factory=dict)
 
