@@ -7,6 +7,8 @@ pairdbg's @fN/@vN handles, CDP-style remote objects, `{"error": {"code", "messag
 from __future__ import annotations
 
 import json
+import math
+import re
 from typing import Any
 
 from mcp.types import Resource, ResourceTemplate
@@ -83,28 +85,45 @@ def zero(line: int | None) -> int | None:
 
 
 def remote_object(type_name: str | None, value: str, handle: str | None, by_value: bool = False) -> dict[str, Any]:
-    """A pairdbg value view as the CDP/WebKit RemoteObject the seed shows: primitives with their value, objects
-    with className, description and (when it can be expanded) an objectId."""
+    """A pairdbg value view as the CDP/WebKit RemoteObject the seed shows: primitives with their value (numbers JSON
+    cannot hold, and bigints, as unserializableValue), objects with className, description and an objectId when
+    they can be expanded."""
     kind = (type_name or "").lower()
     if kind in PRIMITIVES:
         out: dict[str, Any] = {"type": kind, "description": value}
-        if kind in ("number", "boolean", "string"):
-            try:
-                out["value"] = json.loads(value)
-            except ValueError:
-                out["value"] = value
+        parsed = parse(value) if kind in ("number", "boolean", "string") else MISSING
+        if parsed is not MISSING and not (isinstance(parsed, float) and not math.isfinite(parsed)):
+            out["value"] = parsed
+        elif kind in ("number", "bigint"):
+            out["unserializableValue"] = value
         return out
     if value == "null":
         return {"type": "object", "subtype": "null", "value": None}
     out = {"type": "object", "className": type_name or "Object", "description": value}
-    if by_value:
-        try:
-            out["value"] = json.loads(value)
-        except ValueError:
-            pass
+    parsed = parse(value) if by_value else MISSING
+    if parsed is not MISSING:
+        out["value"] = parsed
+        if isinstance(parsed, list):
+            out.update(subtype="array", className="Array")
     if handle:
         out["objectId"] = handle
     return out
+
+
+MISSING = object()
+
+
+def parse(text: str) -> Any:
+    """JSON text -> its value; MISSING for anything else (and for NaN/Infinity, which JSON cannot carry)."""
+    try:
+        value = json.loads(text, parse_constant=lambda name: MISSING)
+    except ValueError:
+        return MISSING
+    return value
+
+
+#: a failed evaluation whose text is the protocol's own refusal ("Debugger.evaluateOnCallFrame: …"), not a throw
+PROTOCOL_REFUSAL = re.compile(r"^(Debugger|Runtime)\.\w+: ")
 
 
 def build(hub: Hub) -> Profile:
@@ -268,6 +287,8 @@ def build(hub: Hub) -> Profile:
             if exc.code != ErrorCode.INVALID_PARAMETERS or not thrown:
                 raise
             first = str(thrown).strip().splitlines()[0]
+            if PROTOCOL_REFUSAL.match(first):
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, first, hint=exc.hint) from None
             error = {"type": "object", "subtype": "error", "className": first.split(":")[0], "description": thrown}
             return {"result": error, "exception_details": {"text": f"Uncaught {first}", "exception": error}}
         return {
