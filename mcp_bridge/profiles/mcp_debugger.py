@@ -64,6 +64,7 @@ CANNOT = {
     "get_variables": "get variables",
     "evaluate_expression": "evaluate expression",
 }
+JS_SPECIAL = frozenset({"this", "__proto__"})
 DISPLAY_NAMES = {"javascript": "JavaScript", "typescript": "TypeScript", "cpp": "C++", "c": "C"}
 DAP_LAUNCH_ARGS = {"stopOnEntry", "justMyCode", "cwd", "env"}
 
@@ -451,17 +452,16 @@ def build(hub: Hub) -> Profile:
         session_id = sessions.live(a["sessionId"])
         data = (
             await call.run(
-                "get_local_variables",
-                session_id=session_id,
-                include_special=bool(a.get("includeSpecial", False)),
-                count=500,
+                "get_local_variables", session_id=session_id, include_special=bool(a.get("includeSpecial")), count=500
             )
         ).data
         session = hub.get(session_id)
         stop = queries.stop_context(session).stop
         top = stop.stack[0] if stop and stop.stack else None
         scopes = await queries.scopes(session, "@f0")
-        variables = [variable(v) for v in data["variables"]]
+        special = bool(a.get("includeSpecial", False))
+        # pairdbg leaves dunder names out; the seed's JavaScript policy leaves out `this` and `__proto__` too
+        variables = [variable(v) for v in data["variables"] if special or v["name"] not in JS_SPECIAL]
         out = {
             "success": True,
             "variables": variables,

@@ -12,9 +12,11 @@ import sys
 
 import pytest
 from mcp import Client, MCPError
-from support import prog, until
+from support import TESTS, prog, until
 from support.core import free_port, require_debugpy
 from support.mcp import stdio_params
+
+from inspector.test_inspector_node import need_runtime
 
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
@@ -294,3 +296,25 @@ async def test_create_with_port_attaches_inline(listening_program) -> None:
         assert UUID.match(row["id"]) and row["state"] == "running"
         assert (await call(client, "close_debug_session", sessionId=row["id"]))["success"] is True
         await until(lambda: proc.poll() is not None, "close to end the attached program")
+
+
+async def test_seed_javascript_locals_example() -> None:
+    """The seed's "Example - JavaScript" of get_local_variables, on Node through pairdbg's inspector backend."""
+    need_runtime("node")
+    flow = str(TESTS / "js" / "inspector" / "flow.js")
+    add_body = next(n for n, text in enumerate(open(flow).read().splitlines(), 1) if "ADD_BODY" in text)
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="javascript"))["sessionId"]
+        await call(client, "set_breakpoint", sessionId=sid, file=flow, line=add_body)
+        assert (await call(client, "start_debugging", sessionId=sid, scriptPath=flow))["data"]["reason"] == "breakpoint"
+        local = await call(client, "get_local_variables", sessionId=sid, includeSpecial=False)
+        assert local["variables"] == [
+            {"name": "a", "value": "0", "type": "number", "variablesReference": 0, "expandable": False},
+            {"name": "b", "value": "1", "type": "number", "variablesReference": 0, "expandable": False},
+            {"name": "sum", "value": "undefined", "type": "undefined", "variablesReference": 0, "expandable": False},
+        ]
+        assert local["frame"] == {"name": "add", "file": flow, "line": add_body} and local["count"] == 3
+        special = await call(client, "get_local_variables", sessionId=sid, includeSpecial=True)
+        assert special["variables"][0]["name"] == "this"
+        assert (await call(client, "evaluate_expression", sessionId=sid, expression="a + b"))["result"] == "1"
+        assert (await call(client, "close_debug_session", sessionId=sid))["success"] is True
