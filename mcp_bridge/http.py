@@ -119,9 +119,10 @@ class HttpMcpService:
         allow_remote: bool = False,
         kind: str = "tui",
         tools: str | None = None,
+        profile: str | None = None,
     ) -> None:
         self.hub = hub
-        self.server, self.notifier = build_server(hub, registry, tools=tools)
+        self.server, self.notifier = build_server(hub, registry, tools=tools, profile=profile)
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)

@@ -74,10 +74,20 @@ def _tool_result(text: str, data: dict[str, Any], is_error: bool = False) -> Cal
 
 
 def build_server(
-    hub: Hub, registry: Registry, name: str = "pairdbg", *, tools: str | Iterable[str] | None = None
+    hub: Hub,
+    registry: Registry,
+    name: str = "pairdbg",
+    *,
+    tools: str | Iterable[str] | None = None,
+    profile: str | None = None,
 ) -> tuple[Server[Any], Notifier]:
     """The MCP server over `registry`. `tools`: optional tool groups listed from the start ("rn,web", "all");
-    the others appear when their app connects (see tools.ToolList)."""
+    the others appear when their app connects (see tools.ToolList). `profile`: a seed server's surface over the
+    same actions instead (mcp_bridge/profiles)."""
+    if profile is not None:
+        from .profiles.server import build_profile_server
+
+        return build_profile_server(hub, registry, profile, name)
     listing = ToolList(hub, registry, tools)
     notifier = Notifier(hub, listing)
 

@@ -28,7 +28,9 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
     thread = p.thread_id or (session.last_stop.thread_id if session.last_stop else None) or 0
     frames, total = await queries.call_stack(session, thread, p.start, p.count)
     lines = [f"{f.handle:<5} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}" for f in frames]
-    data = [{"handle": f.handle, "function": f.function, "file": f.file, "line": f.line} for f in frames]
+    data = [
+        {"handle": f.handle, "function": f.function, "file": f.file, "line": f.line, "column": f.column} for f in frames
+    ]
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
     return Reply(

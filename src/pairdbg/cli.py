@@ -31,6 +31,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
     p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
     p.add_argument("--host", default=None, help="HTTP bind address (default loopback)")
     p.add_argument("--port", type=int, default=None, help="HTTP port (default 7391; a free one if taken)")
+    p.add_argument(
+        "--profile",
+        default=None,
+        metavar="NAME",
+        help="serve a seed server's MCP tools instead of pairdbg's (mcp-debugger, webkit-inspector, agent-devtools)",
+    )
     p.add_argument("--no-http", action="store_true", help="TUI only: do not serve MCP over HTTP")
     p.add_argument(
         "--tools",
@@ -180,6 +186,18 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.program == "install":
         return install(args.args)
+    if args.profile is not None:  # a seed server's tools, headless or on the TUI's endpoint (mcp_bridge/profiles)
+        from pairdbg.mcp_bridge.profiles import transport
+
+        if args.no_http and not args.mcp:
+            print("pairdbg: --profile serves MCP; it cannot go with --no-http", file=sys.stderr)
+            return 2
+
+        try:
+            args.http, args.port = transport(args.profile, args.http, args.port, os.environ)
+        except ValueError as exc:
+            print(f"pairdbg: {exc}", file=sys.stderr)
+            return 2
     if args.mcp:
         _setup_logging(headless=True)
         return _run_headless(args)
@@ -258,7 +276,7 @@ def _run_headless(args: argparse.Namespace) -> int:
         from pairdbg.mcp_bridge.http import serve_http
 
         try:
-            http = runtime.http_service()
+            http = runtime.http_service(args.profile)
             http.kind = "http"  # its own endpoint entry; readers still prefer a running TUI's
             with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
                 asyncio.run(runtime.run(lambda: serve_http(http)))
@@ -269,7 +287,13 @@ def _run_headless(args: argparse.Namespace) -> int:
     from pairdbg.mcp_bridge.stdio import serve_stdio
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-        asyncio.run(runtime.run(lambda: serve_stdio(runtime.hub, runtime.registry, tools=runtime.settings.mcp.tools)))
+        asyncio.run(
+            runtime.run(
+                lambda: serve_stdio(
+                    runtime.hub, runtime.registry, tools=runtime.settings.mcp.tools, profile=args.profile
+                )
+            )
+        )
     return 0
 
 
@@ -290,7 +314,7 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     http = None
     if not args.no_http:
         try:
-            http = runtime.http_service()
+            http = runtime.http_service(args.profile)
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2

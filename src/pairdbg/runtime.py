@@ -94,8 +94,9 @@ class Runtime:
             self.hub.add_service(service)
         self.registry = build_registry(self.hub)
 
-    def http_service(self) -> HttpMcpService:
-        """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address)."""
+    def http_service(self, profile: str | None = None) -> HttpMcpService:
+        """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address); `profile`
+        serves a seed server's tools instead of pairdbg's own."""
         from pairdbg.mcp_bridge.http import DEFAULT_PORT, HttpMcpService
 
         mcp = self.settings.mcp
@@ -106,6 +107,7 @@ class Runtime:
             DEFAULT_PORT if mcp.port is None else mcp.port,
             allow_remote=mcp.allow_remote,
             tools=mcp.tools,
+            profile=profile,
         )
 
     async def run(

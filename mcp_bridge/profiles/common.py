@@ -1,0 +1,194 @@
+"""What every profile is made of: tool specs with the seed's schemas, each a thin translation onto registry actions,
+an error formatter, and optional resources. The actions do the work; a profile only renames and reshapes."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from mcp.types import CallToolResult, TextContent
+
+from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import Reply, cut
+from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.events import ActionPerformed
+from pairdbg.backends.hub import Hub
+
+JSON_TYPES: dict[str, tuple[type, ...]] = {
+    "string": (str,),
+    "integer": (int,),
+    "number": (int, float),
+    "boolean": (bool,),
+    "array": (list,),
+    "object": (dict,),
+}
+
+
+class ArgumentError(DebugError):
+    """The call itself is malformed (the seed's schema refuses it): what seed servers report at the protocol level,
+    unlike a well-formed call the target refused."""
+
+    def __init__(self, message: str, hint: str | None = None) -> None:
+        super().__init__(ErrorCode.INVALID_PARAMETERS, message, hint=hint)
+
+
+@dataclass
+class Call:
+    """One tool call of one actor: runs registry actions under that actor, so the activity feed shows them."""
+
+    hub: Hub
+    registry: Registry
+    actor: str
+    tool: str
+
+    async def run(self, action: str, **args: Any) -> Reply:
+        return await self.registry.run(action, {k: v for k, v in args.items() if v is not None}, self.actor)
+
+    def announce(self, outcome: str, session_id: str | None = None, summary: str = "", ok: bool = True) -> None:
+        """For the few steps a profile answers from its own records (a mcp-debugger session before its start):
+        the person sees them in the activity feed like any action."""
+        self.hub.bus.publish(
+            ActionPerformed(
+                session_id,
+                actor=self.actor,
+                action=self.tool,
+                summary=summary[:200],
+                ok=ok,
+                outcome=outcome[:200],
+                at=time.time(),
+            )
+        )
+
+
+Handler = Callable[[Call, dict[str, Any]], Awaitable[Any]]
+
+
+@dataclass
+class ToolSpec:
+    name: str
+    description: str
+    properties: dict[str, dict[str, Any]]
+    handler: Handler
+    required: tuple[str, ...] = ()
+    read_only: bool = False
+
+    def input_schema(self) -> dict[str, Any]:
+        schema: dict[str, Any] = {"type": "object", "properties": self.properties}
+        if self.required:
+            schema["required"] = list(self.required)
+        return schema
+
+
+class Resources(Protocol):
+    """A profile's resources: listed, templated, read as (text, mime); a failed read's text in the profile's
+    error format."""
+
+    def list(self) -> list[Any]: ...
+    def templates(self) -> list[Any]: ...
+    async def read(self, uri: str) -> tuple[str, str]: ...
+    def error_text(self, err: DebugError) -> str: ...
+
+
+@dataclass
+class PromptSpec:
+    name: str
+    description: str
+    arguments: tuple[str, ...]
+    #: the prompt's text for the given arguments
+    render: Callable[[dict[str, str]], str]
+
+
+@dataclass
+class Profile:
+    """A seed server's surface: its tools, how its results and errors look, and its resources."""
+
+    name: str
+    instructions: str
+    tools: list[ToolSpec]
+    #: A handler's payload -> the tool result (the seeds answer JSON text).
+    result: Callable[[ToolSpec, Any], CallToolResult]
+    #: A DebugError -> the tool result, or raises an MCP protocol error, as the seed does.
+    error: Callable[[ToolSpec, DebugError, dict[str, Any]], CallToolResult]
+    #: Resources, when the profile serves its own; None serves none.
+    resources: Resources | None = None
+    prompts: list[PromptSpec] = field(default_factory=list)
+    by_name: dict[str, ToolSpec] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.by_name = {t.name: t for t in self.tools}
+
+
+def json_result(payload: Any, is_error: bool = False) -> CallToolResult:
+    """A JSON text block, and the same object as structured content when it is one."""
+    return CallToolResult(
+        content=[TextContent(text=json.dumps(payload, ensure_ascii=False))],
+        structured_content=payload if isinstance(payload, dict) else None,
+        is_error=is_error,
+    )
+
+
+def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
+    """The seed servers validate against their schemas: a missing, unknown or mistyped argument is refused,
+    never dropped or guessed."""
+    unknown = [k for k in args if k not in spec.properties]
+    if unknown:
+        raise ArgumentError(
+            f"{spec.name}: unknown argument{'s' if len(unknown) > 1 else ''} "
+            + ", ".join(repr(cut(str(k), 60)) for k in unknown),
+            hint=f"{spec.name} takes: {', '.join(spec.properties) or 'no arguments'}",
+        )
+    missing = [k for k in spec.required if args.get(k) is None]
+    if missing:
+        raise ArgumentError(
+            f"{spec.name}: missing required argument{'s' if len(missing) > 1 else ''} {', '.join(missing)}",
+            hint=f"{spec.name} requires: {', '.join(spec.required)}",
+        )
+    for key, value in args.items():
+        prop = spec.properties[key]
+        kind = prop.get("type")
+        if value is None or kind is None:
+            continue
+        ok = isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool))
+        if kind == "integer" and isinstance(value, float) and value.is_integer():
+            ok = True
+        if not ok:
+            raise ArgumentError(
+                f"{spec.name}: {key} must be {'an' if kind[0] in 'aeiou' else 'a'} {kind}, "
+                f"got {type(value).__name__} {cut(repr(value), 60)}",
+                hint="check the tool's input schema",
+            )
+        if "enum" in prop and value not in prop["enum"]:
+            raise ArgumentError(
+                f"{spec.name}: {key} must be one of {', '.join(map(str, prop['enum']))}, got {cut(repr(value), 60)}",
+                hint="check the tool's input schema",
+            )
+
+
+async def call_tool(
+    profile: Profile, hub: Hub, registry: Registry, actor: str, name: str, args: dict
+) -> CallToolResult:
+    """Check the arguments against the seed's schema, run the translation, shape the answer or the error."""
+    spec = profile.by_name.get(name)
+    if spec is None:
+        err = ArgumentError(
+            f"unknown tool {cut(str(name), 60)!r}",
+            hint=f"the {profile.name} profile has: {', '.join(profile.by_name)}",
+        )
+        return profile.error(ToolSpec(str(name), "", {}, _no_handler), err, args)
+    try:
+        check_arguments(spec, args)
+        payload = await spec.handler(Call(hub, registry, actor, name), args)
+    except DebugError as exc:
+        return profile.error(spec, exc, args)
+    return profile.result(spec, payload)
+
+
+async def _no_handler(call: Call, args: dict[str, Any]) -> Any:
+    raise AssertionError("never called")
+
+
+def prop(kind: str, description: str, **extra: Any) -> dict[str, Any]:
+    return {"type": kind, "description": description, **extra}

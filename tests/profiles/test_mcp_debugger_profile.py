@@ -1,0 +1,320 @@
+"""`pairdbg --mcp --profile mcp-debugger` replays the seed's own documented calls (seed 002, the mcp-debugger tool
+reference: its swap_vars.py example) over a real stdio client against debugpy, and gets the seed's names, camelCase
+arguments, 1-based lines, result shapes and error formats."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+
+import pytest
+from mcp import Client, MCPError
+from support import TESTS, prog, until
+from support.core import free_port, require_debugpy
+from support.mcp import stdio_params
+
+from inspector.test_inspector_node import need_runtime
+
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
+
+SWAP = prog("swap_vars.py")
+UUID = re.compile(r"^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$")
+SEED_TOOLS = {
+    "create_debug_session",
+    "list_debug_sessions",
+    "close_debug_session",
+    "set_breakpoint",
+    "start_debugging",
+    "step_over",
+    "step_into",
+    "step_out",
+    "continue_execution",
+    "pause_execution",
+    "get_stack_trace",
+    "get_scopes",
+    "get_variables",
+    "get_local_variables",
+    "evaluate_expression",
+    "get_source_context",
+    "list_supported_languages",
+    "attach_to_process",
+    "detach_from_process",
+    "list_threads",
+}
+
+
+def profile_client() -> Client:
+    return Client(stdio_params("--profile", "mcp-debugger"), cache=None)
+
+
+async def call(client: Client, tool: str, **args) -> dict:
+    result = await client.call_tool(tool, args)
+    payload = json.loads(result.content[0].text)
+    assert result.is_error == (payload.get("success") is False), (tool, payload)
+    return payload
+
+
+async def test_seed_swap_vars_flow_over_stdio() -> None:
+    require_debugpy()
+    async with profile_client() as client:
+        tools = {t.name: t for t in (await client.list_tools()).tools}
+        assert set(tools) == SEED_TOOLS
+        for tool in tools.values():  # camelCase everywhere, as the seed names them
+            assert all("_" not in name for name in tool.input_schema.get("properties", {})), tool.name
+        assert tools["set_breakpoint"].input_schema["required"] == ["sessionId", "file", "line"]
+
+        langs = await call(client, "list_supported_languages")
+        python = next(lang for lang in langs["languages"] if lang["id"] == "python")
+        assert python["installed"] is True and langs["count"] == len(langs["languages"])
+        assert python["displayName"] == "Python" and python["defaultExecutable"] == sys.executable
+
+        # create_debug_session: the seed's example request, a UUID, and the `created` state
+        created = await call(client, "create_debug_session", language="python", name="My Debug Session")
+        assert created["success"] is True and UUID.match(created["sessionId"])
+        assert created["message"] == "Created python debug session: My Debug Session"
+        sid = created["sessionId"]
+        listed = await call(client, "list_debug_sessions")
+        assert listed["count"] == 1
+        (row,) = listed["sessions"]
+        assert row["id"] == sid and row["state"] == "created" and row["language"] == "python"
+        assert row["createdAt"].endswith("Z") and row["name"] == "My Debug Session"
+
+        # set_breakpoint before the start: unverified, with the seed's context block (1-indexed lines)
+        bp = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=9)
+        assert bp["verified"] is False and bp["line"] == 9 and bp["file"] == SWAP
+        assert bp["message"] == f"Breakpoint set at {SWAP}:9"
+        assert bp["context"]["lineContent"].strip().startswith("a = b")
+        assert [s["line"] for s in bp["context"]["surrounding"]] == [7, 8, 9, 10, 11]
+        assert bp["context"]["surrounding"][0]["content"] == "def swap_variables(a, b):"
+
+        # dryRunSpawn: the command, checked like a real start, nothing spawned (still `created`)
+        dry = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP, args=["--x"], dryRunSpawn=True)
+        assert dry["dryRun"] is True and dry["state"] == "created"
+        assert dry["data"]["command"][1:] == [SWAP, "--x"] and os.path.isfile(dry["data"]["command"][0])
+        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "created"
+        missing = await call(client, "start_debugging", sessionId=sid, scriptPath="/nonexistent/x.py", dryRunSpawn=True)
+        assert missing["success"] is False and "not found" in missing["error"]
+
+        started = await call(
+            client,
+            "start_debugging",
+            sessionId=sid,
+            scriptPath=SWAP,
+            dapLaunchArgs={"stopOnEntry": False, "justMyCode": True},
+        )
+        assert started == {
+            "success": True,
+            "state": "paused",
+            "message": f"Debugging started for {SWAP}. Current state: paused",
+            "data": {"message": f"Debugging started for {SWAP}. Current state: paused", "reason": "breakpoint"},
+        }
+        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "paused"
+        again = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP)
+        assert again["success"] is False and "not created" in again["error"]
+
+        # stack -> scopes -> variables, innermost first, numeric ids
+        stack = await call(client, "get_stack_trace", sessionId=sid)
+        names = [f["name"] for f in stack["stackFrames"]]
+        assert names == ["swap_variables", "main", "<module>"] and stack["count"] == 3
+        top = stack["stackFrames"][0]
+        assert top["line"] == 9 and top["file"] == SWAP and isinstance(top["id"], int)
+        assert isinstance(top["column"], int)
+        scopes = (await call(client, "get_scopes", sessionId=sid, frameId=top["id"]))["scopes"]
+        assert [s["name"] for s in scopes][:2] == ["Locals", "Globals"]
+        ref = scopes[0]["variablesReference"]
+        assert isinstance(ref, int) and ref > 0
+        variables = await call(client, "get_variables", sessionId=sid, scope=ref)
+        assert variables == {
+            "success": True,
+            "variables": [
+                {"name": "a", "value": "10", "type": "int", "variablesReference": 0, "expandable": False},
+                {"name": "b", "value": "20", "type": "int", "variablesReference": 0, "expandable": False},
+            ],
+            "count": 2,
+            "variablesReference": ref,
+        }
+        local = await call(client, "get_local_variables", sessionId=sid, includeSpecial=False)
+        assert local["variables"] == variables["variables"] and local["count"] == 2
+        assert local["frame"] == {"name": "swap_variables", "file": SWAP, "line": 9}
+        assert local["scopeName"] == "Locals"
+
+        # evaluate_expression: the seed's examples, with and without frameId
+        x = await call(client, "evaluate_expression", sessionId=sid, expression="a")
+        assert x == {"success": True, "result": "10", "type": "int", "variablesReference": 0}
+        main_frame = stack["stackFrames"][1]["id"]
+        total = await call(client, "evaluate_expression", sessionId=sid, expression="x + y", frameId=main_frame)
+        assert total["result"] == "30" and total["type"] == "int"
+        listed = await call(client, "evaluate_expression", sessionId=sid, expression="[i*2 for i in range(5)]")
+        assert listed["result"] == "[0, 2, 4, 6, 8]" and listed["type"] == "list" and listed["variablesReference"] > 0
+        items = await call(client, "get_variables", sessionId=sid, scope=listed["variablesReference"])
+        assert [(v["name"], v["value"]) for v in items["variables"]][:5] == [
+            ("0", "0"),
+            ("1", "2"),
+            ("2", "4"),
+            ("3", "6"),
+            ("4", "8"),
+        ]
+        undefined = await call(client, "evaluate_expression", sessionId=sid, expression="undefined_variable")
+        assert undefined["success"] is False and "NameError" in undefined["error"]
+
+        source = await call(client, "get_source_context", sessionId=sid, file=SWAP, line=15, linesContext=3)
+        assert source["line"] == 15 and source["contextLines"] == 3 and source["lineContent"] == "    x = 10"
+        assert [s["line"] for s in source["surrounding"]] == list(range(12, 19))
+
+        threads = await call(client, "list_threads", sessionId=sid)
+        assert threads["count"] == len(threads["threads"]) >= 1 and threads["threads"][0]["name"] == "MainThread"
+
+        assert await call(client, "step_over", sessionId=sid) == {
+            "success": True,
+            "state": "paused",
+            "message": "Stepped over",
+        }
+        assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["line"] == 10
+        assert (await call(client, "step_into", sessionId=sid))["message"] == "Stepped into"
+        assert (await call(client, "step_out", sessionId=sid))["message"] == "Stepped out"
+        assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "main"
+        ended = await call(client, "continue_execution", sessionId=sid)
+        assert ended == {"success": True, "state": "stopped", "message": "Continued execution"}
+        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+
+        closed = await call(client, "close_debug_session", sessionId=sid)
+        assert closed == {"success": True, "message": f"Closed debug session: {sid}"}
+        gone = await call(client, "close_debug_session", sessionId=sid)
+        assert gone["success"] is False
+        assert (await call(client, "list_debug_sessions")) == {"success": True, "sessions": [], "count": 0}
+
+
+async def test_seed_error_formats_over_stdio() -> None:
+    require_debugpy()
+    async with profile_client() as client:
+        # protocol errors: -32603 for a control request on a missing session, -32602 for a malformed call
+        with pytest.raises(MCPError) as missing:
+            await client.call_tool("continue_execution", {"sessionId": "nope"})
+        assert missing.value.code == -32603
+        assert missing.value.error.message == (
+            "MCP error -32603: Failed to continue execution: Managed session not found: nope"
+        )
+        with pytest.raises(MCPError) as bad_language:
+            await client.call_tool("create_debug_session", {"language": "cobol"})
+        assert bad_language.value.code == -32602 and "Invalid language" in bad_language.value.error.message
+        with pytest.raises(MCPError) as snake:
+            await client.call_tool("create_debug_session", {"language": "python", "executable_path": "x"})
+        assert snake.value.code == -32602 and "executable_path" in snake.value.error.message
+
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        with pytest.raises(MCPError) as no_line:
+            await client.call_tool("set_breakpoint", {"sessionId": sid, "file": SWAP})
+        assert no_line.value.code == -32602 and "line" in no_line.value.error.message
+        with pytest.raises(MCPError) as typed:
+            await client.call_tool("set_breakpoint", {"sessionId": sid, "file": SWAP, "line": "9"})
+        assert typed.value.code == -32602
+        not_started = await call(client, "get_stack_trace", sessionId=sid)
+        assert not_started["success"] is False and "created" in not_started["error"]
+        no_file = await call(client, "set_breakpoint", sessionId=sid, file="/nonexistent/nothing.py", line=3)
+        assert no_file["success"] is False
+
+        # application errors: the seed's "not paused" answer, and pause on a running program
+        started = await call(client, "start_debugging", sessionId=sid, scriptPath=prog("sleeper.py"))
+        assert started["state"] == "running" and "reason" not in started["data"]
+        assert await call(client, "get_local_variables", sessionId=sid) == {
+            "success": False,
+            "error": "Session is not paused",
+            "message": "Cannot get local variables. The session must be paused at a breakpoint.",
+        }
+        paused = await call(client, "pause_execution", sessionId=sid)
+        assert paused == {"success": True, "state": "paused", "data": {"message": "Execution paused"}}
+        assert (await call(client, "pause_execution", sessionId=sid))["data"]["message"] == "Already paused"
+        assert (await call(client, "close_debug_session", sessionId=sid))["success"] is True
+
+
+@pytest.fixture
+def listening_program():
+    """`python -m debugpy --listen 127.0.0.1:PORT --wait-for-client sleeper.py`, killed with its group afterwards."""
+    require_debugpy()
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", prog("sleeper.py")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        yield port, proc
+    finally:
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        proc.wait(5)
+
+
+async def test_attach_and_detach_leave_the_program_running(listening_program) -> None:
+    port, proc = listening_program
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python", name="attach"))["sessionId"]
+        with pytest.raises(MCPError) as no_port:
+            await client.call_tool("attach_to_process", {"sessionId": sid})
+        assert no_port.value.code == -32602
+        by_pid = await call(client, "attach_to_process", sessionId=sid, processId=proc.pid)
+        assert by_pid["success"] is False and "port" in by_pid["message"]
+
+        async def attached() -> bool:
+            answer = await call(client, "attach_to_process", sessionId=sid, port=port)
+            return answer["success"]
+
+        await until(attached, f"debugpy listening on {port}", timeout=20)
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert row["state"] == "running"
+        bp = await call(client, "set_breakpoint", sessionId=sid, file=prog("sleeper.py"), line=5)
+        assert bp["breakpointId"].startswith("BP")
+
+        async def stopped() -> bool:
+            return (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "paused"
+
+        await until(stopped, "the attached program to stop at tick()")
+        assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "tick"
+        detached = await call(client, "detach_from_process", sessionId=sid)
+        assert detached == {"success": True, "message": "Detached from process"}
+        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+        assert proc.poll() is None, "detach ended the program"
+
+
+async def test_create_with_port_attaches_inline(listening_program) -> None:
+    port, proc = listening_program
+    async with profile_client() as client:
+
+        async def attached() -> bool:
+            result = await client.call_tool("create_debug_session", {"language": "python", "port": port})
+            return not result.is_error
+
+        await until(attached, f"debugpy listening on {port}", timeout=20)
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert UUID.match(row["id"]) and row["state"] == "running"
+        assert (await call(client, "close_debug_session", sessionId=row["id"]))["success"] is True
+        await until(lambda: proc.poll() is not None, "close to end the attached program")
+
+
+async def test_seed_javascript_locals_example() -> None:
+    """The seed's "Example - JavaScript" of get_local_variables, on Node through pairdbg's inspector backend."""
+    need_runtime("node")
+    flow = str(TESTS / "js" / "inspector" / "flow.js")
+    add_body = next(n for n, text in enumerate(open(flow).read().splitlines(), 1) if "ADD_BODY" in text)
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="javascript"))["sessionId"]
+        await call(client, "set_breakpoint", sessionId=sid, file=flow, line=add_body)
+        assert (await call(client, "start_debugging", sessionId=sid, scriptPath=flow))["data"]["reason"] == "breakpoint"
+        local = await call(client, "get_local_variables", sessionId=sid, includeSpecial=False)
+        assert local["variables"] == [
+            {"name": "a", "value": "0", "type": "number", "variablesReference": 0, "expandable": False},
+            {"name": "b", "value": "1", "type": "number", "variablesReference": 0, "expandable": False},
+            {"name": "sum", "value": "undefined", "type": "undefined", "variablesReference": 0, "expandable": False},
+        ]
+        assert local["frame"] == {"name": "add", "file": flow, "line": add_body} and local["count"] == 3
+        special = await call(client, "get_local_variables", sessionId=sid, includeSpecial=True)
+        assert special["variables"][0]["name"] == "this"
+        assert (await call(client, "evaluate_expression", sessionId=sid, expression="a + b"))["result"] == "1"
+        assert (await call(client, "close_debug_session", sessionId=sid))["success"] is True
