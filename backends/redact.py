@@ -193,3 +193,131 @@ def _trivial(v: Any) -> bool:
         or v == []
         or (isinstance(v, dict) and v.get("$t") in ("undefined", "redacted"))
     )
+
+
+# ----- what an agent receives: replies, errors, resources (`Registry.run`, the MCP resources) ------------------------
+
+
+def marker(chars: int) -> str:
+    """What an agent sees instead of a secret: its length, never its text."""
+    return f"<redacted: {chars} chars>"
+
+
+_WORDS = (
+    r"(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization"
+    r"|cookie|credentials?)"
+)
+_KEY = r"[A-Za-z0-9_-]*" + _WORDS + r"[A-Za-z0-9_-]*"
+_NOT_DONE = r"(?!<redacted)"
+# Credential shapes anywhere in text: JWTs, AWS key ids, GitHub/Slack/Stripe/OpenAI/Google keys.
+_SHAPE = re.compile(
+    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
+    r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"
+    r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}"
+    r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
+    r"|\bAIza[0-9A-Za-z_-]{30,}"
+)
+# `Bearer abc…` / `Basic abc…`: the scheme stays, the credential goes.
+_SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
+# `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
+_QUOTED = re.compile(
+    r"(([\"']?)" + _KEY + r"\2\s*[:=]\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\3)[^\\\n])*)\3", re.IGNORECASE
+)
+_TYPES = r"str|string|int|bytes|number|bool|boolean|any|unknown|None|Optional|dict|list"
+# `password=abc`, `token: abc` (logs, URLs), but not `token: str` (a type annotation): the value runs to a separator.
+_PLAIN = re.compile(
+    r"(\b" + _KEY + r"\s*[:=]\s*)" + _NOT_DONE + r"(?!(?:bearer|basic|" + _TYPES + r")\b)([^\s&,;\"'`}<>)\]]+)",
+    re.IGNORECASE,
+)
+# "the password is abc", "token was abc".
+_PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\s\"'`<>,;]+)", re.IGNORECASE)
+_TEXT_HINT = re.compile(r"eyJ|AKIA|ASIA|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|AIza|bearer|basic|" + _WORDS, re.I)
+
+
+def scrub_text(text: str) -> str:
+    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
+    if not text or not _TEXT_HINT.search(text):
+        return text
+    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), text)
+    out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _QUOTED.sub(lambda m: m.group(1) + m.group(3) + marker(len(m.group(4))) + m.group(3), out)
+    out = _PLAIN.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _PHRASE.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    return text if out == text else out
+
+
+_TRAILING_NAME = re.compile(r"([A-Za-z_$][\w$-]*)\s*[\"']?\s*\]?\s*$")
+_POLICY = Redactor()
+
+
+def secret_name(name: str) -> bool:
+    """A variable, key or expression naming a secret: `password`, `'api_key'` (a dict key), `os.environ['TOKEN']`,
+    `config.client_secret` (the last name in the expression decides)."""
+    m = _TRAILING_NAME.search(name.strip())
+    return bool(m) and _POLICY.sensitive_key(m.group(1))
+
+
+def displayed_chars(value: str) -> int:
+    """Characters of the secret a displayed value shows: a quoted string's content, else the whole text."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
+        return len(value) - 2
+    return len(value)
+
+
+def _trivial_text(value: str) -> bool:
+    return value.strip() in ("", "''", '""', "None", "null", "undefined", "True", "False", "true", "false")
+
+
+class AgentRedaction:
+    """One pass over what an agent is about to receive. Values shown under a secret name (a variable, a watch, an
+    evaluated expression, a map key) become markers, and so does every credential-shaped string; the exact texts
+    replaced in the data are replaced in the reply's text too, so both say the same. Handles are never touched."""
+
+    NAME_FIELDS = ("name", "expression")
+
+    def __init__(self) -> None:
+        self.replaced: dict[str, str] = {}  # displayed text -> its marker
+
+    def data(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {}
+            named = next((value[k] for k in self.NAME_FIELDS if isinstance(value.get(k), str)), None)
+            secret = named is not None and secret_name(named)
+            for k, v in value.items():
+                if isinstance(v, str) and (
+                    (secret and k in ("value", "result")) or (isinstance(k, str) and _POLICY.sensitive_key(k))
+                ):
+                    out[k] = self._whole(v)
+                elif isinstance(v, int | float) and not isinstance(v, bool) and isinstance(k, str):
+                    out[k] = marker(len(str(v))) if _POLICY.sensitive_key(k) else v
+                else:
+                    out[k] = self.data(v)
+            return out
+        if isinstance(value, list):
+            return [self.data(v) for v in value]
+        if isinstance(value, str):
+            return scrub_text(value)
+        return value
+
+    def _whole(self, value: str) -> str:
+        if _trivial_text(value) or value.startswith("<redacted"):
+            return value
+        hidden = marker(displayed_chars(value))
+        if len(value) >= 3:
+            self.replaced[value] = hidden
+        return hidden
+
+    def text(self, text: str) -> str:
+        text = scrub_text(text)
+        for shown in sorted(self.replaced, key=len, reverse=True):
+            text = re.sub(r"(?<![\w'\"])" + re.escape(shown) + r"(?![\w'\"])", self.replaced[shown], text)
+        return text
+
+
+def for_agent(text: str, data: Any) -> tuple[str, Any]:
+    """A reply's text and data as an agent may see them."""
+    pass_ = AgentRedaction()
+    redacted = pass_.data(data)
+    return pass_.text(text), redacted

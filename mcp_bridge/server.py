@@ -37,6 +37,8 @@ from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import Level
+from pairdbg.backends.redact import for_agent
 
 from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 
@@ -50,6 +52,9 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+The person decides what agents may do (agent mode inspect, control or full; list_debug_sessions says which when it
+is not full): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
+<redacted: N chars>; variable handles still work.
 Web pages running the debug-bridge SDK are sessions too (backend bridge): get_ui_tree lists elements with @eN
 handles; click(element='@e12') / type_text(element, text) reply with what changed; get_bridge_info says how to
 connect a page. Handles end when the element leaves the page or the page reloads.
@@ -71,6 +76,7 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
             annotations=ToolAnnotations(title=a.title or None, read_only_hint=a.read_only),
         )
         for a in registry.actions.values()
+        if a.level != Level.HUMAN  # the agent mode is the person's to change
     ]
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
@@ -148,8 +154,10 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
                 raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
             if found is not None:
                 text, mime = found
+                text = _redacted(hub, text, mime)
                 return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
         text, mime = _read(hub, uri)
+        text = _redacted(hub, text, mime)
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     prompts = [
@@ -180,6 +188,8 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
             text = _investigate(hub, sid, args.get("expression", ""))
         else:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+        if hub.policy.redacts("agent"):
+            text, _ = for_agent(text, None)
         return GetPromptResult(
             description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
         )
@@ -209,6 +219,21 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
     return server, notifier
 
 
+def _redacted(hub: Hub, text: str, mime: str) -> str:
+    """A resource as an agent may read it (every MCP reader is an agent): JSON is redacted as data, so it stays
+    JSON; other text as text."""
+    if not hub.policy.redacts("agent"):
+        return text
+    if mime == "application/json":
+        try:
+            body = json.loads(text)
+        except ValueError:
+            return for_agent(text, None)[0]
+        redacted = for_agent("", body)[1]
+        return text if redacted == body else json.dumps(redacted, ensure_ascii=False)
+    return for_agent(text, None)[0]
+
+
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
         return json.dumps(queries.sessions_resource(hub)), "application/json"
@@ -229,6 +254,8 @@ def _analyze_crash(hub: Hub, sid: str) -> str:
     context = queries.stop_context(session) if session else None
     state = session_line(context.summary) if context else f"(no session {sid!r} yet)"
     stop = stop_report(context.stop) if context and context.stop else "(no stop report yet)"
+    if context and context.stop and hub.policy.redacts("agent"):  # the locals' values are known by name here
+        stop = for_agent(stop, context.stop.model_dump(mode="json"))[0]
     return (
         f"Analyse why session {sid} stopped and what the root cause is.\n\nCurrent state: {state}\n\n{stop}\n\n"
         "1. Read the stop reason and exception above. 2. get_call_stack, then get_local_variables for the frames "

@@ -11,6 +11,7 @@ from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from . import render
 from .common import SessionParams
+from ..policy import Level
 from .registry import Action, Reply
 
 
@@ -103,9 +104,15 @@ ACTIONS = [
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",
+        level=Level.CONTROL,
     ),
     Action(
-        "remove_breakpoint", "Remove a breakpoint by id.", BreakpointIdParams, remove_breakpoint, "Remove breakpoint"
+        "remove_breakpoint",
+        "Remove a breakpoint by id.",
+        BreakpointIdParams,
+        remove_breakpoint,
+        "Remove breakpoint",
+        level=Level.CONTROL,
     ),
     Action(
         "update_breakpoint",
@@ -114,6 +121,7 @@ ACTIONS = [
         UpdateBreakpointParams,
         update_breakpoint,
         "Edit breakpoint",
+        level=Level.CONTROL,
     ),
     Action(
         "list_breakpoints",
@@ -130,5 +138,6 @@ ACTIONS = [
         ExceptionModeParams,
         set_pause_on_exceptions,
         "Pause on exceptions",
+        level=Level.CONTROL,
     ),
 ]

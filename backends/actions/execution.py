@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ..hub import Hub
 from .common import WAIT, SessionParams, _outcome_reply
+from ..policy import Level
 from .registry import Action, Reply
 
 
@@ -69,6 +70,7 @@ ACTIONS = [
         ControlParams,
         _control("continue"),
         "Continue",
+        level=Level.CONTROL,
     ),
     Action(
         "step_over",
@@ -76,6 +78,7 @@ ACTIONS = [
         ControlParams,
         _control("over"),
         "Step over",
+        level=Level.CONTROL,
     ),
     Action(
         "step_into",
@@ -83,6 +86,7 @@ ACTIONS = [
         ControlParams,
         _control("into"),
         "Step into",
+        level=Level.CONTROL,
     ),
     Action(
         "step_out",
@@ -90,6 +94,7 @@ ACTIONS = [
         ControlParams,
         _control("out"),
         "Step out",
+        level=Level.CONTROL,
     ),
     Action(
         "pause_execution",
@@ -97,6 +102,7 @@ ACTIONS = [
         ControlParams,
         pause_execution,
         "Pause",
+        level=Level.CONTROL,
     ),
     Action(
         "wait_for_stop",
