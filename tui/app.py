@@ -16,6 +16,7 @@ from pairdbg import themes
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import Action
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import AgentMode
 from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
@@ -58,6 +59,7 @@ class PairDbgApp(Controller):
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
+        Binding("ctrl+g", "agent_mode", "Agent mode", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
     KEYS_HELP = (
@@ -65,6 +67,7 @@ class PairDbgApp(Controller):
         "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
+        "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
     )
 
@@ -148,6 +151,21 @@ class PairDbgApp(Controller):
 
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
+
+    def action_agent_mode(self) -> None:
+        """Cycle what agents may do; the registry enforces it and the header shows it."""
+        modes = list(AgentMode)
+        current = self.hub.policy.mode
+        self.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
+
+    def action_reveal_secrets(self) -> None:
+        """Show or mask, for the selected session, the values agents get redacted."""
+        sid = self.session_id
+        if sid is None:
+            return
+        self.revealed ^= {sid}
+        self.query_one(VariablesTree).set_reveal(sid in self.revealed)
+        self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
 
     def action_keys(self) -> None:
         self.notify(self.KEYS_HELP, title="Keys", timeout=20)
@@ -290,7 +308,7 @@ class PairDbgApp(Controller):
                 else:
                     ask(index + 1, {**args, **current.parse(text)})
 
-            hint = current.hint + ('; {…} JSON sets every argument' if index == 0 else "")
+            hint = current.hint + ("; {…} JSON sets every argument" if index == 0 else "")
             self.push_screen(LinePrompt(current.title, hint, check=problem), answered)
 
         ask(0, {})

@@ -46,7 +46,7 @@ class StatusBar(Static):
     StatusBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
-    def show(self, session: Session | None, mcp_url: str | None, agents: int) -> None:
+    def show(self, session: Session | None, mcp_url: str | None, agents: int, agent_mode: str = "full") -> None:
         text = Text("pairdbg", style="bold")
         text.append("  │  ")
         if session is None:
@@ -62,6 +62,7 @@ class StatusBar(Static):
         text.append("  │  ")
         text.append(f"MCP {mcp_url}" if mcp_url else "MCP off", style="" if mcp_url else "dim")
         text.append(f"  │  {agents} agent{'s' if agents != 1 else ''} connected")
+        text.append(f" · agents may: {agent_mode}", style="bold" if agent_mode != "full" else "")
         self.text_plain = text.plain  # what the line says, for tests and screen readers
         self.update(text)
 
