@@ -55,7 +55,17 @@ SENSITIVE_NAMES = frozenset(
     }
 )
 # Names whose suffix marks a secret: anything ending in these (after normalising) is redacted too.
-SENSITIVE_SUFFIXES = ("password", "passwd", "secret", "token", "apikey", "privatekey", "authorization", "cookie")
+SENSITIVE_SUFFIXES = (
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "authorization",
+    "cookie",
+)
 # Keys that merely *mention* a secret word but hold no secret (counters, flags, expiry times).
 _HARMLESS_SUFFIXES = ("count", "expiry", "expires", "expiresat", "expiresin", "type", "length", "set", "present")
 
@@ -64,9 +74,6 @@ _BEARER = re.compile(r"^(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}$", re.IGNO
 _KEY_PREFIX = re.compile(
     r"^(sk|pk|rk)_(live|test)_[A-Za-z0-9]{8,}$|^(ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}$|^AKIA[0-9A-Z]{16}$"
     r"|^xox[abposr]-[A-Za-z0-9-]{10,}$|^AIza[0-9A-Za-z_-]{30,}$"
-)
-_URL_SECRET = re.compile(
-    r"([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&#\s]+", re.IGNORECASE
 )
 
 
@@ -176,11 +183,10 @@ class Redactor:
             if len(value) >= 16 and self.secret_value(value):
                 self.count += 1
                 return REDACTED
-            if "=" in value and ("?" in value or "&" in value):
-                cleaned = _URL_SECRET.sub(r"\1[redacted]", value)
-                if cleaned != value:
-                    self.count += 1
-                    return cleaned
+            cleaned = scrub_text(value)  # `password=…` or a key inside text under a harmless key
+            if cleaned is not value:
+                self.count += 1
+                return cleaned
         return value
 
 
@@ -207,8 +213,13 @@ _WORDS = (
     r"(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization"
     r"|cookie|credentials?)"
 )
-_KEY = r"[A-Za-z0-9_-]*" + _WORDS + r"[A-Za-z0-9_-]*"
+# A name that may be secret (`_quoted_pair`/`_plain_pair` then ask the Redactor): it holds a secret-ish word.
+_KEY = (
+    r"(?=[A-Za-z0-9_-]*?(?:pass|pwd|secret|token|key|auth|cookie|credential|pin|otp|cvv|cvc|ssn|signature"
+    r"|mnemonic|seed))[A-Za-z_][A-Za-z0-9_-]*"
+)
 _NOT_DONE = r"(?!<redacted)"
+_POLICY = Redactor()  # the default names, for text and the values agents receive
 # Credential shapes anywhere in text: JWTs, AWS key ids, GitHub/Slack/Stripe/OpenAI/Google keys.
 _SHAPE = re.compile(
     r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"
@@ -223,17 +234,27 @@ _SHAPE = re.compile(
 _SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
 # `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
 _QUOTED = re.compile(
-    r"(([\"']?)" + _KEY + r"\2\s*[:=]\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\3)[^\\\n])*)\3", re.IGNORECASE
+    r"(([\"']?)(" + _KEY + r")\2\s*[:=]\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\4)[^\\\n])*)\4", re.IGNORECASE
 )
 _TYPES = r"str|string|int|bytes|number|bool|boolean|any|unknown|None|Optional|dict|list"
 # `password=abc`, `token: abc` (logs, URLs), but not `token: str` (a type annotation): the value runs to a separator.
 _PLAIN = re.compile(
-    r"(\b" + _KEY + r"\s*[:=]\s*)" + _NOT_DONE + r"(?!(?:bearer|basic|" + _TYPES + r")\b)([^\s&,;\"'`}<>)\]]+)",
+    r"(\b(" + _KEY + r")\s*[:=]\s*)" + _NOT_DONE + r"(?!(?:bearer|basic|" + _TYPES + r")\b)([^\s&,;\"'`}<>)\]]+)",
     re.IGNORECASE,
 )
 # "the password is abc", "token was abc".
 _PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\s\"'`<>,;]+)", re.IGNORECASE)
 _TEXT_HINT = re.compile(r"eyJ|AKIA|ASIA|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|AIza|bearer|basic|" + _WORDS, re.I)
+
+
+def _quoted_pair(m: re.Match[str]) -> str:
+    if not _POLICY.sensitive_key(m.group(3)):
+        return m.group(0)
+    return m.group(1) + m.group(4) + marker(len(m.group(5))) + m.group(4)
+
+
+def _plain_pair(m: re.Match[str]) -> str:
+    return m.group(1) + marker(len(m.group(3))) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
 
 
 def scrub_text(text: str) -> str:
@@ -242,14 +263,13 @@ def scrub_text(text: str) -> str:
         return text
     out = _SHAPE.sub(lambda m: marker(len(m.group(0))), text)
     out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _QUOTED.sub(lambda m: m.group(1) + m.group(3) + marker(len(m.group(4))) + m.group(3), out)
-    out = _PLAIN.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _QUOTED.sub(_quoted_pair, out)
+    out = _PLAIN.sub(_plain_pair, out)
     out = _PHRASE.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
     return text if out == text else out
 
 
 _TRAILING_NAME = re.compile(r"([A-Za-z_$][\w$-]*)\s*[\"']?\s*\]?\s*$")
-_POLICY = Redactor()
 
 
 def secret_name(name: str) -> bool:

@@ -47,6 +47,9 @@ class Action:
     quiet: bool = False
     #: The agent mode an agent needs for it (policy.Level); None: `inspect` when read_only, else `full`.
     level: Level | None = None
+    #: The reply hands agents one of pairdbg's own credentials on purpose (the debug-bridge page token): left
+    #: unredacted in full mode only, since with it an agent can reach pages past the registry.
+    hands_out_credential: bool = False
 
     def __post_init__(self) -> None:
         if self.level is None:
@@ -125,7 +128,7 @@ class Registry:
         session_id = reply.data.get("session_id", session_id)
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
         self._announce(action, session_id, actor, summary, True, outcome)
-        if policy.redacts(actor):
+        if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):
             text, data = for_agent(reply.text, reply.data)
             return Reply(text, data, reply.headline)
         return reply

@@ -81,3 +81,11 @@ def test_empty_and_absent_secrets_stay_visible() -> None:
     assert out["value"] == "None"  # the agent may still see that a token is absent
     _, out = for_agent("", {"name": "password", "value": "''"})
     assert out["value"] == "''"
+
+
+def test_the_shared_redactor_scrubs_text_under_harmless_keys() -> None:
+    """The React Native gap: `password=…` inside a string whose key says nothing."""
+    from pairdbg.backends.redact import REDACTED, Redactor
+
+    out = Redactor().redact({"note": "login with password=hunter2", "token": "abc", "theme": "dark"})
+    assert out == {"note": "login with password=<redacted: 7 chars>", "token": REDACTED, "theme": "dark"}
