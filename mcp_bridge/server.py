@@ -147,17 +147,7 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         uri = str(params.uri)
-        for service in hub.services:
-            try:
-                found = await service.read_resource(uri)
-            except DebugError as exc:
-                raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
-            if found is not None:
-                text, mime = found
-                text = _redacted(hub, text, mime)
-                return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
-        text, mime = _read(hub, uri)
-        text = _redacted(hub, text, mime)
+        text, mime = await read_for_agent(hub, uri)
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     prompts = [
@@ -217,6 +207,20 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
         notification_options or NotificationOptions(resources_changed=True), *a, **kw
     )
     return server, notifier
+
+
+async def read_for_agent(hub: Hub, uri: str) -> tuple[str, str]:
+    """A resource (a service's, else a session's) as an agent may read it: (text, mime type)."""
+    for service in hub.services:
+        try:
+            found = await service.read_resource(uri)
+        except DebugError as exc:
+            raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
+        if found is not None:
+            text, mime = found
+            return _redacted(hub, text, mime), mime
+    text, mime = _read(hub, uri)
+    return _redacted(hub, text, mime), mime
 
 
 def _redacted(hub: Hub, text: str, mime: str) -> str:
