@@ -244,7 +244,11 @@ _PLAIN = re.compile(
 )
 # "the password is abc", "token was abc".
 _PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\s\"'`<>,;]+)", re.IGNORECASE)
-_TEXT_HINT = re.compile(r"eyJ|AKIA|ASIA|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|AIza|bearer|basic|" + _WORDS, re.I)
+# A cheap first look (on the lower-cased text) before the patterns above run: most output holds none of these.
+_TEXT_HINT = re.compile(
+    r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|signature|mnemonic|seed"
+)
 
 
 def _quoted_pair(m: re.Match[str]) -> str:
@@ -259,7 +263,7 @@ def _plain_pair(m: re.Match[str]) -> str:
 
 def scrub_text(text: str) -> str:
     """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
-    if not text or not _TEXT_HINT.search(text):
+    if not text or not _TEXT_HINT.search(text.lower()):
         return text
     out = _SHAPE.sub(lambda m: marker(len(m.group(0))), text)
     out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
