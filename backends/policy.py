@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import DebugError, ErrorCode
 from .events import Event, EventBus
+from .redact import AgentRedaction
 
 
 class Level(StrEnum):
@@ -39,6 +40,7 @@ MODE_SAYS = {
     AgentMode.CONTROL: "agents may read state, step, continue, pause and set breakpoints",
     AgentMode.FULL: "agents may do everything a person can except change this mode",
 }
+MAX_SESSIONS_REMEMBERED = 100  # sessions whose secret handles are remembered (handles never repeat in one)
 # Arguments that are code the target runs (a condition or log message evaluates in the program): full mode only.
 CODE_ARGUMENTS = ("condition", "log_message", "expression")
 
@@ -71,9 +73,22 @@ class AgentPolicy:
         self.mode = settings.mode
         self.redact = settings.redact
         self.bus = bus
+        self._secret_refs: dict[str, set[str]] = {}  # session -> handles of values shown redacted to agents
 
     def redacts(self, actor: str) -> bool:
         return self.redact and is_agent(actor)
+
+    def redact_reply(self, session_id: str | None, ref: str | None, text: str, data: Any) -> tuple[str, Any]:
+        """A reply as an agent may see it; `ref` is the handle it expands, if any (a secret's members stay hidden)."""
+        refs = self._secret_refs.get(session_id or "", set())
+        one = AgentRedaction(inside_secret=ref is not None and ref in refs)
+        data = one.data(data)
+        text = one.text(text)
+        if one.secret_refs and session_id:
+            self._secret_refs.setdefault(session_id, set()).update(one.secret_refs)
+            while len(self._secret_refs) > MAX_SESSIONS_REMEMBERED:
+                self._secret_refs.pop(next(iter(self._secret_refs)))
+        return text, data
 
     def set_mode(self, mode: AgentMode | str, by: str) -> AgentMode:
         self.mode = AgentMode(mode)

@@ -297,18 +297,24 @@ def _trivial_text(value: str) -> bool:
 class AgentRedaction:
     """One pass over what an agent is about to receive. Values shown under a secret name (a variable, a watch, an
     evaluated expression, a map key) become markers, and so does every credential-shaped string; the exact texts
-    replaced in the data are replaced in the reply's text too, so both say the same. Handles are never touched."""
+    replaced in the data are replaced in the reply's text too, so both say the same. Handles are never touched, but
+    the handles of secret values are collected (`secret_refs`): expanding one (`inside_secret`) hides every value in
+    it, so `credentials = {...}` or a token object does not come out member by member."""
 
     NAME_FIELDS = ("name", "expression")
 
-    def __init__(self) -> None:
+    def __init__(self, inside_secret: bool = False) -> None:
+        self.inside_secret = inside_secret
         self.replaced: dict[str, str] = {}  # displayed text -> its marker
+        self.secret_refs: set[str] = set()
 
     def data(self, value: Any) -> Any:
         if isinstance(value, dict):
             out = {}
             named = next((value[k] for k in self.NAME_FIELDS if isinstance(value.get(k), str)), None)
-            secret = named is not None and secret_name(named)
+            secret = named is not None and (self.inside_secret or secret_name(named))
+            if secret and isinstance(value.get("handle"), str):
+                self.secret_refs.add(value["handle"])
             for k, v in value.items():
                 if isinstance(v, str) and (
                     (secret and k in ("value", "result")) or (isinstance(k, str) and _POLICY.sensitive_key(k))

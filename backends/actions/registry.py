@@ -129,7 +129,7 @@ class Registry:
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
         self._announce(action, session_id, actor, summary, True, outcome)
         if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):
-            text, data = for_agent(reply.text, reply.data)
+            text, data = policy.redact_reply(session_id, getattr(params, "ref", None), reply.text, reply.data)
             return Reply(text, data, reply.headline)
         return reply
 

@@ -57,10 +57,10 @@ async def agent_surfaces(client: Client, path: str, line: int, env_token: str) -
     """Everything the agent receives on the way through one stop, by surface."""
     seen: dict[str, str] = {}
 
-    async def tool(name: str, **args) -> dict:
+    async def tool(name: str, label: str | None = None, **args) -> dict:
         result = await client.call_tool(name, args)
         assert not result.is_error, f"{name}: {text(result)}"
-        label = f"{name} {args['expression']}" if "expression" in args else name
+        label = label or (f"{name} {args['expression']}" if "expression" in args else name)
         seen[label] = text(result) + "\n" + json.dumps(result.structured_content)
         return result.structured_content
 
@@ -80,8 +80,11 @@ async def agent_surfaces(client: Client, path: str, line: int, env_token: str) -
     await until(printed, "the program's output")
     await tool("get_output", session_id=sid)
     locals_ = await tool("get_local_variables", session_id=sid)
-    config = next(v for v in locals_["variables"] if v["name"] == "config")
-    await tool("get_variables", session_id=sid, ref=config["handle"])
+    handles = {v["name"]: v.get("handle") for v in locals_["variables"]}
+    await tool("get_variables", "get_variables config", session_id=sid, ref=handles["config"])
+    # A secret-named container keeps its handle, and its members stay hidden when it is expanded.
+    members = await tool("get_variables", "get_variables credentials", session_id=sid, ref=handles["credentials"])
+    assert {v["name"].strip("'\"") for v in members["variables"]} >= {"login", "code"}
     await tool("evaluate_expression", session_id=sid, expression="password")
     await tool("evaluate_expression", session_id=sid, expression=env_token)
     await tool("evaluate_expression", session_id=sid, expression="config")
@@ -106,7 +109,13 @@ async def test_no_planted_secret_reaches_an_agent(language: str) -> None:
     assert not missing, f"markers missing (wrong N?): {missing}"
     # Each surface that showed a planted value shows its marker instead (not only somewhere in the run).
     pw = f"<redacted: {len(PASSWORD)} chars>"
-    for surface in ("start_debugging", "get_local_variables", "get_variables", "evaluate_expression password"):
+    for surface in (
+        "start_debugging",
+        "get_local_variables",
+        "get_variables config",
+        "get_variables credentials",
+        "evaluate_expression password",
+    ):
         assert pw in seen[surface], (surface, seen[surface])
     assert f"<redacted: {len(AWS)} chars>" in seen["get_local_variables"]
     assert f"<redacted: {len(TOKEN)} chars>" in seen["get_local_variables"]
