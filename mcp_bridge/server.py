@@ -37,10 +37,10 @@ from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.policy import Level
+from pairdbg.backends.policy import MODE_SAYS, Level
 from pairdbg.backends.redact import for_agent
 
-from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 
 log = logging.getLogger(__name__)
 
@@ -52,8 +52,8 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
-The person decides what agents may do (agent mode inspect, control or full; list_debug_sessions says which when it
-is not full): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
+The person decides what agents may do (agent mode inspect, control or full; resource debug://agent says which and
+changes with it): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
 <redacted: N chars>; variable handles still work.
 Web pages running the debug-bridge SDK are sessions too (backend bridge): get_ui_tree lists elements with @eN
 handles; click(element='@e12') / type_text(element, text) reply with what changed; get_bridge_info says how to
@@ -94,7 +94,13 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
         resources = [
-            Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions", mime_type="application/json")
+            Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions", mime_type="application/json"),
+            Resource(
+                uri=AGENT_URI,
+                name="agent mode",
+                description="what agents may do now (inspect, control, full; the person changes it) and redaction",
+                mime_type="application/json",
+            ),
         ]
         for sid, session in hub.sessions.items():
             resources.append(
@@ -241,6 +247,10 @@ def _redacted(hub: Hub, text: str, mime: str) -> str:
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
         return json.dumps(queries.sessions_resource(hub)), "application/json"
+    if uri == AGENT_URI:
+        policy = hub.policy
+        body = {"mode": policy.mode.value, "may": MODE_SAYS[policy.mode], "redacted": policy.redact}
+        return json.dumps(body), "application/json"
     prefix = SESSIONS_URI + "/"
     if uri.startswith(prefix):
         rest = uri[len(prefix) :]
