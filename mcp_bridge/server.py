@@ -184,7 +184,7 @@ def build_server(hub: Hub, registry: Registry, name: str = "pairdbg") -> tuple[S
             text = _investigate(hub, sid, args.get("expression", ""))
         else:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
-        if hub.policy.redacts("agent"):
+        if hub.policy.redact:
             text, _ = for_agent(text, None)
         return GetPromptResult(
             description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
@@ -230,9 +230,9 @@ async def read_for_agent(hub: Hub, uri: str) -> tuple[str, str]:
 
 
 def _redacted(hub: Hub, text: str, mime: str) -> str:
-    """A resource as an agent may read it (every MCP reader is an agent): JSON is redacted as data, so it stays
-    JSON; other text as text."""
-    if not hub.policy.redacts("agent"):
+    """A resource as an agent may read it (every MCP reader is an agent, so only the setting decides): JSON is
+    redacted as data, so it stays JSON; other text as text."""
+    if not hub.policy.redact:
         return text
     if mime == "application/json":
         try:
@@ -268,7 +268,7 @@ def _analyze_crash(hub: Hub, sid: str) -> str:
     context = queries.stop_context(session) if session else None
     state = session_line(context.summary) if context else f"(no session {sid!r} yet)"
     stop = stop_report(context.stop) if context and context.stop else "(no stop report yet)"
-    if context and context.stop and hub.policy.redacts("agent"):  # the locals' values are known by name here
+    if context and context.stop and hub.policy.redact:  # the locals' values are known by name here
         stop = for_agent(stop, context.stop.model_dump(mode="json"))[0]
     return (
         f"Analyse why session {sid} stopped and what the root cause is.\n\nCurrent state: {state}\n\n{stop}\n\n"
