@@ -124,3 +124,19 @@ async def test_every_action_has_a_level(registry) -> None:
     assert levels["evaluate_expression"] == Level.FULL and levels["set_agent_mode"] == Level.HUMAN
     # Every read-only action is inspect; nothing that is not read-only is.
     assert all((a.level == Level.INSPECT) == a.read_only for a in registry.actions.values())
+
+
+async def test_the_settings_set_the_mode_and_redaction(monkeypatch) -> None:
+    from pydantic import ValidationError
+
+    from pairdbg.runtime import Runtime
+    from pairdbg.settings import Settings
+
+    monkeypatch.setenv("PAIRDBG_AGENTS__MODE", "control")
+    monkeypatch.setenv("PAIRDBG_AGENTS__REDACT", "false")
+    runtime = Runtime(Settings())
+    assert runtime.hub.policy.mode == "control" and runtime.hub.policy.redact is False
+    assert not runtime.hub.policy.redacts("agent:x")
+    monkeypatch.setenv("PAIRDBG_AGENTS__MODE", "everything")
+    with pytest.raises(ValidationError, match="inspect"):
+        Settings()
