@@ -335,14 +335,19 @@ class AgentRedaction:
         if _trivial_text(value) or value.startswith("<redacted"):
             return value
         hidden = marker(displayed_chars(value))
-        if len(value) >= 3:
-            self.replaced[value] = hidden
+        self.replaced[value] = hidden
         return hidden
 
     def text(self, text: str) -> str:
         text = scrub_text(text)
         for shown in sorted(self.replaced, key=len, reverse=True):
-            text = re.sub(r"(?<![\w'\"])" + re.escape(shown) + r"(?![\w'\"])", self.replaced[shown], text)
+            # a short value (`pin = 42`) only where a value column ends a line, not every `42` in the text
+            where = (
+                r"(?<![\w'\"])" + re.escape(shown) + r"(?![\w'\"])"
+                if len(shown) >= 4
+                else (r"(?<=  )" + re.escape(shown) + r"$")
+            )
+            text = re.sub(where, self.replaced[shown], text, flags=re.MULTILINE)
         return text
 
 

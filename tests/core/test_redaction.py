@@ -89,3 +89,11 @@ def test_the_shared_redactor_scrubs_text_under_harmless_keys() -> None:
 
     out = Redactor().redact({"note": "login with password=hunter2", "token": "abc", "theme": "dark"})
     assert out == {"note": "login with password=<redacted: 7 chars>", "token": REDACTED, "theme": "dark"}
+
+
+def test_a_short_secret_is_hidden_in_its_value_column_only() -> None:
+    data = {"variables": [{"name": "pin", "type": "int", "value": "42"}, {"name": "n", "type": "int", "value": "42"}]}
+    text = "Locals at line 42:\n  pin  int  42\n  n    int  42"
+    out_text, out = for_agent(text, data)
+    assert out["variables"][0]["value"] == "<redacted: 2 chars>" and out["variables"][1]["value"] == "42"
+    assert out_text.splitlines()[0] == "Locals at line 42:" and out_text.splitlines()[1].endswith("<redacted: 2 chars>")
