@@ -65,3 +65,24 @@ async def test_no_planted_secret_reaches_an_agent_through_the_bridge() -> None:
     finally:
         await page.close()
         await hub.shutdown()
+
+
+async def test_the_bridge_token_reaches_agents_in_full_mode_only() -> None:
+    """get_bridge_info hands agents the page token on purpose; below full mode it is redacted like any secret,
+    since with it an agent could drive pages over the relay, past the registry."""
+    hub = Hub()
+    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=BRIDGE_TOKEN))
+    hub.add_service(svc)
+    await hub.start_services()
+    registry = build_registry(hub)
+    try:
+        full = await registry.run("get_bridge_info", {}, "agent:test")
+        assert BRIDGE_TOKEN in full.text and full.data["token"] == BRIDGE_TOKEN
+        await registry.run("set_agent_mode", {"mode": "inspect"}, "human")
+        inspect = await registry.run("get_bridge_info", {}, "agent:test")
+        assert BRIDGE_TOKEN not in inspect.text + json.dumps(inspect.data)
+        assert inspect.data["token"] == f"<redacted: {len(BRIDGE_TOKEN)} chars>"
+        mine = await registry.run("get_bridge_info", {}, "human")
+        assert mine.data["token"] == BRIDGE_TOKEN
+    finally:
+        await hub.shutdown()
