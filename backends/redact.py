@@ -230,6 +230,9 @@ _SHAPE = re.compile(
     r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
     r"|\bAIza[0-9A-Za-z_-]{30,}"
 )
+# A PEM private key block; the password in a URL (`postgres://admin:hunter2@db/app`).
+_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)")
+_URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)" + r"(?!<redacted)" + r"([^/\s@]+)(?=@)")
 # `Bearer abc…` / `Basic abc…`: the scheme stays, the credential goes.
 _SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
 # `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
@@ -247,7 +250,7 @@ _PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\
 # A cheap first look (on the lower-cased text) before the patterns above run: most output holds none of these.
 _TEXT_HINT = re.compile(
     r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
-    r"|bearer|basic|pin|otp|cvv|cvc|ssn|signature|mnemonic|seed"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|signature|mnemonic|seed|://"
 )
 
 
@@ -265,7 +268,9 @@ def scrub_text(text: str) -> str:
     """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
     if not text or not _TEXT_HINT.search(text.lower()):
         return text
-    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), text)
+    out = _PEM.sub(lambda m: marker(len(m.group(0))), text)
+    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), out)
+    out = _URL_PASSWORD.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
     out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
     out = _QUOTED.sub(_quoted_pair, out)
     out = _PLAIN.sub(_plain_pair, out)

@@ -24,6 +24,8 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
         ("{'user': 'ada', 'password': 'pw1'}", "{'user': 'ada', 'password': '<redacted: 3 chars>'}"),
         ('password = "hunter2"', 'password = "<redacted: 7 chars>"'),
         ("login with password=hunter2 ok", "login with password=<redacted: 7 chars> ok"),
+        ("postgres://admin:hunter2@db:5432/app", "postgres://admin:<redacted: 7 chars>@db:5432/app"),
+        ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "<redacted: 66 chars>"),
     ],
 )
 def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected: str) -> None:
@@ -38,6 +40,8 @@ def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected:
         "def login(token: str) -> None:",
         "tokens counted: 3",
         "x = 1",
+        "https://example.com:8080/users/@ada",
+        "git clone ssh://git@example.com/repo.git",
         "",
     ],
 )
