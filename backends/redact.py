@@ -233,6 +233,8 @@ _SHAPE = re.compile(
 # A PEM private key block; the password in a URL (`postgres://admin:hunter2@db/app`).
 _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)")
 _URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)" + r"(?!<redacted)" + r"([^/\s@]+)(?=@)")
+# URL query parameters whose short names hold credentials (`?key=…`, `&sig=…`); longer names go through `_PLAIN`.
+_URL_QUERY = re.compile(r"([?&](?:key|sig)=)" + r"(?!<redacted)" + r"([^&#\s]+)", re.IGNORECASE)
 # `Bearer abc…` / `Basic abc…`: the scheme stays, the credential goes.
 _SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
 # `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
@@ -250,7 +252,7 @@ _PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\
 # A cheap first look (on the lower-cased text) before the patterns above run: most output holds none of these.
 _TEXT_HINT = re.compile(
     r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
-    r"|bearer|basic|pin|otp|cvv|cvc|ssn|signature|mnemonic|seed|://"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|://"
 )
 
 
@@ -271,6 +273,7 @@ def scrub_text(text: str) -> str:
     out = _PEM.sub(lambda m: marker(len(m.group(0))), text)
     out = _SHAPE.sub(lambda m: marker(len(m.group(0))), out)
     out = _URL_PASSWORD.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _URL_QUERY.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
     out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
     out = _QUOTED.sub(_quoted_pair, out)
     out = _PLAIN.sub(_plain_pair, out)

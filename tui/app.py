@@ -308,7 +308,7 @@ class PairDbgApp(Controller):
                 else:
                     ask(index + 1, {**args, **current.parse(text)})
 
-            hint = current.hint + ("; {…} JSON sets every argument" if index == 0 else "")
+            hint = current.hint + ('; {…} JSON sets every argument' if index == 0 else "")
             self.push_screen(LinePrompt(current.title, hint, check=problem), answered)
 
         ask(0, {})

@@ -446,7 +446,6 @@ class Controller(App[None]):
         elif message.what == "toggle":
             self.perform("update_breakpoint", self.session_args(breakpoint_id=bp.id, enabled=not bp.enabled))
         elif message.what == "condition":
-
             def run(condition: str | None) -> None:
                 if condition is not None and condition.strip() != (bp.condition or ""):
                     args = self.session_args(breakpoint_id=bp.id, condition=condition.strip())

@@ -9,9 +9,9 @@ from pydantic import Field
 from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
+from ..policy import Level
 from . import render
 from .common import SessionParams
-from ..policy import Level
 from .registry import Action, Reply
 
 

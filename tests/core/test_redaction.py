@@ -25,6 +25,10 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
         ('password = "hunter2"', 'password = "<redacted: 7 chars>"'),
         ("login with password=hunter2 ok", "login with password=<redacted: 7 chars> ok"),
         ("postgres://admin:hunter2@db:5432/app", "postgres://admin:<redacted: 7 chars>@db:5432/app"),
+        (
+            "https://x.io/map?key=abc123&sig=zz9&page=2",
+            "https://x.io/map?key=<redacted: 6 chars>&sig=<redacted: 3 chars>&page=2",
+        ),
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "<redacted: 66 chars>"),
     ],
 )
