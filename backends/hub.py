@@ -14,6 +14,7 @@ from .errors import DebugError, ErrorCode
 from .events import EventBus, PhaseChanged, SessionAdded, SessionRemoved
 from .focus import Focuses
 from .limits import Limits
+from .policy import AgentPolicy, AgentSettings
 from .services import Service
 from .session import Session
 
@@ -23,9 +24,10 @@ MAX_ENDED_KEPT = 20
 
 
 class Hub:
-    def __init__(self, limits: Limits | None = None) -> None:
+    def __init__(self, limits: Limits | None = None, agents: AgentSettings | None = None) -> None:
         self.limits = limits or Limits()
         self.bus = EventBus()
+        self.policy = AgentPolicy(agents, self.bus)  # what agents may do and see
         self.sessions: dict[str, Session] = {}
         self.focus = Focuses()  # actor -> what it looks at and the newest stop it was shown
         self.services: list[Service] = []  # listeners apps connect to (started by the runtime)

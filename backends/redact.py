@@ -55,7 +55,17 @@ SENSITIVE_NAMES = frozenset(
     }
 )
 # Names whose suffix marks a secret: anything ending in these (after normalising) is redacted too.
-SENSITIVE_SUFFIXES = ("password", "passwd", "secret", "token", "apikey", "privatekey", "authorization", "cookie")
+SENSITIVE_SUFFIXES = (
+    "password",
+    "passwd",
+    "secret",
+    "token",
+    "apikey",
+    "accesskey",
+    "privatekey",
+    "authorization",
+    "cookie",
+)
 # Keys that merely *mention* a secret word but hold no secret (counters, flags, expiry times).
 _HARMLESS_SUFFIXES = ("count", "expiry", "expires", "expiresat", "expiresin", "type", "length", "set", "present")
 
@@ -64,9 +74,6 @@ _BEARER = re.compile(r"^(bearer|basic|token)\s+[A-Za-z0-9._~+/=-]{8,}$", re.IGNO
 _KEY_PREFIX = re.compile(
     r"^(sk|pk|rk)_(live|test)_[A-Za-z0-9]{8,}$|^(ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}$|^AKIA[0-9A-Z]{16}$"
     r"|^xox[abposr]-[A-Za-z0-9-]{10,}$|^AIza[0-9A-Za-z_-]{30,}$"
-)
-_URL_SECRET = re.compile(
-    r"([?&](?:token|access_token|api_key|apikey|key|secret|password|sig|signature)=)[^&#\s]+", re.IGNORECASE
 )
 
 
@@ -176,11 +183,10 @@ class Redactor:
             if len(value) >= 16 and self.secret_value(value):
                 self.count += 1
                 return REDACTED
-            if "=" in value and ("?" in value or "&" in value):
-                cleaned = _URL_SECRET.sub(r"\1[redacted]", value)
-                if cleaned != value:
-                    self.count += 1
-                    return cleaned
+            cleaned = scrub_text(value)  # `password=…` or a key inside text under a harmless key
+            if cleaned is not value:
+                self.count += 1
+                return cleaned
         return value
 
 
@@ -193,3 +199,168 @@ def _trivial(v: Any) -> bool:
         or v == []
         or (isinstance(v, dict) and v.get("$t") in ("undefined", "redacted"))
     )
+
+
+# ----- what an agent receives: replies, errors, resources (`Registry.run`, the MCP resources) ------------------------
+
+
+def marker(chars: int) -> str:
+    """What an agent sees instead of a secret: its length, never its text."""
+    return f"<redacted: {chars} chars>"
+
+
+_WORDS = (
+    r"(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization"
+    r"|cookie|credentials?)"
+)
+# A name that may be secret (`_quoted_pair`/`_plain_pair` then ask the Redactor): it holds a secret-ish word.
+_KEY = (
+    r"(?=[A-Za-z0-9_-]*?(?:pass|pwd|secret|token|key|auth|cookie|credential|pin|otp|cvv|cvc|ssn|signature"
+    r"|mnemonic|seed))[A-Za-z_][A-Za-z0-9_-]*"
+)
+_NOT_DONE = r"(?!<redacted)"
+_POLICY = Redactor()  # the default names, for text and the values agents receive
+# Credential shapes anywhere in text: JWTs, AWS key ids, GitHub/Slack/Stripe/OpenAI/Google keys.
+_SHAPE = re.compile(
+    r"\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"
+    r"|\b(?:AKIA|ASIA)[0-9A-Z]{16}\b"
+    r"|\b(?:ghp|gho|ghu|ghs|ghr)_[A-Za-z0-9]{20,}|\bgithub_pat_[A-Za-z0-9_]{20,}"
+    r"|\bxox[abposr]-[A-Za-z0-9-]{10,}"
+    r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}"
+    r"|\bsk-(?:proj-|ant-)?[A-Za-z0-9_-]{20,}"
+    r"|\bAIza[0-9A-Za-z_-]{30,}"
+)
+# A PEM private key block; the password in a URL (`postgres://admin:hunter2@db/app`).
+_PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)")
+_URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)" + r"(?!<redacted)" + r"([^/\s@]+)(?=@)")
+# URL query parameters whose short names hold credentials (`?key=…`, `&sig=…`); longer names go through `_PLAIN`.
+_URL_QUERY = re.compile(r"([?&](?:key|sig)=)" + r"(?!<redacted)" + r"([^&#\s]+)", re.IGNORECASE)
+# `Bearer abc…` / `Basic abc…`: the scheme stays, the credential goes.
+_SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
+# `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
+_QUOTED = re.compile(
+    r"(([\"']?)(" + _KEY + r")\2\s*[:=]\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\4)[^\\\n])*)\4", re.IGNORECASE
+)
+_TYPES = r"str|string|int|bytes|number|bool|boolean|any|unknown|None|Optional|dict|list"
+# `password=abc`, `token: abc` (logs, URLs), but not `token: str` (a type annotation): the value runs to a separator.
+_PLAIN = re.compile(
+    r"(\b(" + _KEY + r")\s*[:=]\s*)" + _NOT_DONE + r"(?!(?:bearer|basic|" + _TYPES + r")\b)([^\s&,;\"'`}<>)\]]+)",
+    re.IGNORECASE,
+)
+# "the password is abc", "token was abc".
+_PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\s\"'`<>,;]+)", re.IGNORECASE)
+# A cheap first look (on the lower-cased text) before the patterns above run: most output holds none of these.
+_TEXT_HINT = re.compile(
+    r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|://"
+)
+
+
+def _quoted_pair(m: re.Match[str]) -> str:
+    if not _POLICY.sensitive_key(m.group(3)):
+        return m.group(0)
+    return m.group(1) + m.group(4) + marker(len(m.group(5))) + m.group(4)
+
+
+def _plain_pair(m: re.Match[str]) -> str:
+    return m.group(1) + marker(len(m.group(3))) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
+
+
+def scrub_text(text: str) -> str:
+    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
+    if not text or not _TEXT_HINT.search(text.lower()):
+        return text
+    out = _PEM.sub(lambda m: marker(len(m.group(0))), text)
+    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), out)
+    out = _URL_PASSWORD.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _URL_QUERY.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    out = _QUOTED.sub(_quoted_pair, out)
+    out = _PLAIN.sub(_plain_pair, out)
+    out = _PHRASE.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+    return text if out == text else out
+
+
+_TRAILING_NAME = re.compile(r"([A-Za-z_$][\w$-]*)\s*[\"']?\s*\]?\s*$")
+
+
+def secret_name(name: str) -> bool:
+    """A variable, key or expression naming a secret: `password`, `'api_key'` (a dict key), `os.environ['TOKEN']`,
+    `config.client_secret` (the last name in the expression decides)."""
+    m = _TRAILING_NAME.search(name.strip())
+    return bool(m) and _POLICY.sensitive_key(m.group(1))
+
+
+def displayed_chars(value: str) -> int:
+    """Characters of the secret a displayed value shows: a quoted string's content, else the whole text."""
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
+        return len(value) - 2
+    return len(value)
+
+
+def _trivial_text(value: str) -> bool:
+    return value.strip() in ("", "''", '""', "None", "null", "undefined", "True", "False", "true", "false")
+
+
+class AgentRedaction:
+    """One pass over what an agent is about to receive. Values shown under a secret name (a variable, a watch, an
+    evaluated expression, a map key) become markers, and so does every credential-shaped string; the exact texts
+    replaced in the data are replaced in the reply's text too, so both say the same. Handles are never touched, but
+    the handles of secret values are collected (`secret_refs`): expanding one (`inside_secret`) hides every value in
+    it, so `credentials = {...}` or a token object does not come out member by member."""
+
+    NAME_FIELDS = ("name", "expression")
+
+    def __init__(self, inside_secret: bool = False) -> None:
+        self.inside_secret = inside_secret
+        self.replaced: dict[str, str] = {}  # displayed text -> its marker
+        self.secret_refs: set[str] = set()
+
+    def data(self, value: Any) -> Any:
+        if isinstance(value, dict):
+            out = {}
+            named = next((value[k] for k in self.NAME_FIELDS if isinstance(value.get(k), str)), None)
+            secret = named is not None and (self.inside_secret or secret_name(named))
+            if secret and isinstance(value.get("handle"), str):
+                self.secret_refs.add(value["handle"])
+            for k, v in value.items():
+                if isinstance(v, str) and (
+                    (secret and k in ("value", "result")) or (isinstance(k, str) and _POLICY.sensitive_key(k))
+                ):
+                    out[k] = self._whole(v)
+                elif isinstance(v, int | float) and not isinstance(v, bool) and isinstance(k, str):
+                    out[k] = marker(len(str(v))) if _POLICY.sensitive_key(k) else v
+                else:
+                    out[k] = self.data(v)
+            return out
+        if isinstance(value, list):
+            return [self.data(v) for v in value]
+        if isinstance(value, str):
+            return scrub_text(value)
+        return value
+
+    def _whole(self, value: str) -> str:
+        if _trivial_text(value) or value.startswith("<redacted"):
+            return value
+        hidden = marker(displayed_chars(value))
+        self.replaced[value] = hidden
+        return hidden
+
+    def text(self, text: str) -> str:
+        text = scrub_text(text)
+        for shown in sorted(self.replaced, key=len, reverse=True):
+            # a short value (`pin = 42`) only where a value column ends a line, not every `42` in the text
+            where = (
+                r"(?<![\w'\"])" + re.escape(shown) + r"(?![\w'\"])"
+                if len(shown) >= 4
+                else (r"(?<=  )" + re.escape(shown) + r"$")
+            )
+            text = re.sub(where, self.replaced[shown], text, flags=re.MULTILINE)
+        return text
+
+
+def for_agent(text: str, data: Any) -> tuple[str, Any]:
+    """A reply's text and data as an agent may see them."""
+    pass_ = AgentRedaction()
+    redacted = pass_.data(data)
+    return pass_.text(text), redacted

@@ -39,6 +39,7 @@ from pairdbg.backends.events import (
     Stopped,
 )
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import AgentModeChanged
 
 from .agents import Agents
 
@@ -48,6 +49,7 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 SESSIONS_URI = "debug://sessions"
+AGENT_URI = "debug://agent"  # what agents may do now (the agent mode) and whether they get secrets redacted
 COALESCE_S = 0.1
 
 
@@ -138,6 +140,8 @@ class Notifier:
             self._dirty.add(event.uri)
         elif isinstance(event, ResourceListChanged):
             self._list_changed = True
+        elif isinstance(event, AgentModeChanged):
+            self._dirty.add(AGENT_URI)
         else:
             return
         if self._flush is None:

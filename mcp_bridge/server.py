@@ -36,8 +36,10 @@ from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import MODE_SAYS, Level
+from pairdbg.backends.redact import for_agent
 
-from .notify import SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 from .tools import ToolList
 
 log = logging.getLogger(__name__)
@@ -50,6 +52,9 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+The person decides what agents may do (agent mode inspect, control or full; resource debug://agent says which and
+changes with it): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
+<redacted: N chars>; variable handles still work.
 """
 # Added to the instructions only while the group's tools are listed.
 GROUP_INSTRUCTIONS = {
@@ -107,7 +112,13 @@ def build_server(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None
     ) -> ListResourcesResult:
         resources = [
-            Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions", mime_type="application/json")
+            Resource(uri=SESSIONS_URI, name="sessions", description="all debug sessions", mime_type="application/json"),
+            Resource(
+                uri=AGENT_URI,
+                name="agent mode",
+                description="what agents may do now (inspect, control, full; the person changes it) and redaction",
+                mime_type="application/json",
+            ),
         ]
         for sid, session in hub.sessions.items():
             resources.append(
@@ -160,15 +171,7 @@ def build_server(
 
     async def read_resource(ctx: ServerRequestContext[Any], params: ReadResourceRequestParams) -> ReadResourceResult:
         uri = str(params.uri)
-        for service in hub.services:
-            try:
-                found = await service.read_resource(uri)
-            except DebugError as exc:
-                raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
-            if found is not None:
-                text, mime = found
-                return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
-        text, mime = _read(hub, uri)
+        text, mime = await read_for_agent(hub, uri)
         return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
 
     prompts = [
@@ -199,6 +202,8 @@ def build_server(
             text = _investigate(hub, sid, args.get("expression", ""))
         else:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+        if hub.policy.redact:
+            text, _ = for_agent(text, None)
         return GetPromptResult(
             description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
         )
@@ -229,9 +234,42 @@ def build_server(
     return server, notifier
 
 
+async def read_for_agent(hub: Hub, uri: str) -> tuple[str, str]:
+    """A resource (a service's, else a session's) as an agent may read it: (text, mime type)."""
+    for service in hub.services:
+        try:
+            found = await service.read_resource(uri)
+        except DebugError as exc:
+            raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
+        if found is not None:
+            text, mime = found
+            return _redacted(hub, text, mime), mime
+    text, mime = _read(hub, uri)
+    return _redacted(hub, text, mime), mime
+
+
+def _redacted(hub: Hub, text: str, mime: str) -> str:
+    """A resource as an agent may read it (every MCP reader is an agent, so only the setting decides): JSON is
+    redacted as data, so it stays JSON; other text as text."""
+    if not hub.policy.redact:
+        return text
+    if mime == "application/json":
+        try:
+            body = json.loads(text)
+        except ValueError:
+            return for_agent(text, None)[0]
+        redacted = for_agent("", body)[1]
+        return text if redacted == body else json.dumps(redacted, ensure_ascii=False)
+    return for_agent(text, None)[0]
+
+
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
         return json.dumps(queries.sessions_resource(hub)), "application/json"
+    if uri == AGENT_URI:
+        policy = hub.policy
+        body = {"mode": policy.mode.value, "may": MODE_SAYS[policy.mode], "redacted": policy.redact}
+        return json.dumps(body), "application/json"
     prefix = SESSIONS_URI + "/"
     if uri.startswith(prefix):
         rest = uri[len(prefix) :]
@@ -249,6 +287,8 @@ def _analyze_crash(hub: Hub, sid: str) -> str:
     context = queries.stop_context(session) if session else None
     state = session_line(context.summary) if context else f"(no session {sid!r} yet)"
     stop = stop_report(context.stop) if context and context.stop else "(no stop report yet)"
+    if context and context.stop and hub.policy.redact:  # the locals' values are known by name here
+        stop = for_agent(stop, context.stop.model_dump(mode="json"))[0]
     return (
         f"Analyse why session {sid} stopped and what the root cause is.\n\nCurrent state: {state}\n\n{stop}\n\n"
         "1. Read the stop reason and exception above. 2. get_call_stack, then get_local_variables for the frames "

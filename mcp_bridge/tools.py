@@ -16,6 +16,7 @@ from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import DEFAULT_GROUP, parse_groups
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import Level
 
 # The groups an app brings: what connects.
 APPS = {"rn": "React Native app", "web": "debug-bridge page"}
@@ -41,7 +42,11 @@ class ToolList:
         return len(self.groups) != before
 
     def tools(self) -> list[Tool]:
-        return [self._tool(a.name) for a in self.registry.actions.values() if a.group in self.groups]
+        return [
+            self._tool(a.name)
+            for a in self.registry.actions.values()
+            if a.group in self.groups and a.level != Level.HUMAN  # the agent mode is the person's to change
+        ]
 
     def _tool(self, name: str) -> Tool:
         tool = self._tools.get(name)

@@ -17,6 +17,7 @@ from pairdbg import themes
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import Action
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import AgentMode
 from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
@@ -64,6 +65,7 @@ class PairDbgApp(Controller):
         Binding("ctrl+t", "toggle_theme", "Theme"),
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
+        Binding("ctrl+g", "agent_mode", "Agent mode", priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
     KEYS_HELP = (
@@ -72,6 +74,7 @@ class PairDbgApp(Controller):
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
+        "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
     )
 
@@ -179,6 +182,21 @@ class PairDbgApp(Controller):
             self.query_one(StackPane).focus()
         elif self.focused is None or not self.focused.display:
             self.query_one(SourceView).focus()
+
+    def action_agent_mode(self) -> None:
+        """Cycle what agents may do; the registry enforces it and the header shows it."""
+        modes = list(AgentMode)
+        current = self.hub.policy.mode
+        self.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
+
+    def action_reveal_secrets(self) -> None:
+        """Show or mask, for the selected session, the values agents get redacted."""
+        sid = self.session_id
+        if sid is None:
+            return
+        self.revealed ^= {sid}
+        self.query_one(VariablesTree).set_reveal(sid in self.revealed)
+        self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
 
     def action_keys(self) -> None:
         self.notify(self.KEYS_HELP, title="Keys", timeout=20)
@@ -322,7 +340,7 @@ class PairDbgApp(Controller):
                 else:
                     ask(index + 1, {**args, **current.parse(text)})
 
-            hint = current.hint + ('; {…} JSON sets every argument' if index == 0 else "")
+            hint = current.hint + ("; {…} JSON sets every argument" if index == 0 else "")
             self.push_screen(LinePrompt(current.title, hint, check=problem), answered)
 
         ask(0, {})

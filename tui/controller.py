@@ -21,6 +21,7 @@ from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdd
 from pairdbg.backends.focus import TOP_FRAME, Focus
 from pairdbg.backends.models import Phase, StopReport
 from pairdbg.backends.session import Session
+from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
 from .commands import LinePrompt
@@ -99,6 +100,7 @@ class Controller(App[None]):
         super().__init__(*args, **kwargs)
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
+        self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -217,6 +219,8 @@ class Controller(App[None]):
             self.refresh_breakpoints()
         elif isinstance(event, AgentsChanged):
             self.agents_connected = len(event.names)
+        elif isinstance(event, AgentModeChanged):
+            self.notify(f"agents: {event.mode} ({MODE_SAYS[AgentMode(event.mode)]})", title="Agent mode", timeout=4)
         if event.session_id == self.session_id:
             self.sync_page_view()  # e.g. the page disconnected: its header says so
         self.refresh_status()
@@ -270,7 +274,7 @@ class Controller(App[None]):
     def refresh_status(self) -> None:
         url = getattr(self.http, "url", None) if self.http is not None else None
         for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
-            bar.show(self.session, url, self.agents_connected)
+            bar.show(self.session, url, self.agents_connected, self.hub.policy.mode.value)
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)
@@ -322,6 +326,7 @@ class Controller(App[None]):
             source.show(chosen.file, chosen.line, top=data.frame == TOP_FRAME, move_cursor=not shown)
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
+        tree.reveal = data.session_id in self.revealed
         tree.reset(data.scopes)
         first = tree.scope_node(0)
         if first is not None and first.data is not None:

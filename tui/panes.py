@@ -48,12 +48,12 @@ class StatusBar(Static):
     StatusBar { height: 1; background: $panel; color: $foreground; padding: 0 1; }
     """
 
-    _last: tuple = (None, None, 0)
+    _last: tuple = (None, None, 0, "full")
 
-    def show(self, session: Session | None, mcp_url: str | None, agents: int) -> None:
-        self._last = (session, mcp_url, agents)
+    def show(self, session: Session | None, mcp_url: str | None, agents: int, agent_mode: str = "full") -> None:
+        self._last = (session, mcp_url, agents, agent_mode)
         width = self.content_region.width or 10_000  # not laid out yet: the full line
-        variants = status_variants(session, mcp_url, agents)
+        variants = status_variants(session, mcp_url, agents, agent_mode)
         text = next((t for t in variants if t.cell_len <= width), variants[-1])
         self.text_plain = text.plain  # what the line says, for tests and screen readers
         self.update(text)
@@ -62,7 +62,7 @@ class StatusBar(Static):
         self.show(*self._last)
 
 
-def status_variants(session: Session | None, mcp_url: str | None, agents: int) -> list[Text]:
+def status_variants(session: Session | None, mcp_url: str | None, agents: int, agent_mode: str = "full") -> list[Text]:
     """The status line from longest to shortest: the first that fits the terminal is shown."""
     if session is None:
         states = [Text("no session", style="dim")]
@@ -85,7 +85,9 @@ def status_variants(session: Session | None, mcp_url: str | None, agents: int) -
         ]
     mcp = Text(f"MCP {mcp_url}") if mcp_url else Text("MCP off", style="dim")
     plural = "s" if agents != 1 else ""
-    agents_long, agents_short = f"{agents} agent{plural} connected", f"{agents} agent{plural}"
+    mode_style = "bold" if agent_mode != "full" else ""
+    agents_long = Text.assemble(f"{agents} agent{plural} connected · ", (f"agents may: {agent_mode}", mode_style))
+    agents_short = Text.assemble(f"{agents} agent{plural} · ", (f"may: {agent_mode}", mode_style))
     sep = "  │  "
     variants = [Text.assemble(("pairdbg", "bold"), sep, states[0], sep, mcp, sep, agents_long)]
     variants += [Text.assemble(state, sep, mcp, sep, agents_long) for state in states]

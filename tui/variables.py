@@ -6,11 +6,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from rich.text import Text
+from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import Tree
 from textual.widgets.tree import TreeNode
 
 from pairdbg.backends.models import VariableView
+from pairdbg.backends.redact import for_agent
 
 BUCKET = 100
 
@@ -22,12 +24,14 @@ class VarNode:
     count: int = BUCKET
     bucket: bool = False
     loaded: bool = False
+    view: VariableView | None = None  # the value as read, so its label can be redrawn masked or revealed
 
 
 class VariablesTree(Tree[VarNode]):
     DEFAULT_CSS = """
     VariablesTree { background: $surface; }
     """
+    BINDINGS = [Binding("s", "app.reveal_secrets", "Secrets")]
 
     class LoadRequested(Message):
         """A lazy node was expanded; the app fetches its children and answers with `fill`."""
@@ -46,6 +50,8 @@ class VariablesTree(Tree[VarNode]):
         self.guide_depth = 2
         #: Bumped whenever the tree is rebuilt for another stop or frame; late answers for older ones are dropped.
         self.generation = 0
+        #: Secrets (what agents get redacted) are masked unless the person revealed them for this session.
+        self.reveal = False
 
     def reset(self, scopes: list[VariableView], note: str | None = None) -> None:
         self.generation += 1
@@ -102,12 +108,28 @@ class VariablesTree(Tree[VarNode]):
         node.add_leaf(Text(message, style="italic"), data=VarNode(None))
 
     def add_value(self, parent: TreeNode[VarNode], view: VariableView) -> None:
+        label = self.label(view)
+        if view.handle:
+            parent.add(label, data=VarNode(view.handle, view=view))
+        else:
+            parent.add_leaf(label, data=VarNode(None, view=view))
+
+    def label(self, view: VariableView) -> Text:
         label = Text(view.name, style="bold")
         if view.value:
-            label.append(f" = {view.value}")
+            masked = view.value if self.reveal else for_agent("", {"name": view.name, "value": view.value})[1]["value"]
+            label.append(" = ")
+            label.append(masked, style="" if masked == view.value else "italic yellow")
         if view.type:
             label.append(f"  {view.type}", style="dim")
-        if view.handle:
-            parent.add(label, data=VarNode(view.handle))
-        else:
-            parent.add_leaf(label, data=VarNode(None))
+        return label
+
+    def set_reveal(self, reveal: bool) -> None:
+        """Show or mask the secrets of the values on screen (no reload: each node kept what it was shown)."""
+        self.reveal = reveal
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            if node.data is not None and node.data.view is not None:
+                node.set_label(self.label(node.data.view))
+            stack.extend(node.children)

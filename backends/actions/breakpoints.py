@@ -9,6 +9,7 @@ from pydantic import Field
 from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
+from ..policy import Level
 from . import render
 from .common import SessionParams
 from .registry import Action, Reply
@@ -101,17 +102,24 @@ ACTIONS = [
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",
+        level=Level.CONTROL,
     ),
     Action(
-        "remove_breakpoint", "Remove a breakpoint by id.", BreakpointIdParams, remove_breakpoint, "Remove breakpoint"
+        "remove_breakpoint",
+        "Remove a breakpoint by id.",
+        BreakpointIdParams,
+        remove_breakpoint,
+        "Remove breakpoint",
+        level=Level.CONTROL,
     ),
     Action(
         "update_breakpoint",
-        "Enable or disable a breakpoint, or change its condition, hit condition or log message (\"\" clears one).",
+        'Enable or disable a breakpoint, or change its condition, hit condition or log message ("" clears one).',
         UpdateBreakpointParams,
         update_breakpoint,
         "Edit breakpoint",
         group="more",
+        level=Level.CONTROL,
     ),
     Action(
         "list_breakpoints",
@@ -128,5 +136,6 @@ ACTIONS = [
         ExceptionModeParams,
         set_pause_on_exceptions,
         "Pause on exceptions",
+        level=Level.CONTROL,
     ),
 ]

@@ -8,6 +8,7 @@ from pydantic import Field
 
 from ..hub import Hub
 from .common import WAIT, SessionParams, _outcome_reply
+from ..policy import Level
 from .registry import Action, Reply
 
 
@@ -70,6 +71,7 @@ ACTIONS = [
         ControlParams,
         _control("continue"),
         "Continue",
+        level=Level.CONTROL,
     ),
     Action(
         "step_over",
@@ -77,6 +79,7 @@ ACTIONS = [
         ControlParams,
         _control("over"),
         "Step over",
+        level=Level.CONTROL,
     ),
     Action(
         "step_into",
@@ -84,6 +87,7 @@ ACTIONS = [
         ControlParams,
         _control("into"),
         "Step into",
+        level=Level.CONTROL,
     ),
     Action(
         "step_out",
@@ -91,6 +95,7 @@ ACTIONS = [
         ControlParams,
         _control("out"),
         "Step out",
+        level=Level.CONTROL,
     ),
     Action(
         "pause_execution",
@@ -98,6 +103,7 @@ ACTIONS = [
         PauseParams,
         pause_execution,
         "Pause",
+        level=Level.CONTROL,
     ),
     Action(
         "wait_for_stop",

@@ -21,6 +21,8 @@ from .. import queries
 from ..hub import Hub
 from ..limits import Limits
 from ..models import Phase
+from ..policy import Level
+from ..redact import for_agent, scrub_text
 
 
 # MCP tool groups: "debug" is always listed; the others on request (--tools) or, for an app's, once it connects.
@@ -67,8 +69,18 @@ class Action:
     read_only: bool = False
     #: Quiet actions are not echoed to the activity feed (pure reads of lists and output).
     quiet: bool = False
+    #: The agent mode an agent needs for it (policy.Level); None: `inspect` when read_only, else `full`.
+    level: Level | None = None
+    #: The reply hands agents one of pairdbg's own credentials on purpose (the debug-bridge page token): left
+    #: unredacted in full mode only, since with it an agent can reach pages past the registry.
+    hands_out_credential: bool = False
+
     #: The MCP tool group it is listed in (DEFAULT_GROUP or one of GROUPS).
     group: str = DEFAULT_GROUP
+
+    def __post_init__(self) -> None:
+        if self.level is None:
+            self.level = Level.INSPECT if self.read_only else Level.FULL
 
     def schema(self) -> dict[str, Any]:
         """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy."""
@@ -119,11 +131,15 @@ class Registry:
         summary = _summarise(params)
         session = self.hub.sessions.get(session_id) if isinstance(session_id, str) else None
         before = (session.phase, session.controls_sent) if session is not None else None
+        policy = self.hub.policy
         try:
+            policy.check(action.name, action.level or Level.FULL, actor, params)
             reply = await action.handler(self.hub, params, actor)
         except DebugError as exc:
             if isinstance(args, dict):
                 shorten_echoes(exc, args)
+            if policy.redacts(actor):
+                redact_error(exc)
             if session is not None and before is not None and moved_on(session, before, exc):
                 moved = program_moved_on(session, exc)
                 self._announce(action, session_id, actor, summary, False, moved.text().splitlines()[0])
@@ -137,10 +153,15 @@ class Registry:
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
             err = DebugError(ErrorCode.INTERNAL, f"{name} failed unexpectedly: {exc.__class__.__name__}: {exc}")
             self._announce(action, session_id, actor, summary, False, err.text())
+            if policy.redacts(actor):
+                redact_error(err)
             raise err from exc
         session_id = reply.data.get("session_id", session_id)
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
         self._announce(action, session_id, actor, summary, True, outcome)
+        if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):
+            text, data = policy.redact_reply(session_id, getattr(params, "ref", None), reply.text, reply.data)
+            return Reply(text, data, reply.headline)
         return reply
 
     def _announce(
@@ -310,6 +331,16 @@ def check_negative(action: str, params: BaseModel) -> None:
 
     for key, value in params.model_dump().items():
         walk(value, key)
+
+
+def redact_error(err: DebugError) -> None:
+    """An error an agent receives says no secret either (a target's message may quote a value)."""
+    err.message = scrub_text(err.message)
+    if err.hint:
+        err.hint = scrub_text(err.hint)
+    if err.data:
+        _, err.data = for_agent("", err.data)
+    err.args = (err.message,)
 
 
 def cut(text: str, keep: int = ECHO_CHARS) -> str:

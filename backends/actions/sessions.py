@@ -5,11 +5,12 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import factory
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
+from ..policy import MODE_SAYS, AgentMode, Level
 from . import render
 from .common import WAIT, SessionParams, _outcome_reply
 from .registry import Action, Reply
@@ -219,7 +220,24 @@ async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
 async def list_debug_sessions(hub: Hub, p: NoParams, actor: str) -> Reply:
     summaries = [s.summary() for s in hub.sessions.values()]
     text = "\n".join(render.session_line(s) for s in summaries) or "No sessions. Call start_debugging to begin one."
-    return Reply(text, {"sessions": [s.model_dump(mode="json", exclude_none=True) for s in summaries]})
+    mode = hub.policy.mode
+    if mode != AgentMode.FULL:
+        text += f"\nAgent mode: {mode.value} ({MODE_SAYS[mode]}; the person in the TUI can change it)"
+    data = {"sessions": [s.model_dump(mode="json", exclude_none=True) for s in summaries], "agent_mode": mode.value}
+    return Reply(text, data)
+
+
+class AgentModeParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    mode: AgentMode = Field(
+        description="inspect: agents read state only; control: also step, continue, pause and "
+        "breakpoints; full: also start, attach and close programs, evaluate and set values"
+    )
+
+
+async def set_agent_mode(hub: Hub, p: AgentModeParams, actor: str) -> Reply:
+    mode = hub.policy.set_mode(p.mode, actor)
+    return Reply(f"Agent mode: {mode.value} ({MODE_SAYS[mode]})", {"agent_mode": mode.value})
 
 
 class CloseParams(SessionParams):
@@ -306,5 +324,13 @@ ACTIONS = [
         CloseParams,
         close_debug_session,
         "Close session",
+    ),
+    Action(
+        "set_agent_mode",
+        "What agents may do: inspect, control or full. For the person at the debugger only.",
+        AgentModeParams,
+        set_agent_mode,
+        "Agent mode",
+        level=Level.HUMAN,
     ),
 ]

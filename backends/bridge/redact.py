@@ -1,48 +1,18 @@
-"""Redaction at the agent boundary for page data: structured values (state) go through the shared Redactor
-(secret-named keys, credential-shaped strings); free text (console lines, errors, relayed frames) is scrubbed of
-credential-shaped substrings and of `"token": "..."`-style pairs inside stringified objects.
-Password field values never leave the page at all (the SDK masks them)."""
+"""Redaction at the agent boundary for page data: structured values (state, object console arguments) go through
+the shared Redactor (secret-named keys, credential-shaped strings); free text (console lines, errors, relayed
+frames) through the shared `scrub_text` (credential shapes, `"token": "..."` and `password=...` pairs in JSON,
+Python reprs and logs, "the password is ..."). Password field values never leave the page at all (the SDK masks
+them)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
-from ..redact import Redactor
+from ..redact import Redactor, scrub_text
 
 __all__ = ["Redactor", "scrub_message", "scrub_text"]
 
-MARK = "[redacted]"
-_SECRET_WORDS = r"(?:password|passwd|passphrase|secret|token|api[_-]?key|authorization|cookie|credentials?|otp|cvv)"
-_IN_TEXT = re.compile(
-    r"eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*"
-    r"|\b(?:bearer|basic)\s+[A-Za-z0-9._~+/=-]{8,}"
-    r"|\b(?:sk|pk|rk)_(?:live|test)_[A-Za-z0-9]{8,}"
-    r"|\b(?:ghp|gho|ghu|ghs|github_pat)_[A-Za-z0-9_]{20,}"
-    r"|\bAKIA[0-9A-Z]{16}\b|\bxox[abposr]-[A-Za-z0-9-]{10,}|\bAIza[0-9A-Za-z_-]{30,}",
-    re.IGNORECASE,
-)
-# "authToken": "abc" (JSON) or authToken=abc / token: abc (logs); the key keeps, the value goes.
-_PAIR = re.compile(
-    r"(\"[A-Za-z0-9_-]*" + _SECRET_WORDS + r"\"\s*:\s*)\"(?:[^\"\\]|\\.)*\""
-    r"|(\b[A-Za-z0-9_-]*" + _SECRET_WORDS + r"\s*[=:]\s*)(?![\s\"{\[]|\[redacted\])[^\s&,;\"'}<>]+",
-    re.IGNORECASE,
-)
-_HINT = re.compile(r"eyJ|bearer|basic|_live_|_test_|gh[pousr]_|github_pat|AKIA|xox|AIza|" + _SECRET_WORDS, re.I)
-
-
-def _pair(m: re.Match[str]) -> str:
-    if m.group(1) is not None:
-        return f'{m.group(1)}"{MARK}"'
-    return f"{m.group(2)}{MARK}"
-
-
-def scrub_text(text: str) -> str:
-    """Text with credential-shaped parts replaced; the same object when nothing matched (cheap for most lines)."""
-    if not _HINT.search(text):
-        return text
-    out = _IN_TEXT.sub(MARK, text)
-    return _PAIR.sub(_pair, out)
+_OBJECTS = Redactor()  # object arguments of console lines inside command effects
 
 
 def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
@@ -51,7 +21,7 @@ def scrub_message(msg: dict[str, Any], redactor: Redactor) -> dict[str, Any]:
     if kind == "console":
         args = msg.get("args")
         if isinstance(args, list):
-            new = [scrub_text(a) if isinstance(a, str) else a for a in args]
+            new = [scrub_text(a) if isinstance(a, str) else redactor.redact(a) for a in args]
             if any(a is not b for a, b in zip(new, args, strict=True)):
                 return {**msg, "args": new}
     elif kind in ("error", "unhandledrejection"):
@@ -114,7 +84,7 @@ def _scrub_effects(effects: dict[str, Any]) -> dict[str, Any]:
 
 
 def _text(v: Any) -> Any:
-    return scrub_text(v) if isinstance(v, str) else v
+    return scrub_text(v) if isinstance(v, str) else _OBJECTS.redact(v)
 
 
 def _scrub_fields(item: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:

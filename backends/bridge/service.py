@@ -212,8 +212,8 @@ class BridgeService:
             if backend is not None:
                 level = str(msg.get("level") or "log")
                 args = msg.get("args")
+                # kept as the page said it: the person sees it, agents get it through the registry's redaction
                 text = " ".join(a if isinstance(a, str) else str(a) for a in args) if isinstance(args, list) else ""
-                text = scrub_text(text)
                 category = "stderr" if level in ("error", "warn") else "console"
                 prefix = "" if level == "log" else f"{level}: "
                 backend.page_output(category, f"{prefix}{text}\n")
@@ -426,7 +426,7 @@ class BridgeService:
             code_, hint = PAGE_CODES["EVAL_DISABLED"]
             raise DebugError(code_, "evaluate is off for this page: " + "; ".join(refusals), hint=hint)
         result = await self.command(page, "evaluate", {"code": code}, settle_ms=0)
-        return scrub_text(str(result.get("result") if result.get("result") is not None else "undefined"))
+        return str(result.get("result") if result.get("result") is not None else "undefined")
 
     # ----- resources ----------------------------------------------------------------------------------------------
 
@@ -529,4 +529,4 @@ def _error_text(msg: dict[str, Any]) -> str:
     stack = msg.get("stack")
     if isinstance(stack, str) and stack:
         text += "\n" + "\n".join(stack.splitlines()[:8])
-    return scrub_text(text)[:8000]
+    return text[:8000]

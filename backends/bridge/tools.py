@@ -350,6 +350,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
             "Bridge info",
             read_only=True,
             quiet=True,
+            hands_out_credential=True,  # the page token, so the agent can wire up a page
         ),
         Action(
             "get_ui_tree",

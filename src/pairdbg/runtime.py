@@ -89,7 +89,7 @@ class Runtime:
 
     def __init__(self, settings: Settings | None = None) -> None:
         self.settings = settings or Settings()
-        self.hub = Hub(self.settings.limits)
+        self.hub = Hub(self.settings.limits, self.settings.agents)
         for service in default_services(self.hub, self.settings):
             self.hub.add_service(service)
         self.registry = build_registry(self.hub)

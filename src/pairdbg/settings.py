@@ -1,7 +1,8 @@
 """pairdbg's settings as one typed model: limits, the React Native and debug-bridge listeners and MCP over HTTP.
 
 Read from the environment with the PAIRDBG_ prefix and `__` between a section and its field
-(PAIRDBG_LIMITS__MAX_SESSIONS=4, PAIRDBG_MCP__PORT=7400, PAIRDBG_RN__WS_PORT=0). Older names keep working:
+(PAIRDBG_LIMITS__MAX_SESSIONS=4, PAIRDBG_MCP__PORT=7400, PAIRDBG_RN__WS_PORT=0, PAIRDBG_AGENTS__MODE=inspect,
+PAIRDBG_AGENTS__REDACT=false). Older names keep working:
 the React Native listener's own (WS_PORT, WS_HOST, RN_DEBUG_TOKEN, REQUEST_TIMEOUT_MS, MAX_PAYLOAD_SIZE, LOG_LEVEL,
 RN_HEARTBEAT_MS, ...), PAIRDBG_BRIDGE_* and PAIRDBG_ALLOW_REMOTE_MCP. Command-line values are passed as keyword
 arguments and win over the environment.
@@ -19,6 +20,7 @@ from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, Settings
 from pairdbg.backends.actions.registry import parse_groups
 from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.limits import Limits
+from pairdbg.backends.policy import AgentSettings
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.services import ConfigError
 
@@ -78,6 +80,8 @@ class Settings(BaseSettings):
     """Sessions, breakpoints, watches, output and stop-report caps."""
     mcp: McpSettings = Field(default_factory=McpSettings)
     """MCP over HTTP."""
+    agents: AgentSettings = Field(default_factory=AgentSettings)
+    """What agents may do (mode: inspect, control, full) and whether what they receive is redacted."""
     rn: RnConfig | ConfigError = Field(default_factory=dict, validate_default=True)  # type: ignore[arg-type]
     """The React Native adapter's listener (WS_PORT, RN_DEBUG_TOKEN, ... or PAIRDBG_RN__WS_PORT, ...)."""
     bridge: BridgeConfig | ConfigError = Field(default_factory=dict, validate_default=True)  # type: ignore[arg-type]

@@ -65,10 +65,13 @@ def test_scrub_text_keeps_plain_text_and_keys() -> None:
     plain = "added milk (3 items)"
     assert scrub_text(plain) is plain
     assert scrub_text("tokens: 5, token count 3") == "tokens: 5, token count 3"
-    assert scrub_text('{"user":"ada","authToken":"abc"}') == '{"user":"ada","authToken":"[redacted]"}'
-    assert scrub_text("GET /api?x=1&api_key=sk_live_abcdefghijkl") == "GET /api?x=1&api_key=[redacted]"
-    assert scrub_text("Authorization: Bearer abcdefghijkl") == "Authorization: [redacted]"
-    assert scrub_text("<b>password=hunter2</b>") == "<b>password=[redacted]</b>"
+    assert scrub_text('{"user":"ada","authToken":"abc"}') == '{"user":"ada","authToken":"<redacted: 3 chars>"}'
+    assert scrub_text("GET /api?x=1&api_key=sk_live_abcdefghijkl") == "GET /api?x=1&api_key=<redacted: 20 chars>"
+    assert scrub_text("Authorization: Bearer abcdefghijkl") == "Authorization: Bearer <redacted: 12 chars>"
+    assert scrub_text("<b>password=hunter2</b>") == "<b>password=<redacted: 7 chars></b>"
+    # The gaps issue 13 found: Python-repr text and prose.
+    assert scrub_text("{'user': 'ada', 'password': 'pw-123'}") == "{'user': 'ada', 'password': '<redacted: 6 chars>'}"
+    assert scrub_text("the password is hunter2") == "the password is <redacted: 7 chars>"
 
 
 def test_scrub_message_copies_only_what_changed() -> None:
@@ -78,6 +81,9 @@ def test_scrub_message_copies_only_what_changed() -> None:
     state = scrub_message({"type": "state_update", "scope": "auth", "state": {"user": "a", "token": "t-12345"}}, r)
     assert state["state"] == {"user": "a", "token": {"$t": "redacted"}}
     err = scrub_message({"type": "error", "message": "bad jwt eyJhbGciOiJI.eyJzdWIiOiIx.abc"}, r)
-    assert err["message"] == "bad jwt [redacted]"
+    assert err["message"] == "bad jwt <redacted: 29 chars>"
     tree = {"type": "ui_tree", "items": [{"ref": "e1", "value": "Bearer abcdefghijklmnop"}]}
-    assert scrub_message(tree, r)["items"][0]["value"] == "[redacted]"
+    assert scrub_message(tree, r)["items"][0]["value"] == "Bearer <redacted: 16 chars>"
+    # Object console arguments are redacted like state (the gap issue 13 found).
+    logged = scrub_message({"type": "console", "args": ["login", {"user": "ada", "password": "pw-123"}]}, r)
+    assert logged["args"] == ["login", {"user": "ada", "password": {"$t": "redacted"}}]

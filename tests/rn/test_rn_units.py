@@ -228,7 +228,7 @@ def test_redaction_keys_values_and_trivial():
     assert a["authorization"] == REDACTED and out["headers"]["Authorization"] == REDACTED
     assert out["profile"] == {"name": "Ada", "note": REDACTED}
     assert out["loose"] == REDACTED and out["stripe"] == REDACTED
-    assert out["url"] == "https://api.example.com/x?token=[redacted]&page=2"
+    assert out["url"] == "https://api.example.com/x?token=<redacted: 3 chars>&page=2"
     assert out["secret"] == REDACTED and out["sessionId"] == "s-123" and out["theme"] == "dark"
     assert state["auth"]["token"] == "abc123", "the input is not modified"
     assert out["profile"] is not state["profile"] and r.redact({"a": {"b": 1}})["a"] == {"b": 1}

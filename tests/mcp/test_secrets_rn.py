@@ -1,0 +1,63 @@
+"""The same planted secrets through the React Native listener: an app (wire protocol v1 over the real WebSocket,
+backends/rn/testing.py) dispatches Redux state with a password under `password`, an AWS key inside a note, a
+`password=…` inside a log line under a harmless key (the gap issue 13 found) and a `Bearer` JWT in a header
+string. An agent finds none of them in snapshots, state paths, events or the MCP resources."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from pairdbg.backends.hub import Hub
+from pairdbg.backends.rn.config import RnConfig
+from pairdbg.backends.rn.service import REDUX_URI, RnService
+from pairdbg.backends.rn.testing import FakeAdapter
+from pairdbg.mcp_bridge.server import read_for_agent
+from pairdbg.runtime import build_registry
+from support import until
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
+
+RN_TOKEN = "test-token-0123456789"
+JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
+PASSWORD = "hunter2-Secret"
+AWS = "AKIAIOSFODNN7EXAMPLE"
+SECRETS = (PASSWORD, AWS, JWT)
+
+
+async def test_no_planted_secret_reaches_an_agent_through_react_native() -> None:
+    hub = Hub()
+    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
+    hub.add_service(svc)
+    await svc.start()
+    registry = build_registry(hub)
+    app = FakeAdapter(svc.server.url, RN_TOKEN)
+    try:
+        welcome = await app.connect()
+        assert welcome["t"] == "welcome", welcome
+        state = {
+            "user": {"name": "Ada", "password": PASSWORD},
+            "cloud": {"note": f"key {AWS} in use"},
+            "log": {"last": f"login with password={PASSWORD}"},
+            "http": {"header": f"Bearer {JWT}"},
+        }
+        await app.dispatch("auth/loginOk", [{"op": "add", "path": f"/{k}", "value": v} for k, v in state.items()])
+        await until(lambda: (svc.mirror.current.streams["redux"].cur_seq or 0) >= 1, "the mirror caught up")
+        seen = {}
+        for name, args in [
+            ("debug_get_snapshot", {"stream": "redux"}),
+            ("debug_get_state_path", {"path": "log"}),
+            ("debug_query_events", {"stream": "redux"}),
+        ]:
+            reply = await registry.run(name, args, "agent:test")
+            seen[name] = reply.text + json.dumps(reply.data)
+        seen[REDUX_URI] = (await read_for_agent(hub, REDUX_URI))[0]
+        leaks = [(surface, s) for surface, body in seen.items() for s in SECRETS if s in body]
+        assert not leaks, f"secrets reached the agent: {leaks}"
+        assert f"login with password=<redacted: {len(PASSWORD)} chars>" in seen["debug_get_state_path"]
+        assert f"<redacted: {len(AWS)} chars>" in seen["debug_get_snapshot"]
+        assert "Ada" in seen["debug_get_snapshot"]  # what is not secret stays
+    finally:
+        await app.drop(1000)
+        await hub.shutdown()
