@@ -103,6 +103,7 @@ class StopReport(BaseModel):
     watches: list[WatchView] = Field(default_factory=list)
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0
+    process: str | None = Field(None, description="which process stopped, for a child process's session")
 
 
 class BreakpointView(BaseModel):
@@ -136,6 +137,8 @@ class SessionSummary(BaseModel):
     exit_code: int | None = None
     error: str | None = None
     capabilities: dict[str, bool] = Field(default_factory=dict)
+    parent_id: str | None = Field(None, description="the session of the process that started this one's")
+    child_ids: list[str] | None = Field(None, description="sessions of the processes this one started")
 
 
 @dataclass

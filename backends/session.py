@@ -52,7 +52,7 @@ class Session:
         bus: EventBus,
         limits: Limits,
         language: str,
-        open_child: Callable[[Backend, str], Awaitable[None]] | None = None,
+        open_child: Callable[[Session, Backend, str], Awaitable[None]] | None = None,
     ) -> None:
         self.id = session_id
         self.name = name
@@ -77,8 +77,10 @@ class Session:
         )
         self.created = time.time()
         self.launch_args: dict | None = None  # set by start_debugging; restart_debugging starts these again
-        # Given by the Hub: opens a session for a further process of this program (js-debug forks and workers).
+        # Given by the Hub: opens a session for a further process of this program (a fork, a worker, a subprocess).
         self._open_child = open_child
+        self.parent: Session | None = None  # the session of the process that started this one's
+        self.children: list[Session] = []  # sessions of the processes this one's program started
         self._child_tasks: set[asyncio.Future[None]] = set()
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self.controls_sent = 0  # steps/continues/pauses sent: a read that failed while this moved raced one
@@ -109,6 +111,9 @@ class Session:
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
 
     async def _release(self) -> None:
+        await asyncio.gather(
+            *(child.close(True) for child in self.children if not child.phase.ended), return_exceptions=True
+        )
         for task in list(self._stop_tasks):
             task.cancel()
         with contextlib.suppress(Exception):
@@ -128,6 +133,11 @@ class Session:
 
     def _notify(self) -> None:
         self._changes.notify()
+        if self.parent is not None:  # a parent's waiter hears its children's stops
+            self.parent._notify()
+
+    def descendants(self) -> list[Session]:
+        return [s for child in self.children for s in (child, *child.descendants())]
 
     @property
     def snapshot(self) -> StopSnapshot | None:
@@ -203,7 +213,7 @@ class Session:
     def on_child(self, backend: Backend, name: str) -> None:
         if self._open_child is None:
             raise self.backend.unsupported("cannot open child sessions here")
-        task = asyncio.ensure_future(self._open_child(backend, name))
+        task = asyncio.ensure_future(self._open_child(self, backend, name))
         self._child_tasks.add(task)
         task.add_done_callback(self._child_tasks.discard)
 
@@ -235,6 +245,8 @@ class Session:
         self._snapshot = snapshot
         self._output_mark = self.output.cursor
         self.breakpoints.verify_hit(report)
+        if self.parent is not None:
+            report.process = f"process {self.backend.pid}, child of {self.parent.id}"
         if self.phase == Phase.PAUSED:  # stopped again without a resume we saw (e.g. another thread)
             self.bus.publish(PhaseChanged(self.id, phase=Phase.PAUSED, detail=report.reason))
             self._notify()
@@ -275,6 +287,10 @@ class Session:
         await asyncio.shield(self._close_task)
 
     async def _close(self, terminate: bool) -> None:
+        # A child process goes with its parent; its session closes first, while the adapter it shares is there.
+        await asyncio.gather(*(child.close(terminate) for child in self.children), return_exceptions=True)
+        for task in list(self._child_tasks):
+            task.cancel()
         for task in list(self._stop_tasks):
             task.cancel()
         if self._release_task is not None:
@@ -396,12 +412,36 @@ class Session:
         if after is None:
             after = self.stop_number - 1
 
+        marks = {s.id: s.stop_number for s in self.descendants()}
+
+        def child_stopped() -> bool:
+            return any(s.phase == Phase.PAUSED and s.stop_number > marks.get(s.id, 0) for s in self.descendants())
+
         def settled() -> bool:
-            # While reconnecting the target may come back (attach, restarted on its port) and stop again.
-            return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
+            # While reconnecting the target may come back (attach, restarted on its port) and stop again. A child
+            # process stopping (a worker at a breakpoint) ends the wait too: the reply names it.
+            return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED) or child_stopped()
 
         await self._changes.wait_until(settled, max(0.0, timeout))
-        return self.outcome(pending=True)
+        outcome = self.outcome(pending=True)
+        if outcome.state == "running":
+            outcome.detail = "; ".join(filter(None, [outcome.detail, self.children_paused()])) or None
+        return outcome
+
+    def children_paused(self) -> str | None:
+        """Which child processes' sessions are paused, and where: a parent that runs on says so."""
+        paused = [s for s in self.descendants() if s.phase == Phase.PAUSED and s.last_stop is not None]
+        if not paused:
+            return None
+        parts = []
+        for s in paused:
+            stop = s.last_stop
+            assert stop is not None
+            loc = stop.location
+            place = f" at {os.path.basename(loc.file or '?')}:{loc.line}" if loc.line else ""
+            hit = f" {','.join(stop.hit_breakpoints)}" if stop.hit_breakpoints else ""
+            parts.append(f"child session {s.id} (process {s.backend.pid}) is paused: {stop.reason}{hit}{place}")
+        return "; ".join(parts) + f"; call wait_for_stop(session_id='{paused[0].id}') for its stop report"
 
     def outcome(self, pending: bool = False) -> ExecOutcome:
         if self.phase == Phase.PAUSED and self.last_stop is not None:
@@ -454,6 +494,8 @@ class Session:
             exit_code=self.exit_code,
             error=self.error,
             capabilities=self.capabilities,
+            parent_id=self.parent.id if self.parent else None,
+            child_ids=[child.id for child in self.children] or None,
         )
 
     # ----- the parts, as callers know them ------------------------------------------------------------------------
@@ -475,10 +517,21 @@ class Session:
         return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
 
     async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
-        return await self.breakpoints.add(bp)
+        await self.breakpoints.add(bp)
+        for child in self.children:  # child processes get it too, under the same id
+            copy = child.breakpoints.copy_of(bp)
+            if copy is not None and child.phase.reachable:
+                with contextlib.suppress(DebugError):
+                    await child.add_breakpoint(copy)
+        return bp
 
     async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        return await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+        bp = await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+        for child in self.children:
+            if bp.id in child.breakpoints:
+                with contextlib.suppress(DebugError):
+                    await child.remove_breakpoint(bp.id)
+        return bp
 
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self.breakpoints.set_exception_mode(mode)

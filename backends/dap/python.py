@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -11,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import check_host
+from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
 from .backend import DapBackend
 
@@ -82,15 +84,48 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     return [{"path": path, "include": True} for path in paths]
 
 
-class PythonLaunch(DapBackend):
+class DebugpyChildren(DapBackend):
+    """What every debugpy session shares: a further process of its program (a multiprocessing worker, fork or spawn,
+    a `subprocess` Python) is announced by debugpy's adapter with a `debugpyAttach` event carrying the configuration
+    to attach to it with. Until a client attaches, that process waits; so it becomes a session of its own at once, or,
+    if that is impossible, the session says so in its output rather than leave a process hanging unexplained."""
+
+    language = "python"
+    adapter_id = "debugpy"
+    allowed_hosts: list[str] = []
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "debugpyAttach":
+            self._child_announced(body)
+            return
+        super()._on_event(event, body)
+
+    def _child_announced(self, config: dict[str, Any]) -> None:
+        pid = config.get("subProcessId")
+        listener = self.listener
+        if listener is None:
+            return
+        try:
+            child = PythonChild(config, self.allowed_hosts)
+            listener.on_child(child, f"{os.path.basename(self.program or 'python')} child {pid}")
+        except DebugError as exc:
+            listener.on_output(
+                "important",
+                f"pairdbg: child process {pid} cannot be debugged ({exc.message}); it waits for a debugger "
+                "until its parent ends\n",
+            )
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        return (frame.get("source") or {}).get("path") != BOOT
+
+
+class PythonLaunch(DebugpyChildren):
     """debugpy's adapter on stdio, which starts the program through its launcher.
 
     The adapter runs on pairdbg's interpreter; the program runs on `python` (any CPython debugpy supports,
     with or without debugpy installed there), because the launcher brings debugpy's code along by path.
     """
 
-    language = "python"
-    adapter_id = "debugpy"
     launched = True
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
@@ -140,22 +175,17 @@ class PythonLaunch(DapBackend):
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
             "redirectOutput": True,
             "showReturnValue": True,
-            "subProcess": False,
+            "subProcess": True,  # children announce themselves (debugpyAttach) and become sessions
         }
         args["module" if self.module else "program"] = self.program
         if self.just_my_code:
             args["rules"] = include_rules([] if self.module else [self.program], self.breakpoint_files)
         return "launch", args
 
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        return (frame.get("source") or {}).get("path") != BOOT
 
-
-class PythonAttach(DapBackend):
+class PythonAttach(DebugpyChildren):
     """Attach to a program started as `python -m debugpy --listen HOST:PORT [--wait-for-client] prog.py`."""
 
-    language = "python"
-    adapter_id = "debugpy"
     owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
     def __init__(self, host: str, port: int, just_my_code: bool = True, allowed_hosts: list[str] | None = None) -> None:
@@ -164,6 +194,7 @@ class PythonAttach(DapBackend):
         self.host = host
         self.port = port
         self.just_my_code = just_my_code
+        self.allowed_hosts = list(allowed_hosts or [])
         self.program = f"{host}:{port}"
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -176,11 +207,7 @@ class PythonAttach(DapBackend):
                 hint=f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
                 "your_program.py`, then attach again",
             ) from None
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            import socket
-
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        no_delay(tcp_socket(writer))
         return reader, writer
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
@@ -193,3 +220,57 @@ class PythonAttach(DapBackend):
             "variablePresentation": VARIABLE_PRESENTATION,
             **({"rules": include_rules([], self.breakpoint_files)} if self.just_my_code else {}),
         }
+
+
+class PythonChild(DebugpyChildren):
+    """A further process of a debugpy session, attached through the same adapter with the configuration its
+    `debugpyAttach` event gave. debugpy owns the process: ending the session asks the adapter to end it."""
+
+    owns_debuggee = False
+
+    def __init__(self, config: dict[str, Any], allowed_hosts: list[str] | None = None) -> None:
+        connect = config.get("connect") or {}
+        host, port = connect.get("host"), connect.get("port")
+        if not host or not isinstance(port, int):
+            raise DebugError(
+                ErrorCode.PROTOCOL_ERROR, f"debugpy announced a child process without an address: {connect}"
+            )
+        check_host(host, allowed_hosts or [], "debug servers")
+        super().__init__()
+        self.config = {**config, "request": "attach"}
+        self.host, self.port = host, port
+        self.allowed_hosts = list(allowed_hosts or [])
+        self.pid = config.get("subProcessId")
+        self.program = config.get("program") or config.get("module") or f"process {self.pid}"
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 5)
+        except (OSError, TimeoutError) as exc:
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"debugpy's adapter at {self.host}:{self.port} is gone ({exc.__class__.__name__})",
+            ) from None
+        no_delay(tcp_socket(writer))
+        return reader, writer
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        config = dict(self.config)
+        if config.get("justMyCode", True):
+            config["rules"] = include_rules(
+                [r["path"] for r in config.get("rules") or [] if r.get("include")], self.breakpoint_files
+            )
+        return "attach", config
+
+    async def close(self, terminate: bool = True) -> None:
+        """A child that never became a session (no room for one) still waits for a debugger: attach and let it go
+        at once, so it runs on undebugged instead of hanging its parent."""
+        if self.client is None and not terminate and not self._closing:
+            with contextlib.suppress(DebugError, OSError, TimeoutError):
+                await asyncio.wait_for(self.start({}, "none"), 10)
+        await super().close(terminate)
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "process" and body.get("name"):
+            self.program = body["name"]  # the child's own program (a subprocess runs another file)
+        super()._on_event(event, body)

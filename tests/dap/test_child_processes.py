@@ -1,0 +1,116 @@
+"""Child processes of a debugged Python program (multiprocessing fork and spawn, Pool workers, `subprocess`) become
+sessions of their own through debugpy's subProcess support: listed with their parent, with the parent's breakpoints,
+stopped at them, pausable, and closed with the parent, leaving no process behind."""
+
+from __future__ import annotations
+
+import pytest
+from support import line_of, prog, stop_of, until
+from support.core import marked_processes, wait_gone
+
+from pairdbg.backends.limits import Limits
+
+POOL = "pool_job.py"
+WORKER_LINE = line_of(POOL, "# worker line")
+
+
+def children_of(registry, parent: str):
+    return [s for s in registry.hub.sessions.values() if s.parent is not None and s.parent.id == parent]
+
+
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+@pytest.mark.asyncio
+async def test_a_pool_worker_stops_at_a_breakpoint_in_a_session_of_its_own(registry, method) -> None:
+    path = prog(POOL)
+    reply = await registry.run(
+        "start_debugging",
+        {"program": path, "args": [method], "breakpoints": [{"file": path, "line": WORKER_LINE}], "wait_s": 20},
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    # The parent runs on (it waits for its pool): the reply says so, and names the child that stopped.
+    assert reply.data["state"] == "running", reply.text
+    assert "child session" in reply.text and f"{POOL}:{WORKER_LINE}" in reply.text, reply.text
+    child = next(s for s in children_of(registry, parent) if s.phase.value == "paused")
+    waited = await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 5}, "agent:test")
+    stop = stop_of(waited)
+    assert stop["location"]["line"] == WORKER_LINE and stop["hit_breakpoints"] == ["BP1"]
+    assert f"child of {parent}" in waited.text and f"process {child.backend.pid}" in waited.text
+    listed = await registry.run("list_debug_sessions", {}, "agent:test")
+    assert f"(child of {parent}, pid {child.backend.pid})" in listed.text
+    assert any(s.get("parent_id") == parent for s in listed.data["sessions"])
+    # Let every worker run to its end: the breakpoint goes, each paused child continues (a spawn worker may
+    # still be starting with it, so keep releasing until the parent ends).
+    await registry.run("remove_breakpoint", {"session_id": parent, "breakpoint_id": "BP1"}, "agent:test")
+    parent_session = registry.hub.sessions[parent]
+
+    async def released() -> bool:
+        for s in children_of(registry, parent):
+            if s.phase.value == "paused":
+                await registry.run("continue_execution", {"session_id": s.id, "wait_s": 0}, "agent:test")
+        return parent_session.phase.ended
+
+    await until(released, "the pool job to finish", timeout=30)
+    ended = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 1}, "agent:test")
+    assert ended.data["state"] == "terminated", ended.text
+    assert "results [0, 1, 4, 9]" in "\n".join(ended.data.get("output_tail", [])), ended.text
+
+
+@pytest.mark.asyncio
+async def test_a_subprocess_child_stops_at_a_breakpoint_set_in_its_file(registry) -> None:
+    child_file = prog("child_task.py")
+    reply = await registry.run(
+        "start_debugging",
+        {
+            "program": prog("run_child.py"),
+            "breakpoints": [{"file": child_file, "line": line_of("child_task.py", "# child line")}],
+            "wait_s": 20,
+        },
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    assert "child session" in reply.text, reply.text
+    child = children_of(registry, parent)[0]
+    stop = stop_of(await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 5}, "agent:test"))
+    assert stop["location"]["file"] == child_file and stop["process"].startswith(f"process {child.backend.pid}")
+    value = await registry.run(
+        "evaluate_expression", {"session_id": child.id, "expression": "int(sys.argv[1])"}, "agent:test")
+    assert value.data["value"] == "7"
+    await registry.run("continue_execution", {"session_id": child.id, "wait_s": 0}, "agent:test")
+    ended = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 20}, "agent:test")
+    assert ended.data["state"] == "terminated" and "child exited 0" in "\n".join(ended.data["output_tail"])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+async def test_a_running_child_pauses_and_closes_with_its_parent(registry, method) -> None:
+    before = {pid for pid, _ in marked_processes()}
+    reply = await registry.run(
+        "start_debugging", {"program": prog("spin_workers.py"), "args": [method], "wait_s": 0}, "agent:test"
+    )
+    parent = reply.data["session_id"]
+    await until(lambda: any(s.phase.value == "running" for s in children_of(registry, parent)), "a child session")
+    child = children_of(registry, parent)[0]
+    paused = stop_of(await registry.run("pause_execution", {"session_id": child.id, "wait_s": 10}, "agent:test"))
+    assert paused["location"]["function"] == "spin", paused
+    worker_pid = child.backend.pid
+    assert worker_pid in {pid for pid, _ in marked_processes()}
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+    assert child.phase.ended
+    left = wait_gone(lambda: [p for p, _ in marked_processes() if p not in before], 10)
+    assert not left, f"processes left after closing the parent: {left}"
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("limits", [Limits(max_sessions=1)])
+async def test_a_child_with_no_room_for_a_session_is_said_and_runs_on(registry, limits) -> None:
+    path = prog(POOL)
+    reply = await registry.run(
+        "start_debugging",
+        {"program": path, "args": ["fork"], "breakpoints": [{"file": path, "line": WORKER_LINE}], "wait_s": 30},
+        "agent:test",
+    )
+    assert reply.data["state"] == "terminated", reply.text  # the workers ran undebugged; nothing hung
+    printed = "".join(e.text for e in registry.hub.sessions[reply.data["session_id"]].output.read(0, 100)[0])
+    assert "is not debugged" in printed and "sessions are already live" in printed, printed
+    assert "results [0, 1, 4, 9]" in printed
