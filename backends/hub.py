@@ -113,7 +113,7 @@ class Hub:
         self._forget_old_ended()
         self.sessions[session_id] = session
         if parent is not None:
-            parent.children.append(session)
+            parent.child_sessions.append(session)
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
             await session.start(initial)

@@ -80,7 +80,7 @@ class Session:
         # Given by the Hub: opens a session for a further process of this program (a fork, a worker, a subprocess).
         self._open_child = open_child
         self.parent: Session | None = None  # the session of the process that started this one's
-        self.children: list[Session] = []  # sessions of the processes this one's program started
+        self.child_sessions: list[Session] = []  # sessions of the processes this one's program started
         self._child_tasks: set[asyncio.Future[None]] = set()
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self.controls_sent = 0  # steps/continues/pauses sent: a read that failed while this moved raced one
@@ -112,7 +112,7 @@ class Session:
 
     async def _release(self) -> None:
         await asyncio.gather(
-            *(child.close(True) for child in self.children if not child.phase.ended), return_exceptions=True
+            *(child.close(True) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
         )
         for task in list(self._stop_tasks):
             task.cancel()
@@ -137,7 +137,7 @@ class Session:
             self.parent._notify()
 
     def descendants(self) -> list[Session]:
-        return [s for child in self.children for s in (child, *child.descendants())]
+        return [s for child in self.child_sessions for s in (child, *child.descendants())]
 
     @property
     def snapshot(self) -> StopSnapshot | None:
@@ -288,7 +288,7 @@ class Session:
 
     async def _close(self, terminate: bool) -> None:
         # A child process goes with its parent; its session closes first, while the adapter it shares is there.
-        await asyncio.gather(*(child.close(terminate) for child in self.children), return_exceptions=True)
+        await asyncio.gather(*(child.close(terminate) for child in self.child_sessions), return_exceptions=True)
         for task in list(self._child_tasks):
             task.cancel()
         for task in list(self._stop_tasks):
@@ -495,7 +495,7 @@ class Session:
             error=self.error,
             capabilities=self.capabilities,
             parent_id=self.parent.id if self.parent else None,
-            child_ids=[child.id for child in self.children] or None,
+            child_ids=[child.id for child in self.child_sessions] or None,
         )
 
     # ----- the parts, as callers know them ------------------------------------------------------------------------
@@ -518,7 +518,7 @@ class Session:
 
     async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
         await self.breakpoints.add(bp)
-        for child in self.children:  # child processes get it too, under the same id
+        for child in self.child_sessions:  # child processes get it too, under the same id
             copy = child.breakpoints.copy_of(bp)
             if copy is not None and child.phase.reachable:
                 with contextlib.suppress(DebugError):
@@ -527,7 +527,7 @@ class Session:
 
     async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
         bp = await self.breakpoints.remove(bp_id, live=self.phase.reachable)
-        for child in self.children:
+        for child in self.child_sessions:
             if bp.id in child.breakpoints:
                 with contextlib.suppress(DebugError):
                     await child.remove_breakpoint(bp.id)
