@@ -78,6 +78,7 @@ class ExceptionInfo(BaseModel):
     type: str
     message: str | None = None
     break_mode: str | None = None
+    raised_at: str | None = Field(None, description="where it was raised, when that frame is hidden from the stack")
 
 
 class StopReport(BaseModel):

@@ -354,6 +354,7 @@ class Session:
         async with self._lock:
             self.require_paused()
             before, gen = self.stop_number, self._stop_gen
+            before_stop = self.last_stop
             thread = self.last_stop.thread_id if self.last_stop else None
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
@@ -380,7 +381,21 @@ class Session:
             request.result()  # a refused request raises here, as before
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
-        return await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
+        outcome = await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
+        if what == "into" and outcome.report is not None and before_stop is not None:
+            self._note_skipped_call(before_stop, outcome.report)
+        return outcome
+
+    def _note_skipped_call(self, before: StopReport, after: StopReport) -> None:
+        """A step into a line that calls something but did not go deeper: the backend may have stepped over the
+        callee on purpose (library code); say so, and how to go in."""
+        hint = getattr(self.backend, "skipped_code_hint", None)
+        current = next((s.text for s in before.source if s.current), "")
+        if hint and "(" in current and after.stack_total <= before.stack_total and not after.hit_breakpoints:
+            after.description = (
+                f"step_into did not enter the call on line {before.location.line} "
+                f"({before.location.function or '?'}); if it calls library code, {hint}"
+            )
 
     def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:
         """A step or continue that failed after its caller was told it is pending: said in the output, since the

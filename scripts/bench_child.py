@@ -61,11 +61,15 @@ async def main() -> None:
     for name, (program, argv, file, marker) in CASES.items():
         firsts, steps = [], []
         for _ in range(args.runs):
-            first, step = await first_child_stop(str(PROGRAMS / program), argv, str(PROGRAMS / file), line_of(file, marker))
+            first, step = await first_child_stop(
+                str(PROGRAMS / program), argv, str(PROGRAMS / file), line_of(file, marker)
+            )
             firsts.append(first)
             steps.append(step)
         for what, values in ((f"{name}: start -> child stopped", firsts), (f"{name}: step_over in the child", steps)):
-            print(f"  {what:<45} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+            print(
+                f"  {what:<45} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})"
+            )
 
 
 if __name__ == "__main__":

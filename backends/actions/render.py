@@ -49,6 +49,8 @@ def stop_report(r: StopReport) -> str:
     if r.exception:
         mode = f" ({r.exception.break_mode})" if r.exception.break_mode else ""
         lines.append(f"Exception: {r.exception.type}: {r.exception.message or ''}{mode}".rstrip())
+        if r.exception.raised_at:
+            lines.append(f"Raised {r.exception.raised_at}")
     elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
         lines.append(r.description)
     loc = r.location

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
 import contextlib
 import importlib.util
@@ -14,6 +15,7 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
+from ..base import ExceptionDetails
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
@@ -84,6 +86,10 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     return [{"path": path, "include": True} for path in paths]
 
 
+# The innermost frame of the exception a stopped frame holds (pydevd puts it in the frame as __exception__).
+RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
+
+
 class DebugpyChildren(DapBackend):
     """What every debugpy session shares: a further process of its program (a multiprocessing worker, fork or spawn,
     a `subprocess` Python) is announced by debugpy's adapter with a `debugpyAttach` event carrying the configuration
@@ -93,6 +99,7 @@ class DebugpyChildren(DapBackend):
     language = "python"
     adapter_id = "debugpy"
     allowed_hosts: list[str] = []
+    just_my_code = True
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
@@ -117,6 +124,35 @@ class DebugpyChildren(DapBackend):
 
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return (frame.get("source") or {}).get("path") != BOOT
+
+    @property
+    def skipped_code_hint(self) -> str | None:  # type: ignore[override]
+        if not self.just_my_code:
+            return None
+        return (
+            "justMyCode steps over library code (installed packages, the stdlib); to step into it, start again "
+            "with just_my_code=false, or set a breakpoint in that file"
+        )
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
+        raised inside a library stops at the caller's line, and debugpy's own trace leaves the library out)."""
+        details = await super().exception_details(thread_id)
+        if details is None or not self.just_my_code:
+            return details
+        with contextlib.suppress(DebugError, ValueError, SyntaxError):
+            frames, _ = await self.stack(thread_id, 0, 1)
+            if not frames:
+                return details
+            raw = await self.evaluate(RAISE_SITE, frames[0].id, context="hover")
+            file, line, function = ast.literal_eval(raw.value)
+            if (file, line) != (frames[0].file, frames[0].line):
+                details.raised_at = (
+                    f"in {os.path.basename(file)}:{line} in {function} ({file}), library code whose frames "
+                    "justMyCode hides; to see them, start again with just_my_code=false, or set a breakpoint in "
+                    "that file"
+                )
+        return details
 
 
 class PythonLaunch(DebugpyChildren):
@@ -241,6 +277,7 @@ class PythonChild(DebugpyChildren):
         self.host, self.port = host, port
         self.allowed_hosts = list(allowed_hosts or [])
         self.pid = config.get("subProcessId")
+        self.just_my_code = bool(config.get("justMyCode", True))
         self.program = config.get("program") or config.get("module") or f"process {self.pid}"
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -256,7 +293,7 @@ class PythonChild(DebugpyChildren):
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         config = dict(self.config)
-        if config.get("justMyCode", True):
+        if self.just_my_code:
             config["rules"] = include_rules(
                 [r["path"] for r in config.get("rules") or [] if r.get("include")], self.breakpoint_files
             )

@@ -74,7 +74,8 @@ async def test_a_subprocess_child_stops_at_a_breakpoint_set_in_its_file(registry
     stop = stop_of(await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 5}, "agent:test"))
     assert stop["location"]["file"] == child_file and stop["process"].startswith(f"process {child.backend.pid}")
     value = await registry.run(
-        "evaluate_expression", {"session_id": child.id, "expression": "int(sys.argv[1])"}, "agent:test")
+        "evaluate_expression", {"session_id": child.id, "expression": "int(sys.argv[1])"}, "agent:test"
+    )
     assert value.data["value"] == "7"
     await registry.run("continue_execution", {"session_id": child.id, "wait_s": 0}, "agent:test")
     ended = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 20}, "agent:test")
