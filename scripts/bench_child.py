@@ -68,7 +68,8 @@ async def main() -> None:
             steps.append(step)
         for what, values in ((f"{name}: start -> child stopped", firsts), (f"{name}: step_over in the child", steps)):
             print(
-                f"  {what:<45} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})"
+                f"  {what:<45} {statistics.median(values):8.1f}"
+                f"   ({min(values):.1f}-{max(values):.1f}, n={len(values)})"
             )
 
 
