@@ -19,6 +19,7 @@ from ..base import ExceptionDetails
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
+ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
 
 
 def debugpy_available() -> tuple[bool, str]:
@@ -191,7 +192,7 @@ class PythonLaunch(DebugpyChildren):
         if not ok:
             raise DebugError(ErrorCode.CONNECTION_FAILED, why, hint="install debugpy, then start again")
         await check_python(self.python)
-        await self._spawn_adapter([sys.executable, "-m", "debugpy.adapter"])
+        await self._spawn_adapter([sys.executable, ADAPTER_BOOT])
         assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
 

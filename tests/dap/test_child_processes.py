@@ -90,10 +90,18 @@ async def test_a_running_child_pauses_and_closes_with_its_parent(registry, metho
         "start_debugging", {"program": prog("spin_workers.py"), "args": [method], "wait_s": 0}, "agent:test"
     )
     parent = reply.data["session_id"]
-    await until(lambda: any(s.phase.value == "running" for s in children_of(registry, parent)), "a child session")
-    child = children_of(registry, parent)[0]
+    session = registry.hub.sessions[parent]
+
+    def worker():  # spawn also starts multiprocessing's resource tracker, a child of its own: pick the worker
+        printed = "".join(e.text for e in session.output.read(0, 100)[0])
+        pid = int(printed.split("worker ")[1].split()[0]) if "worker " in printed else None
+        return next((s for s in children_of(registry, parent) if s.backend.pid == pid and s.phase.reachable), None)
+
+    await until(lambda: worker() is not None and worker().phase.value == "running", "the worker's session")
+    child = worker()
+    await until(lambda: "spinning" in "".join(e.text for e in child.output.read(0, 100)[0]), "the worker to spin")
     paused = stop_of(await registry.run("pause_execution", {"session_id": child.id, "wait_s": 10}, "agent:test"))
-    assert paused["location"]["function"] == "spin", paused
+    assert paused["location"]["function"] == "spin", [(f["function"], f["file"], f["line"]) for f in paused["stack"]]
     worker_pid = child.backend.pid
     assert worker_pid in {pid for pid, _ in marked_processes()}
     await registry.run("close_debug_session", {"session_id": parent}, "agent:test")

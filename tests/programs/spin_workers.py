@@ -5,6 +5,7 @@ import sys
 
 
 def spin():
+    print("spinning", flush=True)
     n = 0
     while True:
         n += 1  # spin line
