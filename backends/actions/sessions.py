@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Literal
 
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from .. import factory
 from ..errors import DebugError, ErrorCode
@@ -84,6 +84,13 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     return reply
 
 
+class PathMapping(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    local_root: str = Field(alias="localRoot", description="the folder here (a relative path is from pairdbg's cwd)")
+    remote_root: str = Field(alias="remoteRoot", description="the same folder as the debugged program sees it")
+
+
 class AttachParams(BaseModel):
     target: str = Field(
         description="host:port (Python: `python -m debugpy --listen`; JavaScript: an inspector "
@@ -95,10 +102,17 @@ class AttachParams(BaseModel):
     )
     wait_s: float | None = Field(2.0, ge=0, le=300)
     just_my_code: bool = Field(True, description="Python: steps skip library code; false steps into it")
+    path_mappings: list[PathMapping] | None = Field(
+        None,
+        max_length=32,
+        description="Python: where the program's files are here vs. where it runs (a container, another host): "
+        "[{localRoot, remoteRoot}]. Breakpoints take local paths; stops show local paths",
+    )
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
-    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code)
+    mappings = [(m.local_root, m.remote_root) for m in p.path_mappings or []]
+    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code, mappings)
     session = await hub.create(make, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     hub.focus.of(actor).saw(outcome.report)

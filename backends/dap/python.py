@@ -225,13 +225,23 @@ class PythonAttach(DebugpyChildren):
 
     owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
-    def __init__(self, host: str, port: int, just_my_code: bool = True, allowed_hosts: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        just_my_code: bool = True,
+        allowed_hosts: list[str] | None = None,
+        path_mappings: list[tuple[str, str]] | None = None,
+    ) -> None:
         check_host(host, allowed_hosts or [], "debug servers")  # before anything connects
         super().__init__()
         self.host = host
         self.port = port
         self.just_my_code = just_my_code
         self.allowed_hosts = list(allowed_hosts or [])
+        # Where the program's files are here and where it runs: debugpy maps breakpoint paths there and stack
+        # paths back, so every path pairdbg sees is local.
+        self.path_mappings = [{"localRoot": local, "remoteRoot": remote} for local, remote in path_mappings or []]
         self.program = f"{host}:{port}"
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -256,6 +266,7 @@ class PythonAttach(DebugpyChildren):
             "justMyCode": self.just_my_code,
             "variablePresentation": VARIABLE_PRESENTATION,
             **({"rules": include_rules([], self.breakpoint_files)} if self.just_my_code else {}),
+            **({"pathMappings": self.path_mappings} if self.path_mappings else {}),
         }
 
 
