@@ -199,7 +199,7 @@ async def test_a_multiprocessing_worker_stops_at_a_breakpoint() -> None:
         waited = await call(client, "wait_for_stop", session_id=child["session_id"], timeout_s=5)
         where = stop(waited)
         assert where["location"]["function"] == "square" and where["hit_breakpoints"] == ["BP1"], waited["_text"]
-        assert f"child of S1" in waited["_text"]
+        assert "child of S1" in waited["_text"]
         square = await call(client, "evaluate_expression", session_id=child["session_id"], expression="n * n")
         assert square["value"].isdigit()
         await call(client, "close_debug_session", session_id="S1")
