@@ -152,3 +152,4 @@ class ExecOutcome:
     exit_code: int | None = None
     detail: str | None = None
     output_tail: list[str] = field(default_factory=list)
+    child_stopped: bool = False  # the wait ended early because a child process's session stopped

@@ -441,6 +441,7 @@ class Session:
         outcome = self.outcome(pending=True)
         if outcome.state == "running":
             outcome.detail = "; ".join(filter(None, [outcome.detail, self.children_paused()])) or None
+            outcome.child_stopped = child_stopped()
         return outcome
 
     def children_paused(self) -> str | None:

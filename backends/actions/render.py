@@ -88,7 +88,7 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
     if o.state == "paused" and o.report is not None:
         return stop_report(o.report)
     if o.state == "running":
-        waited_text = f" within {waited:g}s" if waited is not None else ""
+        waited_text = " of its own" if o.child_stopped else f" within {waited:g}s" if waited is not None else ""
         return (
             f"{session_id} running (pending): no stop{waited_text}"
             + (f"; {o.detail}" if o.detail else "")

@@ -4,10 +4,16 @@ stopped at them, pausable, and closed with the parent, leaving no process behind
 
 from __future__ import annotations
 
+import contextlib
+import os
+import subprocess
+import sys
+
 import pytest
-from support import line_of, prog, stop_of, until
+from support import free_port, line_of, prog, stop_of, until
 from support.core import marked_processes, wait_gone
 
+from pairdbg.backends.errors import DebugError
 from pairdbg.backends.limits import Limits
 
 POOL = "pool_job.py"
@@ -123,3 +129,38 @@ async def test_a_child_with_no_room_for_a_session_is_said_and_runs_on(registry, 
     printed = "".join(e.text for e in registry.hub.sessions[reply.data["session_id"]].output.read(0, 100)[0])
     assert "is not debugged" in printed and "sessions are already live" in printed, printed
     assert "results [0, 1, 4, 9]" in printed
+
+
+@pytest.mark.asyncio
+async def test_an_attached_programs_subprocess_becomes_a_session_too(registry) -> None:
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", prog("run_child.py")],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        replies = []
+
+        async def attached() -> bool:
+            with contextlib.suppress(DebugError):
+                replies.append(await registry.run("attach", {"target": f"127.0.0.1:{port}", "wait_s": 0}, "agent:t"))
+            return bool(replies)
+
+        await until(attached, "debugpy to listen", timeout=15)
+        parent = replies[0].data["session_id"]
+        child_file, line = prog("child_task.py"), line_of("child_task.py", "# child line")
+        await registry.run("set_breakpoint", {"session_id": parent, "file": child_file, "line": line}, "agent:t")
+        waited = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 15}, "agent:t")
+        assert waited.data["state"] == "running" and "no stop of its own; child session" in waited.text, waited.text
+        child = children_of(registry, parent)[0]
+        stop = stop_of(await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 5}, "agent:t"))
+        assert stop["location"]["file"] == child_file and stop["location"]["line"] == line
+        await registry.run("close_debug_session", {"session_id": parent}, "agent:t")
+        assert child.phase.ended
+        await until(lambda: proc.poll() is not None, "the attached program to end", timeout=10)
+    finally:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, 9)
+        proc.wait(5)
