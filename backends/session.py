@@ -549,8 +549,27 @@ class Session:
                     await child.remove_breakpoint(bp.id)
         return bp
 
+    async def update_breakpoint(
+        self,
+        bp_id: str,
+        enabled: bool | None = None,
+        condition: str | None = None,
+        hit_condition: str | None = None,
+        log_message: str | None = None,
+    ) -> Breakpoint:
+        bp = await self.breakpoints.update(bp_id, self.phase.reachable, enabled, condition, hit_condition, log_message)
+        for child in self.child_sessions:
+            if bp.id in child.breakpoints:
+                with contextlib.suppress(DebugError):
+                    await child.update_breakpoint(bp.id, enabled, condition, hit_condition, log_message)
+        return bp
+
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self.breakpoints.set_exception_mode(mode)
+        for child in self.child_sessions:  # child processes follow their parent's exception mode
+            if child.phase.reachable:
+                with contextlib.suppress(DebugError):
+                    await child.set_exception_mode(mode)
 
     def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
         return self.values.value_view(raw, parent_ref, frame_id, cap)

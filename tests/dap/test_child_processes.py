@@ -45,6 +45,11 @@ async def test_a_pool_worker_stops_at_a_breakpoint_in_a_session_of_its_own(regis
     listed = await registry.run("list_debug_sessions", {}, "agent:test")
     assert f"(child of {parent}, pid {child.backend.pid})" in listed.text
     assert any(s.get("parent_id") == parent for s in listed.data["sessions"])
+    # A change to the parent's breakpoint reaches its children, under the same id.
+    await registry.run(
+        "update_breakpoint", {"session_id": parent, "breakpoint_id": "BP1", "condition": "n == 99"}, "agent:test"
+    )
+    assert child.breakpoints["BP1"].condition == "n == 99"
     # Let every worker run to its end: the breakpoint goes, each paused child continues (a spawn worker may
     # still be starting with it, so keep releasing until the parent ends).
     await registry.run("remove_breakpoint", {"session_id": parent, "breakpoint_id": "BP1"}, "agent:test")
