@@ -111,8 +111,11 @@ class Session:
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
 
     async def _release(self) -> None:
+        # The program ended: children of a program pairdbg launched end with it (nothing outlives pairdbg); those
+        # of an attached program are left running, detached, as the program itself would be.
+        terminate = bool(getattr(self.backend, "launched", False))
         await asyncio.gather(
-            *(child.close(True) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
+            *(child.close(terminate) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
         )
         for task in list(self._stop_tasks):
             task.cancel()
