@@ -91,6 +91,25 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
 RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
 
 
+def process_kind(pid: int) -> str | None:
+    """What a child process of this machine is, from its command line: a multiprocessing worker or resource
+    tracker (both `python -c ...`), or the script a subprocess runs (pydevd's `--file`). None if unknown (a fork
+    has its parent's command line)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            args = [a.decode(errors="replace") for a in fh.read().split(b"\0")]
+    except OSError:
+        return None
+    line = " ".join(args)
+    if "multiprocessing.resource_tracker" in line:
+        return "multiprocessing resource tracker"
+    if "multiprocessing.spawn" in line or "multiprocessing.forkserver" in line:
+        return "multiprocessing worker"
+    if "--file" in args[:-1]:
+        return os.path.basename(args[args.index("--file") + 1])
+    return None
+
+
 class DebugpyChildren(DapBackend):
     """What every debugpy session shares: a further process of its program (a multiprocessing worker, fork or spawn,
     a `subprocess` Python) is announced by debugpy's adapter with a `debugpyAttach` event carrying the configuration
@@ -101,6 +120,8 @@ class DebugpyChildren(DapBackend):
     adapter_id = "debugpy"
     allowed_hosts: list[str] = []
     just_my_code = True
+    #: The program runs on this machine (launched, or a child of one): its pids are ours to look up in /proc.
+    local = False
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
@@ -114,8 +135,11 @@ class DebugpyChildren(DapBackend):
         if listener is None:
             return
         try:
-            child = PythonChild(config, self.allowed_hosts)
-            listener.on_child(child, f"{os.path.basename(self.program or 'python')} child {pid}")
+            child = PythonChild(config, self.allowed_hosts, local=self.local)
+            what = (process_kind(pid) if self.local and isinstance(pid, int) else None) or (
+                f"{os.path.basename(self.program or 'python')} child"
+            )
+            listener.on_child(child, f"{what} {pid}")
         except DebugError as exc:
             listener.on_output(
                 "important",
@@ -164,6 +188,7 @@ class PythonLaunch(DebugpyChildren):
     """
 
     launched = True
+    local = True
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     def __init__(
@@ -276,7 +301,7 @@ class PythonChild(DebugpyChildren):
 
     owns_debuggee = False
 
-    def __init__(self, config: dict[str, Any], allowed_hosts: list[str] | None = None) -> None:
+    def __init__(self, config: dict[str, Any], allowed_hosts: list[str] | None = None, local: bool = False) -> None:
         connect = config.get("connect") or {}
         host, port = connect.get("host"), connect.get("port")
         if not host or not isinstance(port, int):
@@ -289,6 +314,7 @@ class PythonChild(DebugpyChildren):
         self.host, self.port = host, port
         self.allowed_hosts = list(allowed_hosts or [])
         self.pid = config.get("subProcessId")
+        self.local = local
         self.just_my_code = bool(config.get("justMyCode", True))
         self.program = config.get("program") or config.get("module") or f"process {self.pid}"
 

@@ -44,6 +44,10 @@ async def test_a_pool_worker_stops_at_a_breakpoint_in_a_session_of_its_own(regis
     assert f"child of {parent}" in waited.text and f"process {child.backend.pid}" in waited.text
     listed = await registry.run("list_debug_sessions", {}, "agent:test")
     assert f"(child of {parent}, pid {child.backend.pid})" in listed.text
+    # Named for what it is: a spawn worker by its command line; a fork has its parent's, so its parent's name.
+    assert child.name == (
+        f"multiprocessing worker {child.backend.pid}" if method == "spawn" else f"{POOL} child {child.backend.pid}"
+    )
     assert any(s.get("parent_id") == parent for s in listed.data["sessions"])
     # A change to the parent's breakpoint reaches its children, under the same id.
     await registry.run(
