@@ -90,6 +90,7 @@ class ExceptionDetails:
     type: str
     message: str | None = None
     break_mode: str | None = None
+    raised_at: str | None = None  # where it was raised, when that frame is not in the stack shown (hidden)
 
 
 class BackendListener(Protocol):
@@ -198,6 +199,10 @@ class Backend(ABC):
 class Debugger(Backend):
     """The facet of a backend that debugs code: breakpoints, stepping, stacks and values. The optional methods at
     the end are called only when `features` says the backend has them."""
+
+    #: Said when a step into a call did not go deeper: what code this backend steps over and how to go in
+    #: (debugpy's justMyCode). None: it steps into all the code it can.
+    skipped_code_hint: str | None = None
 
     @abstractmethod
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:

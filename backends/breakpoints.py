@@ -151,6 +151,21 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             set_by=actor,
         )
 
+    def inherit(self, parent: BreakpointBook) -> None:
+        """A child process's session starts with its parent's breakpoints, under the same ids, unbound until its
+        target answers; the exception mode comes along too."""
+        for bp in parent.values():
+            self._by_id[bp.id] = dataclasses.replace(bp, state=BreakpointState(False))
+        self._seq = max(self._seq, parent._seq)
+        self.exception_mode = parent.exception_mode
+
+    def copy_of(self, bp: Breakpoint) -> Breakpoint | None:
+        """A parent's new breakpoint for this (child) book, same id; None if this book has that id already."""
+        if bp.id in self._by_id:
+            return None
+        self._seq = max(self._seq, int(bp.id[2:]) if bp.id[2:].isdigit() else 0)
+        return dataclasses.replace(bp, state=BreakpointState(False))
+
     def keep(self, bp: Breakpoint) -> None:
         """Hold a breakpoint that the session's start sends; it counts against the limit at once."""
         self._by_id[bp.id] = bp

@@ -138,10 +138,38 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
     return language, program, make
 
 
+def local_roots(mappings: list[tuple[str, str]]) -> list[tuple[str, str]]:
+    """Path mappings with each local root made absolute and checked: it must be a folder here."""
+    checked = []
+    for local, remote in mappings:
+        folder = os.path.abspath(os.path.expanduser(local))
+        if not os.path.isdir(folder):
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND,
+                f"path mapping localRoot {local[:200]!r} is not a folder here",
+                hint="localRoot is the folder on this machine that holds the program's files",
+            )
+        if not remote.strip():
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "path mapping remoteRoot is empty")
+        checked.append((folder, remote))
+    return checked
+
+
 def attacher(
-    target: str, language: str, backend: str | None, allowed_hosts: list[str], just_my_code: bool = True
+    target: str,
+    language: str,
+    backend: str | None,
+    allowed_hosts: list[str],
+    just_my_code: bool = True,
+    path_mappings: list[tuple[str, str]] | None = None,
 ) -> Make:
     """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL."""
+    if path_mappings and (language != "python" or target.startswith(("ws://", "http://"))):
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            "path_mappings are for attaching to a Python program (debugpy)",
+            hint="leave path_mappings out",
+        )
     if language == "python" and not target.startswith(("ws://", "http://")):
         if backend == "inspector":
             raise _conflict("backend='inspector'", language, "Python attaches to debugpy: leave backend out")
@@ -152,7 +180,15 @@ def attacher(
             )
         from .dap.python import PythonAttach
 
-        return _ready(PythonAttach(host or "127.0.0.1", int(port_text), just_my_code, allowed_hosts=allowed_hosts))
+        return _ready(
+            PythonAttach(
+                host or "127.0.0.1",
+                int(port_text),
+                just_my_code,
+                allowed_hosts=allowed_hosts,
+                path_mappings=local_roots(path_mappings or []),
+            )
+        )
     if backend == "dap":
         from .dap.jsdebug import JsDebugAttach
 

@@ -83,7 +83,12 @@ class Hub:
             raise
 
     async def open(
-        self, backend: Backend, name: str, breakpoints: list[dict] | None = None, actor: str = "human"
+        self,
+        backend: Backend,
+        name: str,
+        breakpoints: list[dict] | None = None,
+        actor: str = "human",
+        parent: Session | None = None,
     ) -> Session:
         """Register a session for `backend`, validate its first breakpoints and start it.
 
@@ -95,8 +100,11 @@ class Hub:
         session = Session(
             session_id, name, backend, self.bus, self.limits, backend.language, open_child=self._open_child
         )
+        if parent is not None:  # a child process: listed with its parent, starts with the parent's breakpoints
+            session.parent = parent
+            session.breakpoints.inherit(parent.breakpoints)
         try:
-            initial = []
+            initial = list(session.breakpoints.values())
             for spec in breakpoints or []:
                 bp = session.new_breakpoint(actor=actor, **spec)
                 session.breakpoints.keep(bp)  # counted at once, so the per-session limit holds for these too
@@ -106,6 +114,8 @@ class Hub:
             raise
         self._forget_old_ended()
         self.sessions[session_id] = session
+        if parent is not None:
+            parent.child_sessions.append(session)
         self.bus.publish(SessionAdded(session_id, name=name))
         try:
             await session.start(initial)
@@ -124,13 +134,19 @@ class Hub:
             self.bus.publish(SessionRemoved(session.id))
         return session
 
-    async def _open_child(self, backend: Backend, name: str) -> None:
-        """A program's further process (fork, worker) as a session of its own; failures are logged, not raised,
-        since nobody awaits them."""
+    async def _open_child(self, parent: Session, backend: Backend, name: str) -> None:
+        """A program's further process (fork, worker, subprocess) as a session of its own, listed with its parent.
+        Nobody awaits this: a failure is said in the parent's output (and logged), not raised."""
         try:
-            await self.open(backend, name)
+            if parent.phase.ended:
+                raise DebugError(ErrorCode.SESSION_INVALID_STATE, f"its parent session {parent.id} has ended")
+            await self.open(backend, name, parent=parent)
         except Exception as exc:
             log.warning("could not open a session for %s: %s", name, exc)
+            message = exc.message if isinstance(exc, DebugError) else str(exc)
+            parent.on_output(
+                "important", f"pairdbg: {name} is not debugged ({message}); it runs on without a debugger\n"
+            )
             with contextlib.suppress(Exception):
                 await backend.close(terminate=False)
 

@@ -135,6 +135,15 @@ def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, An
         attach = {"target": f"{host}:{port}", "language": language}
         if language == "python" and "justMyCode" in config:
             attach["just_my_code"] = bool(config["justMyCode"])
+        if language == "python" and isinstance(config.get("pathMappings"), list):
+            attach["path_mappings"] = [
+                {
+                    "localRoot": os.path.join(workspace, str(m.get("localRoot") or ".")),  # relative: to the workspace
+                    "remoteRoot": str(m.get("remoteRoot") or ""),
+                }
+                for m in config["pathMappings"]
+                if isinstance(m, dict)
+            ]
         return "attach", attach
     if request != "launch":
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"request {request!r} must be launch or attach")

@@ -78,6 +78,7 @@ class ExceptionInfo(BaseModel):
     type: str
     message: str | None = None
     break_mode: str | None = None
+    raised_at: str | None = Field(None, description="where it was raised, when that frame is hidden from the stack")
 
 
 class StopReport(BaseModel):
@@ -103,6 +104,7 @@ class StopReport(BaseModel):
     watches: list[WatchView] = Field(default_factory=list)
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0
+    process: str | None = Field(None, description="which process stopped, for a child process's session")
 
 
 class BreakpointView(BaseModel):
@@ -136,6 +138,8 @@ class SessionSummary(BaseModel):
     exit_code: int | None = None
     error: str | None = None
     capabilities: dict[str, bool] = Field(default_factory=dict)
+    parent_id: str | None = Field(None, description="the session of the process that started this one's")
+    child_ids: list[str] | None = Field(None, description="sessions of the processes this one started")
 
 
 @dataclass
@@ -148,3 +152,4 @@ class ExecOutcome:
     exit_code: int | None = None
     detail: str | None = None
     output_tail: list[str] = field(default_factory=list)
+    child_stopped: bool = False  # the wait ended early because a child process's session stopped

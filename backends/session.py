@@ -52,7 +52,7 @@ class Session:
         bus: EventBus,
         limits: Limits,
         language: str,
-        open_child: Callable[[Backend, str], Awaitable[None]] | None = None,
+        open_child: Callable[[Session, Backend, str], Awaitable[None]] | None = None,
     ) -> None:
         self.id = session_id
         self.name = name
@@ -77,8 +77,10 @@ class Session:
         )
         self.created = time.time()
         self.launch_args: dict | None = None  # set by start_debugging; restart_debugging starts these again
-        # Given by the Hub: opens a session for a further process of this program (js-debug forks and workers).
+        # Given by the Hub: opens a session for a further process of this program (a fork, a worker, a subprocess).
         self._open_child = open_child
+        self.parent: Session | None = None  # the session of the process that started this one's
+        self.child_sessions: list[Session] = []  # sessions of the processes this one's program started
         self._child_tasks: set[asyncio.Future[None]] = set()
         self.last_control: str | None = None  # "agent:x step_over", for honest BUSY / NOT_PAUSED answers
         self.controls_sent = 0  # steps/continues/pauses sent: a read that failed while this moved raced one
@@ -109,6 +111,12 @@ class Session:
             self._release_task = self._release_task or asyncio.ensure_future(self._release())
 
     async def _release(self) -> None:
+        # The program ended: children of a program pairdbg launched end with it (nothing outlives pairdbg); those
+        # of an attached program are left running, detached, as the program itself would be.
+        terminate = bool(getattr(self.backend, "launched", False))
+        await asyncio.gather(
+            *(child.close(terminate) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
+        )
         for task in list(self._stop_tasks):
             task.cancel()
         with contextlib.suppress(Exception):
@@ -128,6 +136,11 @@ class Session:
 
     def _notify(self) -> None:
         self._changes.notify()
+        if self.parent is not None:  # a parent's waiter hears its children's stops
+            self.parent._notify()
+
+    def descendants(self) -> list[Session]:
+        return [s for child in self.child_sessions for s in (child, *child.descendants())]
 
     @property
     def snapshot(self) -> StopSnapshot | None:
@@ -203,7 +216,7 @@ class Session:
     def on_child(self, backend: Backend, name: str) -> None:
         if self._open_child is None:
             raise self.backend.unsupported("cannot open child sessions here")
-        task = asyncio.ensure_future(self._open_child(backend, name))
+        task = asyncio.ensure_future(self._open_child(self, backend, name))
         self._child_tasks.add(task)
         task.add_done_callback(self._child_tasks.discard)
 
@@ -235,6 +248,8 @@ class Session:
         self._snapshot = snapshot
         self._output_mark = self.output.cursor
         self.breakpoints.verify_hit(report)
+        if self.parent is not None:
+            report.process = f"process {self.backend.pid}, child of {self.parent.id}"
         if self.phase == Phase.PAUSED:  # stopped again without a resume we saw (e.g. another thread)
             self.bus.publish(PhaseChanged(self.id, phase=Phase.PAUSED, detail=report.reason))
             self._notify()
@@ -275,6 +290,10 @@ class Session:
         await asyncio.shield(self._close_task)
 
     async def _close(self, terminate: bool) -> None:
+        # A child process goes with its parent; its session closes first, while the adapter it shares is there.
+        await asyncio.gather(*(child.close(terminate) for child in self.child_sessions), return_exceptions=True)
+        for task in list(self._child_tasks):
+            task.cancel()
         for task in list(self._stop_tasks):
             task.cancel()
         if self._release_task is not None:
@@ -338,6 +357,7 @@ class Session:
         async with self._lock:
             self.require_paused()
             before, gen = self.stop_number, self._stop_gen
+            before_stop = self.last_stop
             thread = self.last_stop.thread_id if self.last_stop else None
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
@@ -364,7 +384,21 @@ class Session:
             request.result()  # a refused request raises here, as before
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
-        return await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
+        outcome = await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
+        if what == "into" and outcome.report is not None and before_stop is not None:
+            self._note_skipped_call(before_stop, outcome.report)
+        return outcome
+
+    def _note_skipped_call(self, before: StopReport, after: StopReport) -> None:
+        """A step into a line that calls something but did not go deeper: the backend may have stepped over the
+        callee on purpose (library code); say so, and how to go in."""
+        hint = getattr(self.backend, "skipped_code_hint", None)
+        current = next((s.text for s in before.source if s.current), "")
+        if hint and "(" in current and after.stack_total <= before.stack_total and not after.hit_breakpoints:
+            after.description = (
+                f"step_into did not enter the call on line {before.location.line} "
+                f"({before.location.function or '?'}); if it calls library code, {hint}"
+            )
 
     def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:
         """A step or continue that failed after its caller was told it is pending: said in the output, since the
@@ -396,12 +430,37 @@ class Session:
         if after is None:
             after = self.stop_number - 1
 
+        marks = {s.id: s.stop_number for s in self.descendants()}
+
+        def child_stopped() -> bool:
+            return any(s.phase == Phase.PAUSED and s.stop_number > marks.get(s.id, 0) for s in self.descendants())
+
         def settled() -> bool:
-            # While reconnecting the target may come back (attach, restarted on its port) and stop again.
-            return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED)
+            # While reconnecting the target may come back (attach, restarted on its port) and stop again. A child
+            # process stopping (a worker at a breakpoint) ends the wait too: the reply names it.
+            return self.phase.ended or (self.stop_number > after and self.phase == Phase.PAUSED) or child_stopped()
 
         await self._changes.wait_until(settled, max(0.0, timeout))
-        return self.outcome(pending=True)
+        outcome = self.outcome(pending=True)
+        if outcome.state == "running":
+            outcome.detail = "; ".join(filter(None, [outcome.detail, self.children_paused()])) or None
+            outcome.child_stopped = child_stopped()
+        return outcome
+
+    def children_paused(self) -> str | None:
+        """Which child processes' sessions are paused, and where: a parent that runs on says so."""
+        paused = [s for s in self.descendants() if s.phase == Phase.PAUSED and s.last_stop is not None]
+        if not paused:
+            return None
+        parts = []
+        for s in paused:
+            stop = s.last_stop
+            assert stop is not None
+            loc = stop.location
+            place = f" at {os.path.basename(loc.file or '?')}:{loc.line}" if loc.line else ""
+            hit = f" {','.join(stop.hit_breakpoints)}" if stop.hit_breakpoints else ""
+            parts.append(f"child session {s.id} (process {s.backend.pid}) is paused: {stop.reason}{hit}{place}")
+        return "; ".join(parts) + f"; call wait_for_stop(session_id='{paused[0].id}') for its stop report"
 
     def outcome(self, pending: bool = False) -> ExecOutcome:
         if self.phase == Phase.PAUSED and self.last_stop is not None:
@@ -454,6 +513,8 @@ class Session:
             exit_code=self.exit_code,
             error=self.error,
             capabilities=self.capabilities,
+            parent_id=self.parent.id if self.parent else None,
+            child_ids=[child.id for child in self.child_sessions] or None,
         )
 
     # ----- the parts, as callers know them ------------------------------------------------------------------------
@@ -475,13 +536,43 @@ class Session:
         return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
 
     async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
-        return await self.breakpoints.add(bp)
+        await self.breakpoints.add(bp)
+        for child in self.child_sessions:  # child processes get it too, under the same id
+            copy = child.breakpoints.copy_of(bp)
+            if copy is not None and child.phase.reachable:
+                with contextlib.suppress(DebugError):
+                    await child.add_breakpoint(copy)
+        return bp
 
     async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        return await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+        bp = await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+        for child in self.child_sessions:
+            if bp.id in child.breakpoints:
+                with contextlib.suppress(DebugError):
+                    await child.remove_breakpoint(bp.id)
+        return bp
+
+    async def update_breakpoint(
+        self,
+        bp_id: str,
+        enabled: bool | None = None,
+        condition: str | None = None,
+        hit_condition: str | None = None,
+        log_message: str | None = None,
+    ) -> Breakpoint:
+        bp = await self.breakpoints.update(bp_id, self.phase.reachable, enabled, condition, hit_condition, log_message)
+        for child in self.child_sessions:
+            if bp.id in child.breakpoints:
+                with contextlib.suppress(DebugError):
+                    await child.update_breakpoint(bp.id, enabled, condition, hit_condition, log_message)
+        return bp
 
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self.breakpoints.set_exception_mode(mode)
+        for child in self.child_sessions:  # child processes follow their parent's exception mode
+            if child.phase.reachable:
+                with contextlib.suppress(DebugError):
+                    await child.set_exception_mode(mode)
 
     def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
         return self.values.value_view(raw, parent_ref, frame_id, cap)

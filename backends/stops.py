@@ -109,7 +109,10 @@ class StopRecorder:
             details = await backend.exception_details(thread_id)
             if details is not None:
                 exception = ExceptionInfo(
-                    type=cap_text(details.type, 120), message=cap_text(details.message), break_mode=details.break_mode
+                    type=cap_text(details.type, 120),
+                    message=cap_text(details.message),
+                    break_mode=details.break_mode,
+                    raised_at=details.raised_at,
                 )
             elif info.text or info.description:
                 exception = ExceptionInfo(

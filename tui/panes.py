@@ -127,7 +127,12 @@ class SessionsPane(OptionList):
 
     def show(self, sessions: dict[str, Session], selected: str | None) -> None:
         labels = tuple(
-            (s.id, f"{s.id} {s.name}  {PHASE_MARK.get(s.phase, '?')} {s.phase.value}") for s in sessions.values()
+            (
+                s.id,
+                f"{s.id} {s.name}{f' (child of {s.parent.id})' if s.parent else ''}  "
+                f"{PHASE_MARK.get(s.phase, '?')} {s.phase.value}",
+            )
+            for s in sessions.values()
         )
         if [i for i, _ in labels] == [i for i, _ in self._shown]:
             # Same sessions: relabel in place (a phase flips twice per step; a rebuild costs a layout pass).

@@ -61,9 +61,7 @@ async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> 
             f"update_breakpoint {p.breakpoint_id}: nothing to change",
             hint="give enabled, condition, hit_condition or log_message (an empty string clears one)",
         )
-    bp = await session.breakpoints.update(
-        p.breakpoint_id, session.phase.reachable, p.enabled, p.condition, p.hit_condition, p.log_message
-    )
+    bp = await session.update_breakpoint(p.breakpoint_id, p.enabled, p.condition, p.hit_condition, p.log_message)
     view = bp.view()
     return Reply(
         render.breakpoint_line(view), {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)}

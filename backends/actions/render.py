@@ -44,10 +44,13 @@ def stop_report(r: StopReport) -> str:
     if r.hit_breakpoints:
         cause += " " + ",".join(r.hit_breakpoints)
     thread = f", thread {r.thread_id}{' ' + r.thread_name if r.thread_name else ''}" if r.thread_id is not None else ""
-    lines = [f"{r.session_id} paused: {cause}  (stop #{r.stop_number}{thread})"]
+    process = f", {r.process}" if r.process else ""
+    lines = [f"{r.session_id} paused: {cause}  (stop #{r.stop_number}{thread}{process})"]
     if r.exception:
         mode = f" ({r.exception.break_mode})" if r.exception.break_mode else ""
         lines.append(f"Exception: {r.exception.type}: {r.exception.message or ''}{mode}".rstrip())
+        if r.exception.raised_at:
+            lines.append(f"Raised {r.exception.raised_at}")
     elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
         lines.append(r.description)
     loc = r.location
@@ -85,7 +88,7 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
     if o.state == "paused" and o.report is not None:
         return stop_report(o.report)
     if o.state == "running":
-        waited_text = f" within {waited:g}s" if waited is not None else ""
+        waited_text = " of its own" if o.child_stopped else f" within {waited:g}s" if waited is not None else ""
         return (
             f"{session_id} running (pending): no stop{waited_text}"
             + (f"; {o.detail}" if o.detail else "")
@@ -129,6 +132,8 @@ def breakpoint_line(bp: BreakpointView) -> str:
 
 def session_line(s: SessionSummary) -> str:
     text = f"{s.session_id} {s.name} [{s.language}/{s.backend}] {s.phase.value}"
+    if s.parent_id:
+        text += f" (child of {s.parent_id}, pid {s.pid})"
     if s.location and s.location.line:
         text += f" at {where(s.location.file, s.location.line)} in {s.location.function}"
         text += f" ({s.reason}, stop #{s.stop_number})"

@@ -85,6 +85,13 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     return reply
 
 
+class PathMapping(BaseModel):
+    model_config = ConfigDict(populate_by_name=True, extra="forbid")
+
+    local_root: str = Field(alias="localRoot", description="the folder here (a relative path is from pairdbg's cwd)")
+    remote_root: str = Field(alias="remoteRoot", description="the same folder as the debugged program sees it")
+
+
 class AttachParams(BaseModel):
     target: str = Field(description="host:port (debugpy --listen, node --inspect, a browser) or ws:// URL")
     language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
@@ -93,10 +100,14 @@ class AttachParams(BaseModel):
     )
     wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
+    path_mappings: list[PathMapping] | None = Field(
+        None, max_length=32, description="Python remote: [{localRoot, remoteRoot}]; stops show local paths"
+    )
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
-    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code)
+    mappings = [(m.local_root, m.remote_root) for m in p.path_mappings or []]
+    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code, mappings)
     session = await hub.create(make, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     hub.focus.of(actor).saw(outcome.report)

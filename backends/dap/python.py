@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import ast
 import asyncio
+import contextlib
 import importlib.util
 import os
 import shutil
@@ -11,10 +13,13 @@ from pathlib import Path
 from typing import Any
 
 from ..hosts import check_host
+from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
+from ..base import ExceptionDetails
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
+ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
 
 
 def debugpy_available() -> tuple[bool, str]:
@@ -82,16 +87,108 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     return [{"path": path, "include": True} for path in paths]
 
 
-class PythonLaunch(DapBackend):
+# The innermost frame of the exception a stopped frame holds (pydevd puts it in the frame as __exception__).
+RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
+
+
+def process_kind(pid: int) -> str | None:
+    """What a child process of this machine is, from its command line: a multiprocessing worker or resource
+    tracker (both `python -c ...`), or the script a subprocess runs (pydevd's `--file`). None if unknown (a fork
+    has its parent's command line)."""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            args = [a.decode(errors="replace") for a in fh.read().split(b"\0")]
+    except OSError:
+        return None
+    line = " ".join(args)
+    if "multiprocessing.resource_tracker" in line:
+        return "multiprocessing resource tracker"
+    if "multiprocessing.spawn" in line or "multiprocessing.forkserver" in line:
+        return "multiprocessing worker"
+    if "--file" in args[:-1]:
+        return os.path.basename(args[args.index("--file") + 1])
+    return None
+
+
+class DebugpyChildren(DapBackend):
+    """What every debugpy session shares: a further process of its program (a multiprocessing worker, fork or spawn,
+    a `subprocess` Python) is announced by debugpy's adapter with a `debugpyAttach` event carrying the configuration
+    to attach to it with. Until a client attaches, that process waits; so it becomes a session of its own at once, or,
+    if that is impossible, the session says so in its output rather than leave a process hanging unexplained."""
+
+    language = "python"
+    adapter_id = "debugpy"
+    allowed_hosts: list[str] = []
+    just_my_code = True
+    #: The program runs on this machine (launched, or a child of one): its pids are ours to look up in /proc.
+    local = False
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "debugpyAttach":
+            self._child_announced(body)
+            return
+        super()._on_event(event, body)
+
+    def _child_announced(self, config: dict[str, Any]) -> None:
+        pid = config.get("subProcessId")
+        listener = self.listener
+        if listener is None:
+            return
+        try:
+            child = PythonChild(config, self.allowed_hosts, local=self.local)
+            what = (process_kind(pid) if self.local and isinstance(pid, int) else None) or (
+                f"{os.path.basename(self.program or 'python')} child"
+            )
+            listener.on_child(child, f"{what} {pid}")
+        except DebugError as exc:
+            listener.on_output(
+                "important",
+                f"pairdbg: child process {pid} cannot be debugged ({exc.message}); it waits for a debugger "
+                "until its parent ends\n",
+            )
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        return (frame.get("source") or {}).get("path") != BOOT
+
+    @property
+    def skipped_code_hint(self) -> str | None:  # type: ignore[override]
+        if not self.just_my_code:
+            return None
+        return (
+            "justMyCode steps over library code (installed packages, the stdlib); to step into it, start again "
+            "with just_my_code=false, or set a breakpoint in that file"
+        )
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
+        raised inside a library stops at the caller's line, and debugpy's own trace leaves the library out)."""
+        details = await super().exception_details(thread_id)
+        if details is None or not self.just_my_code:
+            return details
+        with contextlib.suppress(DebugError, ValueError, SyntaxError):
+            frames, _ = await self.stack(thread_id, 0, 1)
+            if not frames:
+                return details
+            raw = await self.evaluate(RAISE_SITE, frames[0].id, context="hover")
+            file, line, function = ast.literal_eval(raw.value)
+            if (file, line) != (frames[0].file, frames[0].line):
+                details.raised_at = (
+                    f"in {os.path.basename(file)}:{line} in {function} ({file}), library code whose frames "
+                    "justMyCode hides; to see them, start again with just_my_code=false, or set a breakpoint in "
+                    "that file"
+                )
+        return details
+
+
+class PythonLaunch(DebugpyChildren):
     """debugpy's adapter on stdio, which starts the program through its launcher.
 
     The adapter runs on pairdbg's interpreter; the program runs on `python` (any CPython debugpy supports,
     with or without debugpy installed there), because the launcher brings debugpy's code along by path.
     """
 
-    language = "python"
-    adapter_id = "debugpy"
     launched = True
+    local = True
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     def __init__(
@@ -120,7 +217,7 @@ class PythonLaunch(DapBackend):
         if not ok:
             raise DebugError(ErrorCode.CONNECTION_FAILED, why, hint="install debugpy, then start again")
         await check_python(self.python)
-        await self._spawn_adapter([sys.executable, "-m", "debugpy.adapter"])
+        await self._spawn_adapter([sys.executable, ADAPTER_BOOT])
         assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
 
@@ -140,30 +237,36 @@ class PythonLaunch(DapBackend):
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
             "redirectOutput": True,
             "showReturnValue": True,
-            "subProcess": False,
+            "subProcess": True,  # children announce themselves (debugpyAttach) and become sessions
         }
         args["module" if self.module else "program"] = self.program
         if self.just_my_code:
             args["rules"] = include_rules([] if self.module else [self.program], self.breakpoint_files)
         return "launch", args
 
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        return (frame.get("source") or {}).get("path") != BOOT
 
-
-class PythonAttach(DapBackend):
+class PythonAttach(DebugpyChildren):
     """Attach to a program started as `python -m debugpy --listen HOST:PORT [--wait-for-client] prog.py`."""
 
-    language = "python"
-    adapter_id = "debugpy"
     owns_debuggee = False  # debugpy ends it on disconnect(terminateDebuggee); pairdbg never signals it itself
 
-    def __init__(self, host: str, port: int, just_my_code: bool = True, allowed_hosts: list[str] | None = None) -> None:
+    def __init__(
+        self,
+        host: str,
+        port: int,
+        just_my_code: bool = True,
+        allowed_hosts: list[str] | None = None,
+        path_mappings: list[tuple[str, str]] | None = None,
+    ) -> None:
         check_host(host, allowed_hosts or [], "debug servers")  # before anything connects
         super().__init__()
         self.host = host
         self.port = port
         self.just_my_code = just_my_code
+        self.allowed_hosts = list(allowed_hosts or [])
+        # Where the program's files are here and where it runs: debugpy maps breakpoint paths there and stack
+        # paths back, so every path pairdbg sees is local.
+        self.path_mappings = [{"localRoot": local, "remoteRoot": remote} for local, remote in path_mappings or []]
         self.program = f"{host}:{port}"
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -176,11 +279,7 @@ class PythonAttach(DapBackend):
                 hint=f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
                 "your_program.py`, then attach again",
             ) from None
-        sock = writer.get_extra_info("socket")
-        if sock is not None:
-            import socket
-
-            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+        no_delay(tcp_socket(writer))
         return reader, writer
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
@@ -192,4 +291,61 @@ class PythonAttach(DapBackend):
             "justMyCode": self.just_my_code,
             "variablePresentation": VARIABLE_PRESENTATION,
             **({"rules": include_rules([], self.breakpoint_files)} if self.just_my_code else {}),
+            **({"pathMappings": self.path_mappings} if self.path_mappings else {}),
         }
+
+
+class PythonChild(DebugpyChildren):
+    """A further process of a debugpy session, attached through the same adapter with the configuration its
+    `debugpyAttach` event gave. debugpy owns the process: ending the session asks the adapter to end it."""
+
+    owns_debuggee = False
+
+    def __init__(self, config: dict[str, Any], allowed_hosts: list[str] | None = None, local: bool = False) -> None:
+        connect = config.get("connect") or {}
+        host, port = connect.get("host"), connect.get("port")
+        if not host or not isinstance(port, int):
+            raise DebugError(
+                ErrorCode.PROTOCOL_ERROR, f"debugpy announced a child process without an address: {connect}"
+            )
+        check_host(host, allowed_hosts or [], "debug servers")
+        super().__init__()
+        self.config = {**config, "request": "attach"}
+        self.host, self.port = host, port
+        self.allowed_hosts = list(allowed_hosts or [])
+        self.pid = config.get("subProcessId")
+        self.local = local
+        self.just_my_code = bool(config.get("justMyCode", True))
+        self.program = config.get("program") or config.get("module") or f"process {self.pid}"
+
+    async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        try:
+            reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 5)
+        except (OSError, TimeoutError) as exc:
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED,
+                f"debugpy's adapter at {self.host}:{self.port} is gone ({exc.__class__.__name__})",
+            ) from None
+        no_delay(tcp_socket(writer))
+        return reader, writer
+
+    def _start_request(self) -> tuple[str, dict[str, Any]]:
+        config = dict(self.config)
+        if self.just_my_code:
+            config["rules"] = include_rules(
+                [r["path"] for r in config.get("rules") or [] if r.get("include")], self.breakpoint_files
+            )
+        return "attach", config
+
+    async def close(self, terminate: bool = True) -> None:
+        """A child that never became a session (no room for one) still waits for a debugger: attach and let it go
+        at once, so it runs on undebugged instead of hanging its parent."""
+        if self.client is None and not terminate and not self._closing:
+            with contextlib.suppress(DebugError, OSError, TimeoutError):
+                await asyncio.wait_for(self.start({}, "none"), 10)
+        await super().close(terminate)
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "process" and body.get("name"):
+            self.program = body["name"]  # the child's own program (a subprocess runs another file)
+        super()._on_event(event, body)
