@@ -16,11 +16,11 @@ from .registry import Action, Reply
 
 
 class SetBreakpointParams(SessionParams):
-    file: str | None = Field(None, description="source file (with line)")
+    file: str | None = Field(None, description="source file")
     line: int | None = Field(None, ge=1, description="1-based line")
     function: str | None = Field(None, description="function name (instead of file+line)")
     condition: str | None = Field(None, description="stop only when true")
-    hit_condition: str | None = Field(None, description="e.g. '>5' or '3'")
+    hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log this instead of stopping")
 
 

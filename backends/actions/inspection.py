@@ -57,7 +57,7 @@ class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle")
     start: int = Field(0, ge=0, description="first child")
     count: int = Field(50, ge=1, le=500, description="children to return")
-    names: list[str] | None = Field(None, description="only these children (default: all)")
+    names: list[str] | None = Field(None, description="only these (default: all)")
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
@@ -196,7 +196,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
     limit: int = Field(100, ge=1, le=1000, description="entries to return")
-    category: str | None = Field(None, description="stdout, stderr, console or important (default: all)")
+    category: str | None = Field(None, description="stdout, stderr, console, important; default all")
 
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:

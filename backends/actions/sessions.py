@@ -52,10 +52,10 @@ class StartParams(BaseModel):
     )
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JavaScript only (default inspector; dap is js-debug)"
+        None, description="JS: inspector (default) or dap = js-debug"
     )
     args: list[str] = Field(default_factory=list, description="program arguments")
-    cwd: str | None = Field(None, description="default: the program's folder")
+    cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment")
     executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
     module: bool = Field(False, description="python -m program")
@@ -88,20 +88,20 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
 class PathMapping(BaseModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
-    local_root: str = Field(alias="localRoot", description="the folder here (a relative path is from pairdbg's cwd)")
-    remote_root: str = Field(alias="remoteRoot", description="the same folder as the debugged program sees it")
+    local_root: str = Field(alias="localRoot", description="folder here")
+    remote_root: str = Field(alias="remoteRoot", description="folder where it runs")
 
 
 class AttachParams(BaseModel):
     target: str = Field(description="host:port (debugpy --listen, node --inspect, a browser) or ws:// URL")
     language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
     backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JavaScript only (default inspector; dap is js-debug)"
+        None, description="JS: inspector (default) or dap = js-debug"
     )
     wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
     path_mappings: list[PathMapping] | None = Field(
-        None, max_length=32, description="Python remote: [{localRoot, remoteRoot}]; stops show local paths"
+        None, max_length=32, description="Python: map remote roots; stops show local paths"
     )
 
 
@@ -280,7 +280,7 @@ ACTIONS = [
     ),
     Action(
         "attach",
-        "Attach to a running debugpy or JavaScript inspector (Node, Bun, Chromium, WebKitGTK).",
+        "Attach to a running debugpy or JS inspector (Node, Bun, Chromium, WebKitGTK).",
         AttachParams,
         attach,
         "Attach to host:port",
