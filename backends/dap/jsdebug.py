@@ -33,6 +33,19 @@ LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 
 
 
+def project_root(program: str) -> str:
+    """The nearest folder above `program` holding a package.json or tsconfig.json, else the program's folder."""
+    folder = os.path.dirname(program)
+    here = folder
+    while True:
+        if any(os.path.isfile(os.path.join(here, name)) for name in ("package.json", "tsconfig.json")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return folder
+        here = parent
+
+
 class JsDebugLaunch(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
@@ -162,10 +175,24 @@ class JsDebugLaunch(DapBackend):
             "request": "attach",
             "name": "pairdbg",
             "websocketAddress": self.ws_url,
-            "continueOnAttach": not self.stop_on_entry,
+            # Always held at the first line: js-debug reads the entry script's source map while it waits, so a
+            # breakpoint on an original (.ts) line of it is bound before it runs; the entry stop is then passed over.
+            "continueOnAttach": False,
             "attachExistingChildren": False,
             "skipFiles": ["<node_internals>/**"],
+            **self._source_map_options(),
         }
+
+    def _source_map_options(self) -> dict[str, Any]:
+        """Where js-debug looks for compiled files and their maps: the program's project (the nearest folder up with
+        a package.json or tsconfig.json), so a breakpoint on a .ts source binds before its compiled file loads;
+        maps are followed everywhere, node_modules included (library frames through their own maps)."""
+        root = project_root(self.program) if os.path.isabs(self.program) else self.cwd
+        options: dict[str, Any] = {"sourceMaps": True, "resolveSourceMapLocations": None, "pauseForSourceMap": True}
+        if root:
+            options["cwd"] = root
+            options["outFiles"] = [f"{root}/**/*.(m|c|)js", "!**/node_modules/**"]
+        return options
 
     async def start(
         self, line_breakpoints: dict[str, list[LineBreakpointSpec]], exception_mode: ExceptionMode
@@ -221,7 +248,8 @@ class JsDebugLaunch(DapBackend):
                 },
                 timeout=15,
             )
-            started = child.send_request(request, configuration)
+            # The child session finds compiled files and maps by its own configuration, not the parent's.
+            started = child.send_request(request, {**self._source_map_options(), **configuration})
             await asyncio.wait_for(self._child_initialized.wait(), 15)
             self.client = child  # from here on, debuggee-scoped requests go to the child
             for file, specs in self._files.items():
@@ -242,6 +270,14 @@ class JsDebugLaunch(DapBackend):
         finally:
             self._child_ready.set()
 
+    async def _leave_entry(self, thread_id: int | None) -> None:
+        """The --inspect-brk stop nobody asked to see: reading the stack makes js-debug resolve the entry script's
+        source map (binding breakpoints on its original lines) before the program goes on."""
+        with contextlib.suppress(DebugError):
+            if thread_id is not None:
+                await self._req("stackTrace", {"threadId": thread_id, "levels": 1})
+            await self._req("continue", {"threadId": thread_id or 0})
+
     async def _entry_fallback(self) -> None:
         """The seed's fallback: if js-debug adopted the program but no stop arrives, ask for one (threads + pause)."""
         with contextlib.suppress(TimeoutError):
@@ -257,8 +293,10 @@ class JsDebugLaunch(DapBackend):
             return
         if event == "stopped" and not self._stopped_once.is_set():
             self._stopped_once.set()
-            if self.stop_on_entry:  # js-debug calls the --inspect-brk stop a plain "pause"
-                body = {**body, "reason": "entry"}
+            if self.launched and not self.stop_on_entry:
+                self._spawn(self._leave_entry(body.get("threadId")))
+                return
+            body = {**body, "reason": "entry"}  # js-debug calls the --inspect-brk stop a plain "pause"
         if event in ("output", "terminated", "exited"):
             return  # the program's own pipes and exit tell its output and its end
         self._on_event(event, body)

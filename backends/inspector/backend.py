@@ -101,6 +101,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # Binding runs from scriptParsed, the entry pause and set_breakpoint at once; one at a time, or a second
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
+        self._bootstraps = {}
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
             process.on_output = self._program_output
@@ -147,9 +148,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self.scripts.clear()
         self._paused = None
         self._refs.clear()
-        for bps in self._files.values():
-            for bp in bps:
-                bp.wire_id = None
+        self._forget_wire_ids()
         try:
             await self._set_up_target(self.endpoint)
         except DebugError as exc:
@@ -226,9 +225,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             try:
                 endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
                 self.scripts.clear()
-                for bps in self._files.values():  # ids of the old target mean nothing to the new one
-                    for bp in bps:
-                        bp.wire_id = None
+                self._forget_wire_ids()  # ids of the old target mean nothing to the new one
                 await self._connect(endpoint)
             except DebugError as exc:
                 log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
@@ -317,6 +314,11 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     def _on_paused(self, params: dict[str, Any]) -> None:
         self._paused = params
         self._refs.clear()
+        hit = self.dialect.hit_breakpoint_ids(params)
+        bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
+        if bootstrap and not self._entry_pending:  # (on the entry file it is where the entry stop is)
+            self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
+            return
         if self._entry_pending:
             self._entry_pending = False
             if not self.stop_on_entry:
@@ -325,7 +327,6 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             params = {**params, "reason": "Break on start"}
         if self.listener is None:
             return
-        hit = self.dialect.hit_breakpoint_ids(params)
         reason = self.dialect.reason(params, self._last_request)
         unasked = self._last_request is None
         self._last_request = None
@@ -365,9 +366,43 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
         self.listener.on_stopped(StopInfo(reason=reason, thread_id=1, text=text, hit_breakpoint_ids=backend_ids))
 
+    async def _bind_at_load(self, paused: dict[str, Any]) -> None:
+        """Bind the breakpoints of the file that is about to run, then let it run, unless one of them is right here."""
+        top = (paused.get("callFrames") or [{}])[0].get("location") or {}
+        script = self.scripts.by_id.get(str(top.get("scriptId")))
+        files = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
+        files = [f for f in files if script is not None and self.scripts.for_file(f) is script]
+        await self._apply_files(files)
+        with contextlib.suppress(DebugError):
+            await self._drop_bootstraps()
+        if self._paused is not paused:
+            return
+        file, line0, _ = self.scripts.from_wire(
+            top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0)
+        )
+        here = [
+            bp.wire_id
+            for f in files
+            for bp in self._files.get(f, [])
+            if f == file and bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
+        ]
+        if here:
+            self._report_stop("breakpoint", None, here)
+            return
+        with contextlib.suppress(DebugError):
+            await self._send("Debugger.resume")
+
+    def _forget_wire_ids(self) -> None:
+        self._bootstraps.clear()
+        for bps in self._files.values():
+            for bp in bps:
+                bp.wire_id = None
+
     async def _leave_entry(self) -> None:
         """The first pause of --inspect-brk: every script is parsed now, so bind the pending breakpoints."""
         await self._apply_files(list(self._files))
+        with contextlib.suppress(DebugError):
+            await self._drop_bootstraps()
         with contextlib.suppress(DebugError):
             await self._send("Debugger.resume")
 

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError
 from ..source import is_url
+from .predict import compiled_files_for
 
 if TYPE_CHECKING:
     from ..base import BackendListener
@@ -36,6 +37,8 @@ class InspectorBreakpoints:
     _bp_seq: int
     _exception_mode: ExceptionMode
     _apply_lock: asyncio.Lock
+    # Bun: a breakpoint at the first statement of a file that is not loaded yet (url -> wire id, files it serves)
+    _bootstraps: dict[str, tuple[str, set[str]]]
 
     def _new_bp(self, spec: LineBreakpointSpec) -> _Bp:
         self._bp_seq += 1
@@ -50,6 +53,7 @@ class InspectorBreakpoints:
                         await self._send("Debugger.removeBreakpoint", {"breakpointId": bp.wire_id})
             self._files[file] = [self._new_bp(spec) for spec in specs]
             await self._apply_file_locked(file)
+            await self._drop_bootstraps()
             return [bp.state for bp in self._files[file]]
 
     async def _apply_files(self, files: list[str]) -> None:
@@ -67,15 +71,25 @@ class InspectorBreakpoints:
             if bp.wire_id is not None:
                 continue
             script, line0, column0, bound0 = self.scripts.to_wire(file, bp.spec.line - 1)
-            if script is None and self.transpiles:
-                # Bun transpiles every file: the wire line is unknown until the script is parsed.
-                bp.state = BreakpointState(
-                    False, bp.spec.line, "pending: the file has not been loaded yet", bp.backend_id
-                )
-                if self.listener is not None:
-                    self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
-                continue
             url = script.url if script is not None else file if is_url(file) else self.dialect.url_for_path(file)
+            if script is None and not is_url(file):
+                compiled = compiled_files_for(file)
+                if self.transpiles:
+                    # Bun transpiles every file: the wire line is unknown until the file is parsed. Stop it before
+                    # its first statement runs (a breakpoint there, by URL), bind then and go on.
+                    await self._bootstrap([c.path for c in compiled] or [file], file)
+                    bp.state = BreakpointState(
+                        False, bp.spec.line, "pending: binds when the file loads, before it runs", bp.backend_id
+                    )
+                    if self.listener is not None:
+                        self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
+                    continue
+                for unit in compiled:  # an original source: bind by its compiled file's URL, before that loads
+                    position = unit.source_map.generated_for(file, bp.spec.line - 1)
+                    if position is not None:
+                        url = self.dialect.url_for_path(unit.path)
+                        line0, column0, bound0 = position.line, position.column, position.original_line
+                        break
             params = self.dialect.breakpoint_params(
                 url, line0, column0, bp.backend_id, bp.spec.condition, bp.spec.hit_condition, bp.spec.log_message
             )
@@ -92,6 +106,26 @@ class InspectorBreakpoints:
                     bp.state = BreakpointState(False, bound0 + 1, "pending: binds when the script loads", bp.backend_id)
             if self.listener is not None:
                 self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
+
+    async def _bootstrap(self, paths: list[str], file: str) -> None:
+        for path in paths:
+            url = self.dialect.url_for_path(path)
+            if url in self._bootstraps:
+                self._bootstraps[url][1].add(file)
+                continue
+            with contextlib.suppress(DebugError):
+                first = {"url": url, "lineNumber": 0, "columnNumber": 0}
+                result = await self._send("Debugger.setBreakpointByUrl", first)
+                self._bootstraps[url] = (result["breakpointId"], {file})
+
+    async def _drop_bootstraps(self) -> None:
+        """Remove the first-statement breakpoints no unbound breakpoint waits for any more."""
+        for url, (wire_id, files) in list(self._bootstraps.items()):
+            if any(bp.wire_id is None for f in files for bp in self._files.get(f, [])):
+                continue
+            del self._bootstraps[url]
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.removeBreakpoint", {"breakpointId": wire_id})
 
     def _state_at(self, bp: _Bp, location: dict[str, Any]) -> BreakpointState:
         _, line0, _ = self.scripts.from_wire(

@@ -27,10 +27,11 @@ class Script:
         if not self._map_loaded:
             self._map_loaded = True
             if self.map_url:
-                from .sourcemap import SourceMap, SourceMapError
+                from .sourcemap import SourceMap, SourceMapError, chain_file_map
 
                 try:
-                    self._map = SourceMap.from_url(self.map_url, self.path or self.url)
+                    found = SourceMap.from_url(self.map_url, self.path or self.url)
+                    self._map = chain_file_map(found) if found is not None else None
                 except (SourceMapError, OSError) as exc:
                     log.warning("ignoring the source map of %s: %s", self.url, exc)
                 except Exception:  # a map we cannot read must never cost the session; lines stay unmapped

@@ -464,3 +464,70 @@ class SourceMap:
         base = os.path.basename(path)
         matches = [i for i, s in enumerate(self.sources) if os.path.basename(s) == base]
         return matches[0] if len(matches) == 1 else None
+
+
+_MAP_COMMENT = re.compile(r"[#@]\s*sourceMappingURL=\s*(\S+)\s*(?:\*/)?\s*$")
+
+
+def map_comment(text: str) -> str | None:
+    """The `sourceMappingURL` named by a file's last comment lines (tsc and bundlers put it last), or None."""
+    for line in text[-2000:].splitlines()[::-1][:5]:
+        match = _MAP_COMMENT.search(line)
+        if match:
+            return match.group(1)
+    return None
+
+
+class ChainedMap:
+    """Two maps in a row: the engine's own (Bun maps its transpiled code back to the file it ran) and that file's
+    map (tsc's `main.js.map` back to `src/main.ts`). Answers the same queries as SourceMap, through both."""
+
+    def __init__(self, outer: SourceMap, via: str, inner: SourceMap) -> None:
+        self.outer = outer
+        self.via = via  # the file the outer map leads to and the inner map starts from
+        self.inner = inner
+        self.names = inner.names
+
+    @property
+    def sources_list(self) -> list[str]:
+        return self.inner.sources_list + [s for s in self.outer.sources_list if s != self.via]
+
+    def source_content(self, path: str) -> str | None:
+        return self.inner.source_content(path) or self.outer.source_content(path)
+
+    def original_for(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        found = self.outer.original_for(gen_line, gen_col)
+        if found is None or found.source != self.via:
+            return found
+        return self.inner.original_for(found.line, found.column) or found
+
+    def generated_for(self, source_path: str, orig_line: int, orig_col: int = 0) -> Position | None:
+        middle = self.inner.generated_for(source_path, orig_line, orig_col)
+        if middle is None:
+            return self.outer.generated_for(source_path, orig_line, orig_col)
+        end = self.outer.generated_for(self.via, middle.line, middle.column)
+        if end is None:
+            return None
+        return Position(end.line, end.column, middle.source, middle.original_line, middle.original_column)
+
+
+def chain_file_map(outer: SourceMap) -> SourceMap | ChainedMap:
+    """The engine's map, followed on through the one file it leads to when that file names a map of its own."""
+    if len(outer.sources) != 1 or not os.path.isabs(outer.sources[0]):
+        return outer
+    via = outer.sources[0]
+    text = outer.source_content(via)
+    if text is None:
+        try:
+            with open(via, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return outer
+    url = map_comment(text)
+    if url is None:
+        return outer
+    try:
+        inner = SourceMap.from_url(url, via)
+    except (SourceMapError, OSError):
+        return outer
+    return outer if inner is None else ChainedMap(outer, via, inner)
