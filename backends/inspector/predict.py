@@ -64,8 +64,8 @@ def _map_files(root: str) -> list[str]:
     for folder, dirs, files in os.walk(root):
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
         for name in files:
-            compiled = name[: -len(".map")]
-            if name.endswith(".map") and compiled.endswith(GENERATED) and os.path.isfile(os.path.join(folder, compiled)):
+            compiled = os.path.join(folder, name[: -len(".map")])
+            if name.endswith(".map") and compiled.endswith(GENERATED) and os.path.isfile(compiled):
                 out.append(os.path.join(folder, name))
                 if len(out) >= MAX_MAPS:
                     log.info("more than %d compiled files under %s; searched the first ones", MAX_MAPS, root)
