@@ -175,9 +175,7 @@ class JsDebugLaunch(DapBackend):
             "request": "attach",
             "name": "pairdbg",
             "websocketAddress": self.ws_url,
-            # Always held at the first line: js-debug reads the entry script's source map while it waits, so a
-            # breakpoint on an original (.ts) line of it is bound before it runs; the entry stop is then passed over.
-            "continueOnAttach": False,
+            "continueOnAttach": not self.stop_on_entry,
             "attachExistingChildren": False,
             "skipFiles": ["<node_internals>/**"],
             **self._source_map_options(),
@@ -185,13 +183,18 @@ class JsDebugLaunch(DapBackend):
 
     def _source_map_options(self) -> dict[str, Any]:
         """Where js-debug looks for compiled files and their maps: the program's project (the nearest folder up with
-        a package.json or tsconfig.json), so a breakpoint on a .ts source binds before its compiled file loads;
-        maps are followed everywhere, node_modules included (library frames through their own maps)."""
+        a package.json or tsconfig.json). Maps are followed everywhere, node_modules included (library frames through
+        their own maps). Each compiled file of the project is stopped at as it loads, so js-debug reads its map and
+        binds breakpoints on its original (.ts) lines before it runs; Node compiles CommonJS modules as functions,
+        which V8's before-a-script-with-a-map stop (pauseForSourceMap) never sees. That load stop also swallows the
+        entry stop, so with stop_on_entry it is left out (top-level code of later modules may then run unseen)."""
         root = project_root(self.program) if os.path.isabs(self.program) else self.cwd
         options: dict[str, Any] = {"sourceMaps": True, "resolveSourceMapLocations": None, "pauseForSourceMap": True}
         if root:
             options["cwd"] = root
             options["outFiles"] = [f"{root}/**/*.(m|c|)js", "!**/node_modules/**"]
+            if not self.stop_on_entry:
+                options["runtimeSourcemapPausePatterns"] = [f"{root}/**/*.(m|c|)js"]
         return options
 
     async def start(
@@ -270,14 +273,6 @@ class JsDebugLaunch(DapBackend):
         finally:
             self._child_ready.set()
 
-    async def _leave_entry(self, thread_id: int | None) -> None:
-        """The --inspect-brk stop nobody asked to see: reading the stack makes js-debug resolve the entry script's
-        source map (binding breakpoints on its original lines) before the program goes on."""
-        with contextlib.suppress(DebugError):
-            if thread_id is not None:
-                await self._req("stackTrace", {"threadId": thread_id, "levels": 1})
-            await self._req("continue", {"threadId": thread_id or 0})
-
     async def _entry_fallback(self) -> None:
         """The seed's fallback: if js-debug adopted the program but no stop arrives, ask for one (threads + pause)."""
         with contextlib.suppress(TimeoutError):
@@ -293,10 +288,8 @@ class JsDebugLaunch(DapBackend):
             return
         if event == "stopped" and not self._stopped_once.is_set():
             self._stopped_once.set()
-            if self.launched and not self.stop_on_entry:
-                self._spawn(self._leave_entry(body.get("threadId")))
-                return
-            body = {**body, "reason": "entry"}  # js-debug calls the --inspect-brk stop a plain "pause"
+            if self.stop_on_entry:  # js-debug calls the --inspect-brk stop a plain "pause"
+                body = {**body, "reason": "entry"}
         if event in ("output", "terminated", "exited"):
             return  # the program's own pipes and exit tell its output and its end
         self._on_event(event, body)

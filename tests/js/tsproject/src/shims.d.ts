@@ -1,0 +1,2 @@
+// semver ships no types of its own; the fixture needs none.
+declare module "semver";
