@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
+from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -30,7 +31,6 @@ from .client import DapClient
 
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
-
 
 
 def project_root(program: str) -> str:
@@ -80,6 +80,7 @@ class JsDebugLaunch(DapBackend):
         self._stopped_once = asyncio.Event()
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
 
     # ----- the server and the parent session ----------------------------------------------------------------
 
@@ -313,8 +314,26 @@ class JsDebugLaunch(DapBackend):
             return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
         return await super().set_line_breakpoints(file, specs)
 
+    @property
+    def features(self) -> Capabilities:  # type: ignore[override]
+        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
+        # js-debug by their sourceReference.
+        return dataclasses.replace(super().features, remote_sources=True)
+
+    async def script_source(self, path: str) -> str | None:
+        reference = self._source_refs.get(path)
+        if not reference:
+            return None
+        body = await self._req(
+            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
+        )
+        return body.get("content")
+
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        path = (frame.get("source") or {}).get("path") or ""
+        source = frame.get("source") or {}
+        if source.get("sourceReference") and source.get("path"):
+            self._source_refs[source["path"]] = source["sourceReference"]
+        path = source.get("path") or ""
         return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
 
     def _spawn(self, coro) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
@@ -37,6 +38,8 @@ class InspectorBreakpoints:
     _bp_seq: int
     _exception_mode: ExceptionMode
     _apply_lock: asyncio.Lock
+    program: str
+    _entry_pending: bool  # held on --inspect-brk: the entry file is parsed by the time the entry stop comes
     # Bun: a breakpoint at the first statement of a file that is not loaded yet (url -> wire id, files it serves)
     _bootstraps: dict[str, tuple[str, set[str]]]
 
@@ -109,6 +112,8 @@ class InspectorBreakpoints:
 
     async def _bootstrap(self, paths: list[str], file: str) -> None:
         for path in paths:
+            if self._entry_pending and os.path.realpath(path) == os.path.realpath(self.program):
+                continue  # bound at the entry stop, which a stop at its first statement would stand in for
             url = self.dialect.url_for_path(path)
             if url in self._bootstraps:
                 self._bootstraps[url][1].add(file)

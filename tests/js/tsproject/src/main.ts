@@ -2,6 +2,7 @@
 import { total, loaded } from "./helper";
 import { render } from "./render";
 import * as semver from "semver";
+const eager: { squares: number[] } = require("../lib/eager.js");
 
 type Label = string;
 
@@ -12,4 +13,4 @@ function describe(label: Label, values: number[]): string {
 
 const text: string = describe("nums", [4, 5, 6]); // MAIN_CALL
 const version: string | null = semver.valid(semver.coerce("v7.8")); // MAIN_SEMVER
-console.log(text, loaded.sum, version, render("*hi*").trim());
+console.log(text, loaded.sum, version, render("*hi*").trim(), eager.squares.join(","));
