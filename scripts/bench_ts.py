@@ -15,12 +15,11 @@ import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
 from pairdbg.backends.hub import Hub
-from pairdbg.runtime import build_registry
 from pairdbg.backends.runtimes import find_node
+from pairdbg.runtime import build_registry
+
+ROOT = Path(__file__).resolve().parent.parent
 
 PROJECT = ROOT / "tests" / "js" / "tsproject"
 PATHS = {"node": {"runtime": "node"}, "bun": {"runtime": "bun"}, "js-debug": {"backend": "dap"}}
