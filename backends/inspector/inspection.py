@@ -25,11 +25,18 @@ READABLE_SNAPSHOT = """function() {
 }"""
 
 
+COLLECTIONS = ("map", "set", "weakmap", "weakset")
+# V8's internal properties that say nothing a person reads: the prototype, closure scopes.
+HIDDEN_INTERNALS = ("[[Prototype]]", "[[Scopes]]")
+
+
 @dataclass
 class _Ref:
     object_ids: list[str]
     frame: int | None = None
     scope_numbers: list[int] = field(default_factory=list)  # when this handle is a (merged) scope of `frame`
+    entries: bool = False  # a Map/Set: its children are its entries
+    kind: str = ""  # the object's class, as type_of says it
 
 
 class InspectorValues:
@@ -135,6 +142,9 @@ class InspectorValues:
         if entry is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
         values: list[RawValue] = []
+        if entry.entries:
+            values = await self._entries(entry.object_ids[0], entry.frame)
+            return values[start : start + count if count else None] if start or count else values
         if entry.frame is not None and 0 in entry.scope_numbers:
             # `this` is no scope's variable but the frame's own: a person expects it among the locals.
             this = self._call_frame(entry.frame).get("this") or {}
@@ -156,24 +166,71 @@ class InspectorValues:
             snapshot = (result.get("result") or {}).get("objectId")
             if snapshot and self.dialect.thrown(result) is None:
                 values.extend(await self._own_values(snapshot, entry.frame))
+        if not values and entry.kind == "Generator" and self.dialect.is_jsc:
+            values.append(RawValue("(note)", "JavaScriptCore's inspector does not expose a generator's state"))
         if start or count:
             values = values[start : start + count if count else None]
         return values
 
     async def _own_values(self, object_id: str, frame: int | None) -> list[RawValue]:
+        """Own properties, after what the engine keeps in internal slots (a Promise's state and result, a
+        generator's state) and, on V8, the #private fields (JSC lists those among the own properties)."""
         result = await self._send(
             "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
         )
-        return [
+        values = []
+        for prop in result.get("internalProperties") or []:
+            name, value = prop.get("name", "?"), prop.get("value")
+            if value is None or name in HIDDEN_INTERNALS:
+                continue
+            if value.get("subtype") == "internal#location":  # [[GeneratorLocation]]: where it is suspended
+                where = value.get("value") or {}
+                file, line0, _ = self.scripts.from_wire(where.get("scriptId", ""), where.get("lineNumber", 0))
+                values.append(RawValue(name=name, value=f"{file}:{line0 + 1}", type="location"))
+                continue
+            values.append(self._raw(name, value, frame))
+        for prop in result.get("privateProperties") or []:
+            if "value" in prop:
+                values.append(self._raw(prop.get("name", "?"), prop["value"], frame))
+        values += [
             self._raw(prop.get("name", "?"), prop["value"], frame)
             for prop in self.dialect.properties(result)
             if "value" in prop and prop.get("name") != "__proto__"
+        ]
+        return values
+
+    async def _entries(self, object_id: str, frame: int | None) -> list[RawValue]:
+        """A Map's or Set's entries, in order, named by position (`"k0" => 0`, or the value of a Set)."""
+        if self.dialect.is_jsc:
+            result = await self._send("Runtime.getCollectionEntries", {"objectId": object_id, "objectGroup": "pairdbg"})
+            out = []
+            for index, entry in enumerate(result.get("entries") or []):
+                value = entry.get("value") or {}
+                raw = self._raw(str(index), value, frame)
+                if entry.get("key") is not None:  # the handle opens the value; the key is in the text
+                    raw.value = f"{describe(entry['key'])} => {raw.value}"
+                    raw.type = "entry"
+                out.append(raw)
+            return out
+        result = await self._send("Runtime.getProperties", {"objectId": object_id, "ownProperties": True})
+        listed = next(
+            (p.get("value") for p in result.get("internalProperties") or [] if p.get("name") == "[[Entries]]"), None
+        )
+        if not listed or not listed.get("objectId"):
+            return []
+        # Each entry's description already reads `{"k0" => 0}`; previews of 10,000 entries would triple the time.
+        result = await self._send("Runtime.getProperties", {"objectId": listed["objectId"], "ownProperties": True})
+        return [
+            self._raw(prop["name"], prop["value"], frame)
+            for prop in result.get("result") or []
+            if "value" in prop and str(prop.get("name", "")).isdigit()
         ]
 
     def _raw(self, name: str, obj: dict[str, Any], frame: int | None) -> RawValue:
         ref = 0
         if obj.get("objectId") and obj.get("type") == "object" and obj.get("subtype") != "null":
-            ref = self._ref(_Ref([obj["objectId"]], frame))
+            entries = obj.get("subtype") in COLLECTIONS
+            ref = self._ref(_Ref([obj["objectId"]], frame, entries=entries, kind=type_of(obj)))
         return RawValue(name=name, value=describe(obj), type=type_of(obj), ref=ref, evaluate_name=name)
 
     async def evaluate(
