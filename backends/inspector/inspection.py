@@ -26,6 +26,8 @@ READABLE_SNAPSHOT = """function() {
 
 
 COLLECTIONS = ("map", "set", "weakmap", "weakset")
+# The arguments of the function a CommonJS module runs in: noise in its top-level frame's locals.
+MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
 # V8's internal properties that say nothing a person reads: the prototype, closure scopes.
 HIDDEN_INTERNALS = ("[[Prototype]]", "[[Scopes]]")
 
@@ -152,6 +154,9 @@ class InspectorValues:
                 values.append(self._raw("this", this, entry.frame))
         for object_id in entry.object_ids:
             values.extend(await self._own_values(object_id, entry.frame))
+        if 0 in entry.scope_numbers and MODULE_WRAPPER <= {v.name for v in values}:
+            for value in values:  # (Bun also lists the wrapper's `arguments`)
+                value.special = value.name in MODULE_WRAPPER or value.name == "arguments"
         if not values and not entry.scope_numbers and entry.object_ids:
             # A DOM node (or any object of getters) has no own data properties: list its readable ones instead.
             result = await self._send(

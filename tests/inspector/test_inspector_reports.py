@@ -1,0 +1,27 @@
+"""What a JavaScript stop report shows on real Node and Bun: a CommonJS module's top-level frame lists its own names,
+not the five arguments of the wrapper it runs in (those come when asked for)."""
+
+from __future__ import annotations
+
+import pytest
+
+from support import stop_of
+from test_inspector_node import launch, line, run, to_end
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
+MODULE = "module_top.js"
+WRAPPER = {"exports", "require", "module", "__filename", "__dirname"}
+
+
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_module_wrapper_names_are_left_out_of_top_level_locals(registry, runtime):
+    sid, reply = await launch(registry, runtime, MODULE, (MODULE, line(MODULE, "MODULE_END")))
+    stop = stop_of(reply)
+    names = {v["name"] for v in stop["locals"]}
+    assert {"limit", "total", "path"} <= names and not names & WRAPPER, reply.text
+    asked = await run(registry, "get_local_variables", session_id=sid, include_special=True)
+    listed = {v["name"] for v in asked.data["variables"]}
+    assert {"limit", "total", "path"} <= listed, asked.text
+    if runtime == "node":  # (Bun keeps the wrapper's names out of the entry's first scope by itself)
+        assert listed >= WRAPPER, asked.text
+    await to_end(registry, sid)
