@@ -102,6 +102,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
         self._bootstraps = {}
+        self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
             process.on_output = self._program_output
@@ -364,7 +365,16 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self.listener is None:
             return
         backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
-        self.listener.on_stopped(StopInfo(reason=reason, thread_id=1, text=text, hit_breakpoint_ids=backend_ids))
+        top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
+        here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
+        description = None
+        before, self._last_stop_at = self._last_stop_at, here
+        if reason == "step" and before is not None and before[:2] == here[:2]:
+            # A step within one line (a call's arguments, a loop's header): the column is what moved.
+            description = f"still on line {here[1] + 1}, now at column {here[2] + 1} (was {before[2] + 1})"
+        self.listener.on_stopped(
+            StopInfo(reason=reason, thread_id=1, text=text, description=description, hit_breakpoint_ids=backend_ids)
+        )
 
     async def _bind_at_load(self, paused: dict[str, Any]) -> None:
         """Bind the breakpoints of the file that is about to run, then let it run, unless one of them is right here."""

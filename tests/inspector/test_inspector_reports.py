@@ -25,3 +25,21 @@ async def test_module_wrapper_names_are_left_out_of_top_level_locals(registry, r
     if runtime == "node":  # (Bun keeps the wrapper's names out of the entry's first scope by itself)
         assert listed >= WRAPPER, asked.text
     await to_end(registry, sid)
+
+
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_a_step_that_stays_on_its_line_says_the_column(registry, runtime):
+    loop = line(MODULE, "MODULE_LOOP")  # `for (…) total += i;` on one line: steps go round it
+    sid, reply = await launch(registry, runtime, MODULE, (MODULE, loop))
+    assert stop_of(reply)["location"]["line"] == loop, reply.text
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id="BP1")
+    columns = {stop_of(reply)["location"]["column"]}
+    for _ in range(3):
+        reply = await run(registry, "step_over", session_id=sid)
+        stop = stop_of(reply)
+        if stop["location"]["line"] != loop:
+            break
+        assert f"still on line {loop}, now at column {stop['location']['column']}" in reply.text, reply.text
+        columns.add(stop["location"]["column"])
+    assert len(columns) > 1, "the steps stayed on the loop's line at different columns"
+    await to_end(registry, sid)
