@@ -52,6 +52,13 @@ class Endpoint:
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
 
 
+@dataclass
+class _StepOut:
+    wire_ids: list[str]  # temporary breakpoints on the function's return positions
+    depth: int  # stack depth of the function's frame
+    function: str
+
+
 class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     kind = "inspector"
     features = Capabilities(
@@ -102,6 +109,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
         self._bootstraps = {}
+        self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
+        self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
         self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
@@ -320,6 +329,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if bootstrap and not self._entry_pending:  # (on the entry file it is where the entry stop is)
             self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
             return
+        if self._step_out is not None:
+            self._spawn(self._continue_step_out(params, hit))
+            return
+        self._dispatch_pause(params, hit)
+
+    def _dispatch_pause(self, params: dict[str, Any], hit: list[str]) -> None:
         if self._entry_pending:
             self._entry_pending = False
             if not self.stop_on_entry:
@@ -439,11 +454,65 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def resume(self, thread_id: int | None) -> None:
         self._last_request = None
+        self._returned = None
         await self._send_running("Debugger.resume")
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
+        self._returned = None
+        if kind == "out" and self.dialect.returns_values and await self._arm_step_out():
+            await self._send_running("Debugger.resume")
+            return
         await self._send_running(STEP_METHODS[kind])
+
+    async def _arm_step_out(self) -> bool:
+        """V8 shows a function's return value only while paused at one of its returns: stop there first (temporary
+        breakpoints on the function's return positions), take the value, then step out."""
+        frames = self._frames()
+        top = frames[0]
+        local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
+        start, end = top.get("functionLocation"), (local or {}).get("endLocation")
+        if not start or not end:
+            return False
+        try:
+            found = await self._send(
+                "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
+            )
+        except DebugError:
+            return False
+        ids = []
+        for location in found.get("locations") or []:
+            if location.get("type") != "return":
+                continue
+            where = {k: location[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in location}
+            with contextlib.suppress(DebugError, KeyError):
+                ids.append((await self._send("Debugger.setBreakpoint", {"location": where}))["breakpointId"])
+        if not ids:
+            return False
+        self._step_out = _StepOut(ids, len(frames), top.get("functionName") or "(anonymous)")
+        return True
+
+    async def _continue_step_out(self, paused: dict[str, Any], hit: list[str]) -> None:
+        out = self._step_out
+        assert out is not None
+        frames = paused.get("callFrames") or []
+        at_return = bool(hit) and set(hit) <= set(out.wire_ids)
+        if at_return and len(frames) != out.depth:  # the same function, called deeper (recursion): not ours
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.resume")
+            return
+        self._step_out = None
+        for wire_id in out.wire_ids:
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.removeBreakpoint", {"breakpointId": wire_id})
+        if not at_return:  # something else stopped the program first (a breakpoint, an exception): that is the stop
+            if self._paused is paused:
+                self._dispatch_pause(paused, hit)
+            return
+        if "returnValue" in frames[0]:
+            self._returned = (out.function, frames[0]["returnValue"])
+        with contextlib.suppress(DebugError):
+            await self._send("Debugger.stepOut")
 
     async def _send_running(self, method: str) -> None:
         """Resume or step. A launched runtime may run to its end and close the socket before it answers (Bun

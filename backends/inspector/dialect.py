@@ -56,6 +56,11 @@ class Dialect:
         end for the debugger to disconnect, so a socket Node closes while it runs is a lost connection."""
         return self.is_jsc
 
+    @property
+    def returns_values(self) -> bool:
+        """V8 call frames carry `returnValue` when paused at a return; JSC's carry none."""
+        return not self.is_jsc
+
     # ----- urls ---------------------------------------------------------------------------------------------
 
     def url_for_path(self, path: str) -> str:

@@ -49,6 +49,7 @@ class InspectorValues:
     _paused: dict[str, Any] | None
     _refs: dict[int, _Ref]
     _next_ref: int
+    _returned: tuple[str, dict[str, Any]] | None
 
     def _frames(self) -> list[dict[str, Any]]:
         if self._paused is None:
@@ -147,6 +148,9 @@ class InspectorValues:
         if entry.entries:
             values = await self._entries(entry.object_ids[0], entry.frame)
             return values[start : start + count if count else None] if start or count else values
+        if entry.frame == 0 and 0 in entry.scope_numbers and self._returned is not None:
+            function, returned = self._returned  # what the function just stepped out of gave back
+            values.append(self._raw(f"(return) {function}", returned, entry.frame))
         if entry.frame is not None and 0 in entry.scope_numbers:
             # `this` is no scope's variable but the frame's own: a person expects it among the locals.
             this = self._call_frame(entry.frame).get("this") or {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from support import stop_of
-from test_inspector_node import launch, line, run, to_end
+from test_inspector_node import JS, launch, line, run, to_end
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
 MODULE = "module_top.js"
@@ -43,3 +43,28 @@ async def test_a_step_that_stays_on_its_line_says_the_column(registry, runtime):
         columns.add(stop["location"]["column"])
     assert len(columns) > 1, "the steps stayed on the loop's line at different columns"
     await to_end(registry, sid)
+
+
+async def test_step_out_reports_the_return_value_on_node(registry):
+    flow = "flow.js"
+    sid, reply = await launch(registry, "node", flow, (flow, line(flow, "ADD_BODY")))
+    assert stop_of(reply)["location"]["function"] == "add", reply.text
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id="BP1")
+    reply = await run(registry, "step_out", session_id=sid)
+    stop = stop_of(reply)
+    assert stop["reason"] == "step" and stop["location"]["function"] == "sumAll", reply.text
+    local = {v["name"]: v["value"] for v in stop["locals"]}
+    assert local["(return) add"] == "1" and local["acc"] == "1", reply.text  # add(0, 1), as the caller got it
+    reply = await run(registry, "step_over", session_id=sid)
+    assert "(return) add" not in {v["name"] for v in stop_of(reply)["locals"]}, "only on the stop right after"
+    # A breakpoint reached before the function returns ends the step out there, as a breakpoint stop, and the
+    # step's temporary stops at sumAll's returns are gone: the next stop is the breakpoint again.
+    ret = line(flow, "ADD_RETURN")
+    await run(registry, "set_breakpoint", session_id=sid, file=str(JS / flow), line=ret)
+    reply = await run(registry, "step_out", session_id=sid)
+    stop = stop_of(reply)
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == ret, reply.text
+    assert not any(v["name"].startswith("(return)") for v in stop["locals"]), reply.text
+    reply = await run(registry, "continue_execution", session_id=sid)
+    assert stop_of(reply)["reason"] == "breakpoint" and stop_of(reply)["location"]["line"] == ret, reply.text
+    await run(registry, "close_debug_session", session_id=sid)
