@@ -460,9 +460,13 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
         self._returned = None
-        if kind == "out" and self.dialect.returns_values and await self._arm_step_out():
-            await self._send_running("Debugger.resume")
-            return
+        if kind == "out" and self.dialect.returns_values and self._paused is not None:
+            top = self._frames()[0]
+            if "returnValue" in top:  # already at a return: the value is here
+                self._returned = (top.get("functionName") or "(anonymous)", top["returnValue"])
+            elif await self._arm_step_out():
+                await self._send_running("Debugger.resume")
+                return
         await self._send_running(STEP_METHODS[kind])
 
     async def _arm_step_out(self) -> bool:
@@ -480,10 +484,15 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             )
         except DebugError:
             return False
+        returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
+        here = top.get("location") or {}
+        if any(
+            (loc.get("lineNumber"), loc.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
+            for loc in returns
+        ):
+            return False  # paused on a return already (its value not computed yet): a plain step out
         ids = []
-        for location in found.get("locations") or []:
-            if location.get("type") != "return":
-                continue
+        for location in returns:
             where = {k: location[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in location}
             with contextlib.suppress(DebugError, KeyError):
                 ids.append((await self._send("Debugger.setBreakpoint", {"location": where}))["breakpointId"])
