@@ -100,6 +100,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._exception_mode: ExceptionMode = "uncaught"
         self._paused: dict[str, Any] | None = None
         self._refs: dict[int, _Ref] = {}
+        self._generated: dict[str, str] = {}
         self._next_ref = 1
         self._last_request: str | None = None
         self._entry_pending = endpoint.waiting
@@ -156,6 +157,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def _follow_new_target(self) -> None:
         """A WebKit page moved to a new target (cross-site navigation): its scripts and breakpoints start over."""
         self.scripts.clear()
+        self._generated.clear()
         self._paused = None
         self._refs.clear()
         self._forget_wire_ids()
@@ -235,6 +237,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             try:
                 endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
                 self.scripts.clear()
+                self._generated.clear()
                 self._forget_wire_ids()  # ids of the old target mean nothing to the new one
                 await self._connect(endpoint)
             except DebugError as exc:
@@ -317,6 +320,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
             self.scripts.clear()
+            self._generated.clear()
         elif method == "Runtime.executionContextDestroyed" and self._ends_with_its_context:
             # Node ran its script to the end and now waits for the debugger to let go: let it, and say so.
             self._spawn(self._target_finished())

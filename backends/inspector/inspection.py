@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
 from ..errors import DebugError, ErrorCode
+from .sourcemap import ChainedMap
 from .values import describe, type_of
 
 if TYPE_CHECKING:
@@ -27,6 +29,7 @@ READABLE_SNAPSHOT = """function() {
 
 COLLECTIONS = ("map", "set", "weakmap", "weakset")
 # The arguments of the function a CommonJS module runs in: noise in its top-level frame's locals.
+IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
 MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
 # V8's internal properties that say nothing a person reads: the prototype, closure scopes.
 HIDDEN_INTERNALS = ("[[Prototype]]", "[[Scopes]]")
@@ -50,6 +53,7 @@ class InspectorValues:
     _refs: dict[int, _Ref]
     _next_ref: int
     _returned: tuple[str, dict[str, Any]] | None
+    _generated: dict[str, str]  # script id -> the engine's source text, read for original names
 
     def _frames(self) -> list[dict[str, Any]]:
         if self._paused is None:
@@ -158,6 +162,8 @@ class InspectorValues:
                 values.append(self._raw("this", this, entry.frame))
         for object_id in entry.object_ids:
             values.extend(await self._own_values(object_id, entry.frame))
+        if entry.frame is not None and entry.scope_numbers:
+            await self._original_names(entry.frame, values)
         if 0 in entry.scope_numbers and MODULE_WRAPPER <= {v.name for v in values}:
             for value in values:  # (Bun also lists the wrapper's `arguments`)
                 value.special = value.name in MODULE_WRAPPER or value.name == "arguments"
@@ -180,6 +186,48 @@ class InspectorValues:
         if start or count:
             values = values[start : start + count if count else None]
         return values
+
+    async def _original_names(self, frame_id: int, values: list[RawValue]) -> None:
+        """Minified code's variables under the names its source map gives them (`src (l)`): the map names the
+        identifier at a position, so each variable is looked up where it last occurs before the pause, in its
+        function (V8 gives the function's range; on JSC the line so far)."""
+        frame = self._call_frame(frame_id)
+        here = frame.get("location") or {}
+        script = self.scripts.by_id.get(str(here.get("scriptId")))
+        source_map = script.source_map() if script is not None else None
+        if source_map is None or not getattr(source_map, "names", None):
+            return
+        local = next((s for s in frame.get("scopeChain") or [] if s.get("type") == "local"), {})
+        start = local.get("startLocation") or {"lineNumber": here.get("lineNumber", 0), "columnNumber": 0}
+        if isinstance(source_map, ChainedMap):
+            # Bun: its own map leads to the file it ran (a minified marked.esm.js), whose map has the names.
+            found = source_map.outer.original_for(here.get("lineNumber", 0), here.get("columnNumber", 0))
+            if found is None or found.source != source_map.via:
+                return
+            text = source_map.outer.source_content(found.source)
+            source_map = source_map.inner
+            here = {"lineNumber": found.line, "columnNumber": found.column}
+            start = {"lineNumber": found.line, "columnNumber": 0}
+        else:
+            text = await self._generated_text(script.script_id)
+        if text is None:
+            return
+        lines = text.split("\n")
+        for value in values:
+            if not IDENTIFIER.fullmatch(value.name):
+                continue
+            original = _name_before(lines, source_map, value.name, start, here)
+            if original and original != value.name:
+                value.name = f"{original} ({value.name})"
+
+    async def _generated_text(self, script_id: str) -> str | None:
+        if script_id not in self._generated:
+            try:
+                result = await self._send("Debugger.getScriptSource", {"scriptId": script_id})
+            except DebugError:
+                return None
+            self._generated[script_id] = result.get("scriptSource") or ""
+        return self._generated[script_id]
 
     async def _own_values(self, object_id: str, frame: int | None) -> list[RawValue]:
         """Own properties, after what the engine keeps in internal slots (a Promise's state and result, a
@@ -360,3 +408,18 @@ class InspectorValues:
             return content
         result = await self._send("Debugger.getScriptSource", {"scriptId": script.script_id})
         return result.get("scriptSource")
+
+
+def _name_before(lines: list[str], source_map, name: str, start: dict[str, int], end: dict[str, int]) -> str | None:
+    """The mapped name of `name`'s last occurrence between two wire locations (0-based), if any has one."""
+    pattern = re.compile(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])")
+    first, last = start.get("lineNumber", 0), end.get("lineNumber", 0)
+    for line in range(min(last, len(lines) - 1), first - 1, -1):
+        text = lines[line]
+        lo = start.get("columnNumber", 0) if line == first else 0
+        hi = end.get("columnNumber", len(text)) if line == last else len(text)
+        for match in reversed(list(pattern.finditer(text, lo, hi))):
+            found = source_map.name_at(line, match.start())
+            if found:
+                return found
+    return None

@@ -187,6 +187,8 @@ class SourceMap:
         self._base_dir = base_dir
         self._reverse: dict[int, tuple[list[int], dict[int, list[int]]]] | None = None
         self._lookup: dict[str, int] | None = None
+        self._mappings = ""
+        self._named: dict[tuple[int, int], str] | None = None
 
     # ---- construction ------------------------------------------------------------------------------
 
@@ -254,7 +256,7 @@ class SourceMap:
             if min(orig_line) < 0 or min(orig_col) < 0:
                 raise SourceMapError("mappings produce a negative original line or column")
         sources = [cls._resolve_source(s, root, map_url, script_url, base_dir, len(raw_sources)) for s in raw_sources]
-        return cls(
+        made = cls(
             sources,
             raw_sources,
             contents,
@@ -267,6 +269,8 @@ class SourceMap:
             unmapped,
             base_dir,
         )
+        made._mappings = mappings if names else ""  # the names index is built from it on first use
+        return made
 
     @classmethod
     def from_url(
@@ -403,6 +407,30 @@ class SourceMap:
             return None
         return OriginalPosition(self.sources[self._src[i]], self._orig_line[i], self._orig_col[i])
 
+    def name_at(self, gen_line: int, gen_col: int) -> str | None:
+        """The original name a mapping gives the identifier that starts exactly at a generated position."""
+        if self._named is None:
+            self._named = self._names_index()
+        return self._named.get((gen_line, gen_col))
+
+    def _names_index(self) -> dict[tuple[int, int], str]:
+        """(generated line, column) -> name, for the segments that carry one (the 5th field, a running delta)."""
+        named: dict[tuple[int, int], str] = {}
+        decoded: dict[str, list[int]] = {}
+        name = 0
+        for line, text in enumerate(self._mappings.split(";")):
+            column = 0
+            for segment in filter(None, text.split(",")):
+                values = decoded.get(segment)
+                if values is None:
+                    values = decoded[segment] = _decode_values(segment)
+                column += values[0]
+                if len(values) == 5:
+                    name += values[4]
+                    if 0 <= name < len(self.names):
+                        named[(line, column)] = self.names[name]
+        return named
+
     def generated_for(self, source_path: str, orig_line: int, orig_col: int = 0) -> Position | None:
         """Generated position for a breakpoint on an original line: the lowest generated position mapped from
         that line (with ``orig_col`` > 0, the mapping at the nearest original column at or after it). A line
@@ -494,6 +522,14 @@ class ChainedMap:
 
     def source_content(self, path: str) -> str | None:
         return self.inner.source_content(path) or self.outer.source_content(path)
+
+    def name_at(self, gen_line: int, gen_col: int) -> str | None:
+        found = self.outer.original_for(gen_line, gen_col)
+        if found is None:
+            return None
+        if found.source != self.via:
+            return self.outer.name_at(gen_line, gen_col)
+        return self.inner.name_at(found.line, found.column)
 
     def original_for(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
         found = self.outer.original_for(gen_line, gen_col)

@@ -126,6 +126,14 @@ async def test_library_frames_map_to_sources_only_the_map_holds(registry, tsproj
     assert stop["location"]["file"] == library, reply.text  # an absolute path, through marked's own map
     assert not os.path.exists(library), "marked does not ship its src/: the text comes from sourcesContent"
     assert "markedInstance.parse(src, opt)" in reply.text, reply.text
+    # marked is minified (`function x(l,e)`): its locals go by the names its map gives them (js-debug renames them
+    # itself; the inspector paths show both, `src (l)`, as the minified name is what evaluates).
+    names = sorted(v["name"] for v in stop["locals"] if v["name"] not in ("this", "arguments"))
+    assert [n.split(" ")[0] for n in names] == ["opt", "src"], reply.text
+    if path != "js-debug":
+        minified = {n: n.split("(")[1].rstrip(")") for n in names}
+        shown = await run(registry, "evaluate_expression", session_id=sid, expression=minified[names[1]])
+        assert shown.data["value"] == '"*hi*"', shown.text
     source = await run(registry, "get_source_context", session_id=sid)
     current = [r["text"] for r in source.data["lines"] if r["current"]]
     assert current == ["  return markedInstance.parse(src, opt);"], source.text
