@@ -139,9 +139,21 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
 
 
 def attacher(
-    target: str, language: str, backend: str | None, allowed_hosts: list[str], just_my_code: bool = True
+    target: str,
+    language: str,
+    backend: str | None,
+    allowed_hosts: list[str],
+    just_my_code: bool = True,
+    roots: tuple[str, str] | None = None,
 ) -> Make:
-    """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL."""
+    """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL. `roots`:
+    (local_root, remote_root) when a JavaScript target runs its files from another root."""
+    if roots is not None and language == "python":
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            "local_root/remote_root map a JavaScript target's paths",
+            hint="leave them out for Python",
+        )
     if language == "python" and not target.startswith(("ws://", "http://")):
         if backend == "inspector":
             raise _conflict("backend='inspector'", language, "Python attaches to debugpy: leave backend out")
@@ -156,12 +168,14 @@ def attacher(
     if backend == "dap":
         from .dap.jsdebug import JsDebugAttach
 
-        return _ready(JsDebugAttach(target, allowed_hosts))
+        return _ready(JsDebugAttach(target, allowed_hosts, roots))
 
     async def make() -> Backend:
         from .inspector.launch import attach_js
+        from .inspector.scripts import Roots
 
-        return await attach_js(target, "javascript" if language == "python" else language, allowed_hosts)
+        mapped = Roots(*roots) if roots is not None else None
+        return await attach_js(target, "javascript" if language == "python" else language, allowed_hosts, mapped)
 
     return make
 

@@ -135,6 +135,8 @@ def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, An
         attach = {"target": f"{host}:{port}", "language": language}
         if language == "python" and "justMyCode" in config:
             attach["just_my_code"] = bool(config["justMyCode"])
+        if language == "javascript" and config.get("localRoot") and config.get("remoteRoot"):
+            attach["local_root"], attach["remote_root"] = config["localRoot"], config["remoteRoot"]
         return "attach", attach
     if request != "launch":
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"request {request!r} must be launch or attach")

@@ -95,10 +95,19 @@ class AttachParams(BaseModel):
     )
     wait_s: float | None = Field(2.0, ge=0, le=300)
     just_my_code: bool = Field(True, description="Python: steps skip library code; false steps into it")
+    local_root: str | None = Field(
+        None, description="JavaScript: the local folder of the target's files (with remote_root; launch.json localRoot)"
+    )
+    remote_root: str | None = Field(
+        None, description="JavaScript: where the target runs those files (a container, another host; remoteRoot)"
+    )
 
 
 async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
-    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code)
+    if (p.local_root is None) != (p.remote_root is None):
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, "give both local_root and remote_root, or neither")
+    roots = (os.path.abspath(p.local_root), p.remote_root) if p.local_root and p.remote_root else None
+    make = factory.attacher(p.target, p.language, p.backend, hub.limits.allowed_hosts, p.just_my_code, roots)
     session = await hub.create(make, f"attach {p.target}", [], actor)
     outcome = await session.wait_for_stop(0, p.wait_s or 0)
     hub.focus.of(actor).saw(outcome.report)

@@ -399,10 +399,11 @@ class JsDebugAttach(JsDebugLaunch):
     launched = False
     owns_debuggee = False
 
-    def __init__(self, target: str, allowed_hosts: list[str]) -> None:
+    def __init__(self, target: str, allowed_hosts: list[str], roots: tuple[str, str] | None = None) -> None:
         super().__init__(program=target)
         self.target = target
         self.allowed_hosts = allowed_hosts
+        self.roots = roots  # (localRoot, remoteRoot): js-debug maps the target's paths itself
 
     async def _start_program(self, node: str) -> None:
         from ..inspector.discovery import discover
@@ -417,4 +418,6 @@ class JsDebugAttach(JsDebugLaunch):
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         kind, args = super()._start_request()
         args["continueOnAttach"] = True  # a target waiting on --inspect-brk runs once breakpoints are set
+        if self.roots is not None:
+            args["localRoot"], args["remoteRoot"] = self.roots
         return kind, args

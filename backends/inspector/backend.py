@@ -32,7 +32,7 @@ from .dialect import Dialect
 from .inspection import InspectorValues, _Ref
 from .process import RuntimeProcess
 from .rpc import InspectorRpc
-from .scripts import Scripts
+from .scripts import Roots, Scripts
 from .values import describe, type_of
 
 log = logging.getLogger(__name__)
@@ -81,6 +81,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         program: str | None = None,
         process: RuntimeProcess | None = None,
         stop_on_entry: bool = False,
+        roots: Roots | None = None,
     ) -> None:
         super().__init__()
         self.endpoint = endpoint
@@ -93,7 +94,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self.transpiles = self.dialect.is_jsc and not endpoint.page
         self.pid = process.pid if process else None
         self.stop_on_entry = stop_on_entry
-        self.scripts = Scripts(self.dialect)
+        self.scripts = Scripts(self.dialect, roots)
         self.rpc: InspectorRpc | None = None
         self._files: dict[str, list[_Bp]] = {}
         self._bp_seq = 0

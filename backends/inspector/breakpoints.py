@@ -74,7 +74,7 @@ class InspectorBreakpoints:
             if bp.wire_id is not None:
                 continue
             script, line0, column0, bound0 = self.scripts.to_wire(file, bp.spec.line - 1)
-            url = script.url if script is not None else file if is_url(file) else self.dialect.url_for_path(file)
+            url = script.url if script is not None else file if is_url(file) else self.scripts.url_for(file)
             if script is None and not is_url(file):
                 compiled = compiled_files_for(file)
                 if self.transpiles:
@@ -90,7 +90,7 @@ class InspectorBreakpoints:
                 for unit in compiled:  # an original source: bind by its compiled file's URL, before that loads
                     position = unit.source_map.generated_for(file, bp.spec.line - 1)
                     if position is not None:
-                        url = self.dialect.url_for_path(unit.path)
+                        url = self.scripts.url_for(unit.path)
                         line0, column0, bound0 = position.line, position.column, position.original_line
                         break
             params = self.dialect.breakpoint_params(
@@ -114,7 +114,7 @@ class InspectorBreakpoints:
         for path in paths:
             if self._entry_pending and os.path.realpath(path) == os.path.realpath(self.program):
                 continue  # bound at the entry stop, which a stop at its first statement would stand in for
-            url = self.dialect.url_for_path(path)
+            url = self.scripts.url_for(path)
             if url in self._bootstraps:
                 self._bootstraps[url][1].add(file)
                 continue
