@@ -18,6 +18,7 @@ log = logging.getLogger(__name__)
 PROJECT_MARKERS = ("package.json", "tsconfig.json")
 SKIP_DIRS = {"node_modules", ".git", ".hg", ".venv", "__pycache__"}
 MAX_MAPS = 2000  # a project with more compiled files than this is only partly searched
+MAX_DIRS = 5000  # nor is one with more folders (outside node_modules) than this
 GENERATED = (".js", ".mjs", ".cjs")
 
 
@@ -61,7 +62,10 @@ def compiled_files_for(source: str) -> list[Compiled]:
 
 def _map_files(root: str) -> list[str]:
     out: list[str] = []
-    for folder, dirs, files in os.walk(root):
+    for visited, (folder, dirs, files) in enumerate(os.walk(root)):
+        if visited >= MAX_DIRS:
+            log.info("more than %d folders under %s; searched the first ones", MAX_DIRS, root)
+            return out
         dirs[:] = [d for d in dirs if d not in SKIP_DIRS and not d.startswith(".")]
         for name in files:
             compiled = os.path.join(folder, name[: -len(".map")])
