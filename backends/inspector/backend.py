@@ -303,7 +303,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             script = self.scripts.add(params)
             if is_url(script.url):
                 forget_source(script.url)  # a reloaded page may serve a new version of the script
-            waiting = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
+            waiting = [f for f, bps in self._files.items() if any(not bp.state.verified for bp in bps)]
             if waiting and any(self.scripts.for_file(f) is script for f in waiting):
                 self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
         elif method == "Debugger.paused":

@@ -5,13 +5,14 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError
 from ..source import is_url
-from .predict import compiled_files_for
+from .predict import GENERATED, compiled_files_for
 
 if TYPE_CHECKING:
     from ..base import BackendListener
@@ -24,6 +25,7 @@ class _Bp:
     backend_id: str
     spec: LineBreakpointSpec
     wire_id: str | None = None
+    url: str | None = None  # what it was set by on the wire
     state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
 
 
@@ -40,7 +42,7 @@ class InspectorBreakpoints:
     _apply_lock: asyncio.Lock
     program: str
     _entry_pending: bool  # held on --inspect-brk: the entry file is parsed by the time the entry stop comes
-    # Bun: a breakpoint at the first statement of a file that is not loaded yet (url -> wire id, files it serves)
+    # A breakpoint at the first statement of a file not loaded yet (url or pattern -> wire id, files it serves)
     _bootstraps: dict[str, tuple[str, set[str]]]
 
     def _new_bp(self, spec: LineBreakpointSpec) -> _Bp:
@@ -71,16 +73,21 @@ class InspectorBreakpoints:
 
     async def _apply_file_locked(self, file: str) -> None:
         for bp in self._files.get(file, []):
-            if bp.wire_id is not None:
+            if bp.wire_id is not None and not self._mapped_only_now(bp, file):
                 continue
+            if bp.wire_id is not None:  # set by a URL that no script has (a .ts): bind through the map instead
+                with contextlib.suppress(DebugError):
+                    await self._send("Debugger.removeBreakpoint", {"breakpointId": bp.wire_id})
+                bp.wire_id = None
             script, line0, column0, bound0 = self.scripts.to_wire(file, bp.spec.line - 1)
             url = script.url if script is not None else file if is_url(file) else self.scripts.url_for(file)
             if script is None and not is_url(file):
                 compiled = compiled_files_for(file)
-                if self.transpiles:
-                    # Bun transpiles every file: the wire line is unknown until the file is parsed. Stop it before
-                    # its first statement runs (a breakpoint there, by URL), bind then and go on.
-                    await self._bootstrap([c.path for c in compiled] or [file], file)
+                if self.transpiles or not (compiled or file.endswith(GENERATED)):
+                    # The wire line is unknown until the file is parsed (Bun transpiles every file; a source whose
+                    # compiled file was not found). Stop that file before its first statement runs (a breakpoint
+                    # there, by its URL or, not knowing it, by a pattern), bind then and let it go on.
+                    await self._bootstrap(self._first_stops(file, [c.path for c in compiled]), file)
                     bp.state = BreakpointState(
                         False, bp.spec.line, "pending: binds when the file loads, before it runs", bp.backend_id
                     )
@@ -101,7 +108,7 @@ class InspectorBreakpoints:
             except DebugError as exc:
                 bp.state = BreakpointState(False, bp.spec.line, exc.message, bp.backend_id)
             else:
-                bp.wire_id = result.get("breakpointId")
+                bp.wire_id, bp.url = result.get("breakpointId"), url
                 locations = result.get("locations") or []
                 if locations:
                     bp.state = self._state_at(bp, locations[0])
@@ -110,18 +117,38 @@ class InspectorBreakpoints:
             if self.listener is not None:
                 self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
 
-    async def _bootstrap(self, paths: list[str], file: str) -> None:
-        for path in paths:
-            if self._entry_pending and os.path.realpath(path) == os.path.realpath(self.program):
-                continue  # bound at the entry stop, which a stop at its first statement would stand in for
-            url = self.scripts.url_for(path)
-            if url in self._bootstraps:
-                self._bootstraps[url][1].add(file)
+    def _mapped_only_now(self, bp: _Bp, file: str) -> bool:
+        """A breakpoint still unbound on a file that a loaded script's source map now names."""
+        if bp.state.verified:
+            return False
+        script = self.scripts.for_file(file)
+        return script is not None and script.path != file and bp.url != script.url
+
+    def _first_stops(self, file: str, compiled: list[str]) -> list[dict[str, str]]:
+        """Where to stop before `file`'s code runs: its compiled files, or (Bun) the file itself; for a source
+        whose compiled file is unknown, any `name.js` (tsc keeps the name). The entry is left out while the
+        runtime is held before it: the entry stop binds it."""
+        paths = compiled or ([file] if self.transpiles else [])
+        held = os.path.realpath(self.program) if self._entry_pending else None
+        stops = [{"url": self.scripts.url_for(p)} for p in paths if os.path.realpath(p) != held]
+        stem = os.path.splitext(os.path.basename(file))[0]
+        if (
+            not compiled
+            and not file.endswith(GENERATED)
+            and not (held and os.path.basename(held).startswith(stem + "."))
+        ):
+            stops.append({"urlRegex": r"[/\\]" + re.escape(stem) + r"\.[mc]?js$"})
+        return stops
+
+    async def _bootstrap(self, stops: list[dict[str, str]], file: str) -> None:
+        for where in stops:
+            key = where.get("url") or "pattern " + where["urlRegex"]
+            if key in self._bootstraps:
+                self._bootstraps[key][1].add(file)
                 continue
-            with contextlib.suppress(DebugError):
-                first = {"url": url, "lineNumber": 0, "columnNumber": 0}
-                result = await self._send("Debugger.setBreakpointByUrl", first)
-                self._bootstraps[url] = (result["breakpointId"], {file})
+            with contextlib.suppress(DebugError, KeyError):
+                result = await self._send("Debugger.setBreakpointByUrl", {**where, "lineNumber": 0, "columnNumber": 0})
+                self._bootstraps[key] = (result["breakpointId"], {file})
 
     async def _drop_bootstraps(self) -> None:
         """Remove the first-statement breakpoints no unbound breakpoint waits for any more."""

@@ -167,3 +167,36 @@ async def test_breakpoints_in_modules_that_run_as_they_load(registry, tsproject,
     assert all(b["verified"] for b in listed.data["breakpoints"]), listed.text
     ended = await run(registry, "continue_execution", session_id=sid, wait_s=15)
     assert ended.data["state"] == "terminated", ended.text
+
+
+@pytest.mark.parametrize("path", ["node", "bun"])
+async def test_ts_breakpoints_bind_where_no_project_root_says_where_the_compiled_files_are(
+    registry, tsproject, tmp_path, path
+):
+    """The project copied where no package.json or tsconfig.json is found above the sources: the compiled file of a
+    .ts is not known ahead, so the first file named like it (helper.js) is stopped before it runs, and bound."""
+    copy = tmp_path / "app"
+    for part in ("src", "dist", "lib"):
+        shutil.copytree(PROJECT / part, copy / part)
+    (copy / "node_modules").symlink_to(MODULES)
+    helper = copy / "src" / "helper.ts"
+    top, body = marker_line(helper, "HELPER_TOP"), marker_line(helper, "HELPER_SUM")
+    need_path(path)
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=str(copy / "dist" / "main.js"),
+        language="javascript",
+        runtime=path,
+        breakpoints=[{"file": str(helper), "line": body}, {"file": str(helper), "line": top}],
+        wait_s=20,
+    )
+    sid = reply.data["session_id"]
+    stop = stop_of(reply)  # helper.ts's last line runs as the module loads, and calls total([1, 2, 3])
+    assert at(stop) == (str(helper), top) and stop["hit_breakpoints"] == ["BP2"], reply.text
+    reply = await run(registry, "continue_execution", session_id=sid, wait_s=15)
+    stop = stop_of(reply)
+    assert at(stop) == (str(helper), body) and stop["hit_breakpoints"] == ["BP1"], reply.text
+    listed = await run(registry, "list_breakpoints", session_id=sid)
+    assert all(b["verified"] for b in listed.data["breakpoints"]), listed.text
+    await run(registry, "close_debug_session", session_id=sid)
