@@ -20,7 +20,7 @@ import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec
+from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawValue
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -31,6 +31,8 @@ from .client import DapClient
 
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
+# The arguments of the function a CommonJS module runs in: left out of its top-level locals unless asked for.
+MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
 
 
 def project_root(program: str) -> str:
@@ -319,6 +321,13 @@ class JsDebugLaunch(DapBackend):
         # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
         # js-debug by their sourceReference.
         return dataclasses.replace(super().features, remote_sources=True)
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        values = await super().variables(ref, start, count)
+        if MODULE_WRAPPER <= {v.name for v in values}:  # a CommonJS module's top-level scope: the wrapper's names
+            for value in values:
+                value.special = value.name in MODULE_WRAPPER
+        return values
 
     async def script_source(self, path: str) -> str | None:
         reference = self._source_refs.get(path)

@@ -93,11 +93,10 @@ async def test_ts_breakpoints_given_at_launch_bind_and_hit(registry, tsproject, 
     stop = stop_of(reply)
     assert at(stop) == (str(helper), helper_top) and stop["hit_breakpoints"] == ["BP1"], reply.text
     assert "export const loaded: Totals = total([1, 2, 3]);" in reply.text, "the window shows the .ts source"
-    if path != "js-debug":  # the CommonJS wrapper's names are left out of the module's top-level locals
-        names = {v["name"] for v in stop["locals"]}
-        assert "total" in names and not names & WRAPPER, reply.text
-        asked = await run(registry, "get_local_variables", session_id=sid, include_special=True)
-        assert {"exports", "require", "module"} <= {v["name"] for v in asked.data["variables"]}, asked.text
+    names = {v["name"] for v in stop["locals"]}  # the CommonJS wrapper's names are left out of the module's top
+    assert "total" in names and not names & WRAPPER, reply.text
+    asked = await run(registry, "get_local_variables", session_id=sid, include_special=True)
+    assert {"exports", "require", "module"} <= {v["name"] for v in asked.data["variables"]}, asked.text
     source = await run(registry, "get_source_context", session_id=sid)
     assert source.data["file"] == str(helper), source.text
     assert any(r["current"] and "HELPER_TOP" in r["text"] for r in source.data["lines"]), source.text
