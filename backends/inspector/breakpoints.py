@@ -87,10 +87,11 @@ class InspectorBreakpoints:
                     # The wire line is unknown until the file is parsed (Bun transpiles every file; a source whose
                     # compiled file was not found). Stop that file before its first statement runs (a breakpoint
                     # there, by its URL or, not knowing it, by a pattern), bind then and let it go on.
-                    await self._bootstrap(self._first_stops(file, [c.path for c in compiled]), file)
-                    bp.state = BreakpointState(
-                        False, bp.spec.line, "pending: binds when the file loads, before it runs", bp.backend_id
-                    )
+                    failed = await self._bootstrap(self._first_stops(file, [c.path for c in compiled]), file)
+                    why = "pending: binds when the file loads, before it runs"
+                    if failed:  # it still binds as the file is parsed, but code that runs at once may go by
+                        why = f"pending: binds when the file loads, maybe after its first lines ran ({failed})"
+                    bp.state = BreakpointState(False, bp.spec.line, why, bp.backend_id)
                     if self.listener is not None:
                         self.listener.on_breakpoint_changed(bp.backend_id, bp.state)
                     continue
@@ -140,15 +141,20 @@ class InspectorBreakpoints:
             stops.append({"urlRegex": r"[/\\]" + re.escape(stem) + r"\.[mc]?js$"})
         return stops
 
-    async def _bootstrap(self, stops: list[dict[str, str]], file: str) -> None:
+    async def _bootstrap(self, stops: list[dict[str, str]], file: str) -> str | None:
+        """Set the first-statement stops; what went wrong with any of them, or None."""
+        failed = None
         for where in stops:
             key = where.get("url") or "pattern " + where["urlRegex"]
             if key in self._bootstraps:
                 self._bootstraps[key][1].add(file)
                 continue
-            with contextlib.suppress(DebugError, KeyError):
+            try:
                 result = await self._send("Debugger.setBreakpointByUrl", {**where, "lineNumber": 0, "columnNumber": 0})
                 self._bootstraps[key] = (result["breakpointId"], {file})
+            except (DebugError, KeyError) as exc:
+                failed = f"the stop before {key} could not be set: {getattr(exc, 'message', exc)}"
+        return failed
 
     async def _drop_bootstraps(self) -> None:
         """Remove the first-statement breakpoints no unbound breakpoint waits for any more."""
