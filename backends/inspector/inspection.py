@@ -42,6 +42,7 @@ class _Ref:
     scope_numbers: list[int] = field(default_factory=list)  # when this handle is a (merged) scope of `frame`
     entries: bool = False  # a Map/Set: its children are its entries
     kind: str = ""  # the object's class, as type_of says it
+    listed: list[RawValue] | None = None  # a Map/Set's entries, once read in this stop
 
 
 class InspectorValues:
@@ -149,8 +150,10 @@ class InspectorValues:
         if entry is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
         values: list[RawValue] = []
-        if entry.entries:
-            values = await self._entries(entry.object_ids[0], entry.frame)
+        if entry.entries:  # read once per stop: each page of a big Map is a slice of the same list
+            if entry.listed is None:
+                entry.listed = await self._entries(entry.object_ids[0], entry.frame)
+            values = entry.listed
             return values[start : start + count if count else None] if start or count else values
         if entry.frame == 0 and 0 in entry.scope_numbers and self._returned is not None:
             function, returned = self._returned  # what the function just stepped out of gave back
