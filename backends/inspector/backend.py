@@ -331,7 +331,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._refs.clear()
         hit = self.dialect.hit_breakpoint_ids(params)
         bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
-        if bootstrap and not self._entry_pending:  # (on the entry file it is where the entry stop is)
+        if bootstrap:  # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
             self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
             return
         if self._step_out is not None:
@@ -340,7 +340,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._dispatch_pause(params, hit)
 
     def _dispatch_pause(self, params: dict[str, Any], hit: list[str]) -> None:
-        if self._entry_pending:
+        # (ES modules the entry imports run before it: a breakpoint in one is a stop of its own, not the entry's)
+        if self._entry_pending and self.dialect.is_entry_pause(params):
             self._entry_pending = False
             if not self.stop_on_entry:
                 self._spawn(self._leave_entry())

@@ -106,6 +106,11 @@ class InspectorBreakpoints:
             )
             try:
                 result = await self._send("Debugger.setBreakpointByUrl", params)
+                if script is not None and self.dialect.is_jsc and column0 and not result.get("locations"):
+                    # JSC moves a breakpoint forward only: the mapped column can sit past the line's one statement
+                    # start (Bun maps `export const x` to `const`). The line's start then.
+                    await self._send("Debugger.removeBreakpoint", {"breakpointId": result.get("breakpointId")})
+                    result = await self._send("Debugger.setBreakpointByUrl", {**params, "columnNumber": 0})
             except DebugError as exc:
                 bp.state = BreakpointState(False, bp.spec.line, exc.message, bp.backend_id)
             else:
@@ -126,10 +131,10 @@ class InspectorBreakpoints:
         return script is not None and script.path != file and bp.url != script.url
 
     def _first_stops(self, file: str, compiled: list[str]) -> list[dict[str, str]]:
-        """Where to stop before `file`'s code runs: its compiled files, or (Bun) the file itself; for a source
+        """Where to stop before `file`'s code runs: its compiled files and (Bun) the file itself; for a source
         whose compiled file is unknown, any `name.js` (tsc keeps the name). The entry is left out while the
         runtime is held before it: the entry stop binds it."""
-        paths = compiled or ([file] if self.transpiles else [])
+        paths = compiled + ([file] if self.transpiles else [])  # Bun may run the source itself (a .ts)
         held = os.path.realpath(self.program) if self._entry_pending else None
         stops = [{"url": self.scripts.url_for(p)} for p in paths if os.path.realpath(p) != held]
         stem = os.path.splitext(os.path.basename(file))[0]

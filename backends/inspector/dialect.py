@@ -146,6 +146,13 @@ class Dialect:
             return [bp] if bp else []
         return list(params.get("hitBreakpoints") or [])
 
+    def is_entry_pause(self, params: dict[str, Any]) -> bool:
+        """Whether a pause while a launch is held is its entry stop. V8's is the first pause; Bun's is the
+        `debugger;` it injects into the entry, which runs after the ES modules the entry imports."""
+        if not self.is_jsc:
+            return True
+        return params.get("reason") == "DebuggerStatement" and not self.hit_breakpoint_ids(params)
+
     def reason(self, params: dict[str, Any], last_request: str | None) -> str:
         raw = params.get("reason", "other")
         if self.hit_breakpoint_ids(params):

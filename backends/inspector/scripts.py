@@ -121,7 +121,7 @@ class Scripts:
             return f"script {script_id}", line0, column0
         source_map = script.source_map()
         if source_map is not None:
-            found = source_map.original_for(line0, column0)
+            found = source_map.statement_at(line0, column0)
             if found is not None:
                 source, line, column = found
                 return source or script.path or script.url, line, column

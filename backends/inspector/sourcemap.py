@@ -407,6 +407,23 @@ class SourceMap:
             return None
         return OriginalPosition(self.sources[self._src[i]], self._orig_line[i], self._orig_col[i])
 
+    def statement_at(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        """original_for a position the engine paused at. Bun starts each line with a segment that maps to the end of
+        the previous statement (the indentation's), so a statement at column 0 of its line (a module's top level)
+        would show on the line before: when the position is that first segment and the next one on the line maps
+        further on, the next one's line is where the statement is."""
+        found = self.original_for(gen_line, gen_col)
+        if found is None or gen_line < 0 or gen_line >= self.line_count:
+            return found
+        lo, hi = self._line_starts[gen_line], self._line_starts[gen_line + 1]
+        if hi - lo < 2 or self._column(lo, lo) != gen_col or lo in self._unmapped or lo + 1 in self._unmapped:
+            return found
+        following = lo + 1
+        if self._src[following] != self._src[lo] or self._orig_line[following] <= self._orig_line[lo]:
+            return found
+        column = max(self._orig_col[following] - (self._column(following, lo) - gen_col), 0)
+        return OriginalPosition(self.sources[self._src[following]], self._orig_line[following], column)
+
     def name_at(self, gen_line: int, gen_col: int) -> str | None:
         """The original name a mapping gives the identifier that starts exactly at a generated position."""
         if self._named is None:
@@ -533,6 +550,12 @@ class ChainedMap:
 
     def original_for(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
         found = self.outer.original_for(gen_line, gen_col)
+        if found is None or found.source != self.via:
+            return found
+        return self.inner.original_for(found.line, found.column) or found
+
+    def statement_at(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        found = self.outer.statement_at(gen_line, gen_col)
         if found is None or found.source != self.via:
             return found
         return self.inner.original_for(found.line, found.column) or found

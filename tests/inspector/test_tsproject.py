@@ -199,3 +199,38 @@ async def test_ts_breakpoints_bind_where_no_project_root_says_where_the_compiled
     listed = await run(registry, "list_breakpoints", session_id=sid)
     assert all(b["verified"] for b in listed.data["breakpoints"]), listed.text
     await run(registry, "close_debug_session", session_id=sid)
+
+
+async def test_bun_running_the_ts_sources_stops_in_es_modules_before_the_entry(registry, tsproject):
+    """Bun runs src/main.ts itself: helper.ts is an ES module, evaluated (its last line too) before main.ts's first
+    line, where Bun's entry stop is. Its breakpoints hit in order and the entry stop is not mistaken for one."""
+    helper, main = SRC / "helper.ts", SRC / "main.ts"
+    top, body, describe = (
+        marker_line(helper, "HELPER_TOP"),
+        marker_line(helper, "HELPER_SUM"),
+        marker_line(main, "MAIN_DESCRIBE"),
+    )
+    need_path("bun")
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=str(main),
+        runtime="bun",
+        breakpoints=[
+            {"file": str(helper), "line": top},
+            {"file": str(helper), "line": body},
+            {"file": str(main), "line": describe},
+        ],
+        wait_s=20,
+    )
+    sid = reply.data["session_id"]
+    stop = stop_of(reply)
+    assert at(stop) == (str(helper), top) and stop["hit_breakpoints"] == ["BP1"], reply.text
+    reply = await run(registry, "continue_execution", session_id=sid, wait_s=15)
+    stop = stop_of(reply)
+    assert at(stop) == (str(helper), body) and stop["hit_breakpoints"] == ["BP2"], reply.text
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id="BP2")  # the loop would stop again
+    reply = await run(registry, "continue_execution", session_id=sid, wait_s=15)
+    stop = stop_of(reply)
+    assert at(stop) == (str(main), describe) and stop["hit_breakpoints"] == ["BP3"], reply.text
+    await run(registry, "close_debug_session", session_id=sid)
