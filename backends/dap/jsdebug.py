@@ -20,7 +20,7 @@ import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawValue
+from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawScope, RawValue
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -83,6 +83,8 @@ class JsDebugLaunch(DapBackend):
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
         self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
+        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
+        self._merged_seq = 0
 
     # ----- the server and the parent session ----------------------------------------------------------------
 
@@ -322,7 +324,31 @@ class JsDebugLaunch(DapBackend):
         # js-debug by their sourceReference.
         return dataclasses.replace(super().features, remote_sources=True)
 
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
+        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
+        scopes = await super().scopes(frame_id)
+        blocks = 0
+        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
+            blocks += 1
+        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
+            return scopes
+        self._merged_seq -= 1
+        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
+        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
+            del self._merged[next(iter(self._merged))]
+        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
+            if any(v.name == name for v in await super().variables(part)):
+                return await super().set_variable(part, name, value)
+        return await super().set_variable(ref, name, value)
+
     async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        if ref in self._merged:
+            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
+            return merged[start : start + count] if count else merged[start:]
         values = await super().variables(ref, start, count)
         if MODULE_WRAPPER <= {v.name for v in values}:  # a CommonJS module's top-level scope: the wrapper's names
             for value in values:
