@@ -106,7 +106,7 @@ class InspectorBreakpoints:
             )
             try:
                 result = await self._send("Debugger.setBreakpointByUrl", params)
-                if script is not None and self.dialect.is_jsc and column0 and not result.get("locations"):
+                if script is not None and self.dialect.binds_forward_only and column0 and not result.get("locations"):
                     # JSC moves a breakpoint forward only: the mapped column can sit past the line's one statement
                     # start (Bun maps `export const x` to `const`). The line's start then.
                     await self._send("Debugger.removeBreakpoint", {"breakpointId": result.get("breakpointId")})

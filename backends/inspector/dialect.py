@@ -57,6 +57,22 @@ class Dialect:
         return self.is_jsc
 
     @property
+    def binds_forward_only(self) -> bool:
+        """JSC resolves a breakpoint to the next statement start at or after its column, never back to the one
+        the column is inside of; V8 picks the nearest."""
+        return self.is_jsc
+
+    @property
+    def has_collection_entries(self) -> bool:
+        """JSC lists a Map's or Set's entries with Runtime.getCollectionEntries; V8 gives them as [[Entries]]."""
+        return self.is_jsc
+
+    @property
+    def shows_generator_state(self) -> bool:
+        """V8 gives a generator's [[GeneratorState]]; JSC's inspector has nothing for it."""
+        return not self.is_jsc
+
+    @property
     def returns_values(self) -> bool:
         """V8 call frames carry `returnValue` when paused at a return; JSC's carry none."""
         return not self.is_jsc

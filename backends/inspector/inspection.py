@@ -184,7 +184,7 @@ class InspectorValues:
             snapshot = (result.get("result") or {}).get("objectId")
             if snapshot and self.dialect.thrown(result) is None:
                 values.extend(await self._own_values(snapshot, entry.frame))
-        if not values and entry.kind == "Generator" and self.dialect.is_jsc:
+        if not values and entry.kind == "Generator" and not self.dialect.shows_generator_state:
             values.append(RawValue("(note)", "JavaScriptCore's inspector does not expose a generator's state"))
         if start or count:
             values = values[start : start + count if count else None]
@@ -261,7 +261,7 @@ class InspectorValues:
 
     async def _entries(self, object_id: str, frame: int | None) -> list[RawValue]:
         """A Map's or Set's entries, in order, named by position (`"k0" => 0`, or the value of a Set)."""
-        if self.dialect.is_jsc:
+        if self.dialect.has_collection_entries:
             result = await self._send("Runtime.getCollectionEntries", {"objectId": object_id, "objectGroup": "pairdbg"})
             out = []
             for index, entry in enumerate(result.get("entries") or []):
