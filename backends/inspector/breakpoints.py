@@ -143,7 +143,8 @@ class InspectorBreakpoints:
             and not file.endswith(GENERATED)
             and not (held and os.path.basename(held).startswith(stem + "."))
         ):
-            stops.append({"urlRegex": r"[/\\]" + re.escape(stem) + r"\.[mc]?js$"})
+            # (not inside node_modules: a package's own helper.js would be stopped at for nothing)
+            stops.append({"urlRegex": r"^(?!.*[/\\]node_modules[/\\]).*[/\\]" + re.escape(stem) + r"\.[mc]?js$"})
         return stops
 
     async def _bootstrap(self, stops: list[dict[str, str]], file: str) -> str | None:
