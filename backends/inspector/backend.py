@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -382,15 +383,14 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self._paused is paused:  # still the same pause
             self._report_stop(reason, None, hit)
 
-    def _report_stop(self, reason: str, text: str | None, hit: list[str]) -> None:
+    def _report_stop(self, reason: str, text: str | None, hit: list[str], description: str | None = None) -> None:
         if self.listener is None:
             return
         backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
         top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
         here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
-        description = None
         before, self._last_stop_at = self._last_stop_at, here
-        if reason == "step" and before is not None and before[:2] == here[:2]:
+        if description is None and reason == "step" and before is not None and before[:2] == here[:2]:
             # A step within one line (a call's arguments, a loop's header): the column is what moved.
             description = f"still on line {here[1] + 1}, now at column {here[2] + 1} (was {before[2] + 1})"
         self.listener.on_stopped(
@@ -419,6 +419,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         ]
         if here:
             self._report_stop("breakpoint", None, here)
+            return
+        if self._last_request == "step":
+            # A step was under way (over a `require`): letting the program run on would lose it, and a step out of
+            # a module does not come back through Bun's loader. The step ends here, where the file starts.
+            self._last_request = None
+            self._report_stop("step", None, [], f"stopped where {os.path.basename(file)} starts to load")
             return
         with contextlib.suppress(DebugError):
             await self._send("Debugger.resume")

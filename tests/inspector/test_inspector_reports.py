@@ -68,3 +68,28 @@ async def test_step_out_reports_the_return_value_on_node(registry):
     reply = await run(registry, "continue_execution", session_id=sid)
     assert stop_of(reply)["reason"] == "breakpoint" and stop_of(reply)["location"]["line"] == ret, reply.text
     await run(registry, "close_debug_session", session_id=sid)
+
+
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_a_step_over_a_require_is_not_lost(registry, runtime):
+    """A step over `require` of a file with a pending breakpoint. Node binds it by URL and the step ends on the next
+    line; Bun stops the file before its first statement to bind it, and the step ends there (said so), instead of
+    the program running on to the next breakpoint."""
+    main, helper = "require_main.js", "require_helper.js"
+    sid, reply = await launch(
+        registry, runtime, main, (main, line(main, "STEP_REQUIRE")), (helper, line(helper, "TWICE"))
+    )
+    assert stop_of(reply)["location"]["line"] == line(main, "STEP_REQUIRE"), reply.text
+    reply = await run(registry, "step_over", session_id=sid)
+    stop = stop_of(reply)
+    assert stop["reason"] == "step", reply.text
+    if runtime == "node":
+        assert (stop["location"]["file"], stop["location"]["line"]) == (str(JS / main), line(main, "NEXT_LINE"))
+    else:
+        assert stop["location"]["file"] == str(JS / helper), reply.text
+        assert stop["location"]["line"] in (1, line(helper, "HELPER_FIRST")), reply.text  # the file's start
+        assert "stopped where require_helper.js starts to load" in reply.text
+    reply = await run(registry, "continue_execution", session_id=sid)
+    stop = stop_of(reply)
+    assert stop["location"]["line"] == line(helper, "TWICE") and stop["hit_breakpoints"] == ["BP2"], reply.text
+    await to_end(registry, sid)
