@@ -48,6 +48,19 @@ def project_root(program: str) -> str:
         here = parent
 
 
+def compiled_folders(root: str, limit: int = 50) -> list[str]:
+    """Folders under `root` (node_modules left out) holding compiled files with maps (`x.js` + `x.js.map`): the
+    ones whose files js-debug stops at as they load. A project without maps has none and pays nothing."""
+    found: list[str] = []
+    for visited, (folder, dirs, files) in enumerate(os.walk(root)):
+        dirs[:] = [d for d in dirs if d != "node_modules" and not d.startswith(".")]
+        if any(name.endswith((".js.map", ".mjs.map", ".cjs.map")) for name in files):
+            found.append(folder)
+        if len(found) >= limit or visited >= 5000:
+            break
+    return found
+
+
 class JsDebugLaunch(DapBackend):
     language = "javascript"
     adapter_id = "pwa-node"
@@ -198,8 +211,9 @@ class JsDebugLaunch(DapBackend):
         if root:
             options["cwd"] = root
             options["outFiles"] = [f"{root}/**/*.(m|c|)js", "!**/node_modules/**"]
-            if not self.stop_on_entry:
-                options["runtimeSourcemapPausePatterns"] = [f"{root}/**/*.(m|c|)js"]
+            mapped = compiled_folders(root)
+            if mapped and not self.stop_on_entry:
+                options["runtimeSourcemapPausePatterns"] = [f"{folder}/*.(m|c|)js" for folder in mapped]
         return options
 
     async def start(
