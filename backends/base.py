@@ -83,6 +83,7 @@ class RawValue:
     evaluate_name: str | None = None
     named: int | None = None
     indexed: int | None = None
+    special: bool = False  # left out of a frame's locals unless asked for (e.g. a CommonJS module's wrapper names)
 
 
 @dataclass

@@ -163,12 +163,15 @@ def attacher(
     just_my_code: bool = True,
     path_mappings: list[tuple[str, str]] | None = None,
 ) -> Make:
-    """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL."""
-    if path_mappings and (language != "python" or target.startswith(("ws://", "http://"))):
+    """A running program at host:port (debugpy, or a JavaScript inspector) or an inspector ws:// URL.
+    `path_mappings`: (local root, remote root) pairs when the program runs its files from another root (a container,
+    another host); debugpy takes several, a JavaScript target one."""
+    mappings = local_roots(path_mappings or [])
+    if len(mappings) > 1 and language != "python":
         raise DebugError(
             ErrorCode.INVALID_PARAMETERS,
-            "path_mappings are for attaching to a Python program (debugpy)",
-            hint="leave path_mappings out",
+            f"a JavaScript target takes one path mapping, not {len(mappings)}",
+            hint="give the common root of the program's files: [{localRoot, remoteRoot}]",
         )
     if language == "python" and not target.startswith(("ws://", "http://")):
         if backend == "inspector":
@@ -186,18 +189,21 @@ def attacher(
                 int(port_text),
                 just_my_code,
                 allowed_hosts=allowed_hosts,
-                path_mappings=local_roots(path_mappings or []),
+                path_mappings=mappings,
             )
         )
+    roots = mappings[0] if mappings else None
     if backend == "dap":
         from .dap.jsdebug import JsDebugAttach
 
-        return _ready(JsDebugAttach(target, allowed_hosts))
+        return _ready(JsDebugAttach(target, allowed_hosts, roots))
 
     async def make() -> Backend:
         from .inspector.launch import attach_js
+        from .inspector.scripts import Roots
 
-        return await attach_js(target, "javascript" if language == "python" else language, allowed_hosts)
+        mapped = Roots(*roots) if roots is not None else None
+        return await attach_js(target, "javascript" if language == "python" else language, allowed_hosts, mapped)
 
     return make
 

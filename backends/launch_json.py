@@ -144,6 +144,9 @@ def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, An
                 for m in config["pathMappings"]
                 if isinstance(m, dict)
             ]
+        if language == "javascript" and config.get("localRoot") and config.get("remoteRoot"):
+            local = os.path.join(workspace, str(config["localRoot"]))  # relative: to the workspace
+            attach["path_mappings"] = [{"localRoot": local, "remoteRoot": str(config["remoteRoot"])}]
         return "attach", attach
     if request != "launch":
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"request {request!r} must be launch or attach")

@@ -74,7 +74,7 @@ class ValueInspector:
             return [], 0
         scope = scopes[0]
         raws = await debugger.variables(scope.ref)
-        raws = [r for r in raws if include_special or not _is_special(r.name)]
+        raws = [r for r in raws if include_special or not (r.special or _is_special(r.name))]
         return [self.value_view(r, scope.ref, frame_id) for r in raws[:limit]], len(raws)
 
     async def evaluate(self, expression: str, frame: str | None, by_value: bool = False) -> VariableView:

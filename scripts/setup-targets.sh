@@ -60,8 +60,11 @@ fi
 
 # npm test harnesses, each skipped when installed and up to date: the React Native adapter's (tests/rn: Redux
 # Toolkit, redux, ws for the fake app; the adapter itself has no dependencies) and the debug-bridge React page's
-# (tests/bridge/react: react, react-dom, esbuild, bundled by the tests; the SDK itself has no dependencies).
-HARNESSES=("tests/rn:ws redux @reduxjs/toolkit" "tests/bridge/react:react react-dom esbuild")
+# (tests/bridge/react: react, react-dom, esbuild, bundled by the tests; the SDK itself has no dependencies) and the
+# TypeScript project's (tests/js/tsproject: typescript, compiled by the tests with its tsc; marked and semver, real
+# packages whose files the debugger stops in; versions pinned exactly in its package.json).
+HARNESSES=("tests/rn:ws redux @reduxjs/toolkit" "tests/bridge/react:react react-dom esbuild"
+  "tests/js/tsproject:typescript marked semver")
 harness_ok() {
   local dir=$1 pkg
   for pkg in $2; do [ -f "$dir/node_modules/$pkg/package.json" ] || return 1; done

@@ -51,9 +51,7 @@ class StartParams(BaseModel):
         None, description="python, javascript, typescript, c, cpp, rust (default: by extension)"
     )
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
-    backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JS: inspector (default) or dap = js-debug"
-    )
+    backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     args: list[str] = Field(default_factory=list, description="program arguments")
     cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment")
@@ -95,13 +93,11 @@ class PathMapping(BaseModel):
 class AttachParams(BaseModel):
     target: str = Field(description="host:port (debugpy --listen, node --inspect, a browser) or ws:// URL")
     language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
-    backend: Literal["inspector", "dap"] | None = Field(
-        None, description="JS: inspector (default) or dap = js-debug"
-    )
+    backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
     path_mappings: list[PathMapping] | None = Field(
-        None, max_length=32, description="Python: map remote roots; stops show local paths"
+        None, max_length=32, description="remote roots to map; stops show local paths"
     )
 
 

@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
+from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawScope, RawValue
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -30,7 +31,34 @@ from .client import DapClient
 
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
+# The arguments of the function a CommonJS module runs in: left out of its top-level locals unless asked for.
+MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
 
+
+def project_root(program: str) -> str:
+    """The nearest folder above `program` holding a package.json or tsconfig.json, else the program's folder."""
+    folder = os.path.dirname(program)
+    here = folder
+    while True:
+        if any(os.path.isfile(os.path.join(here, name)) for name in ("package.json", "tsconfig.json")):
+            return here
+        parent = os.path.dirname(here)
+        if parent == here:
+            return folder
+        here = parent
+
+
+def compiled_folders(root: str, limit: int = 50) -> list[str]:
+    """Folders under `root` (node_modules left out) holding compiled files with maps (`x.js` + `x.js.map`): the
+    ones whose files js-debug stops at as they load. A project without maps has none and pays nothing."""
+    found: list[str] = []
+    for visited, (folder, dirs, files) in enumerate(os.walk(root)):
+        dirs[:] = [d for d in dirs if d != "node_modules" and not d.startswith(".")]
+        if any(name.endswith((".js.map", ".mjs.map", ".cjs.map")) for name in files):
+            found.append(folder)
+        if len(found) >= limit or visited >= 5000:
+            break
+    return found
 
 
 class JsDebugLaunch(DapBackend):
@@ -67,6 +95,9 @@ class JsDebugLaunch(DapBackend):
         self._stopped_once = asyncio.Event()
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
+        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
+        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
+        self._merged_seq = 0
 
     # ----- the server and the parent session ----------------------------------------------------------------
 
@@ -165,7 +196,25 @@ class JsDebugLaunch(DapBackend):
             "continueOnAttach": not self.stop_on_entry,
             "attachExistingChildren": False,
             "skipFiles": ["<node_internals>/**"],
+            **self._source_map_options(),
         }
+
+    def _source_map_options(self) -> dict[str, Any]:
+        """Where js-debug looks for compiled files and their maps: the program's project (the nearest folder up with
+        a package.json or tsconfig.json). Maps are followed everywhere, node_modules included (library frames through
+        their own maps). Each compiled file of the project is stopped at as it loads, so js-debug reads its map and
+        binds breakpoints on its original (.ts) lines before it runs; Node compiles CommonJS modules as functions,
+        which V8's before-a-script-with-a-map stop (pauseForSourceMap) never sees. That load stop also swallows the
+        entry stop, so with stop_on_entry it is left out (top-level code of later modules may then run unseen)."""
+        root = project_root(self.program) if os.path.isabs(self.program) else self.cwd
+        options: dict[str, Any] = {"sourceMaps": True, "resolveSourceMapLocations": None, "pauseForSourceMap": True}
+        if root:
+            options["cwd"] = root
+            options["outFiles"] = [f"{root}/**/*.(m|c|)js", "!**/node_modules/**"]
+            mapped = compiled_folders(root)
+            if mapped and not self.stop_on_entry:
+                options["runtimeSourcemapPausePatterns"] = [f"{folder}/*.(m|c|)js" for folder in mapped]
+        return options
 
     async def start(
         self, line_breakpoints: dict[str, list[LineBreakpointSpec]], exception_mode: ExceptionMode
@@ -221,7 +270,8 @@ class JsDebugLaunch(DapBackend):
                 },
                 timeout=15,
             )
-            started = child.send_request(request, configuration)
+            # The child session finds compiled files and maps by its own configuration, not the parent's.
+            started = child.send_request(request, {**self._source_map_options(), **configuration})
             await asyncio.wait_for(self._child_initialized.wait(), 15)
             self.client = child  # from here on, debuggee-scoped requests go to the child
             for file, specs in self._files.items():
@@ -282,8 +332,57 @@ class JsDebugLaunch(DapBackend):
             return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
         return await super().set_line_breakpoints(file, specs)
 
+    @property
+    def features(self) -> Capabilities:  # type: ignore[override]
+        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
+        # js-debug by their sourceReference.
+        return dataclasses.replace(super().features, remote_sources=True)
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
+        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
+        scopes = await super().scopes(frame_id)
+        blocks = 0
+        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
+            blocks += 1
+        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
+            return scopes
+        self._merged_seq -= 1
+        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
+        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
+            del self._merged[next(iter(self._merged))]
+        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
+            if any(v.name == name for v in await super().variables(part)):
+                return await super().set_variable(part, name, value)
+        return await super().set_variable(ref, name, value)
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        if ref in self._merged:
+            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
+            return merged[start : start + count] if count else merged[start:]
+        values = await super().variables(ref, start, count)
+        if MODULE_WRAPPER <= {v.name for v in values}:  # a CommonJS module's top-level scope: the wrapper's names
+            for value in values:
+                value.special = value.name in MODULE_WRAPPER
+        return values
+
+    async def script_source(self, path: str) -> str | None:
+        reference = self._source_refs.get(path)
+        if not reference:
+            return None
+        body = await self._req(
+            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
+        )
+        return body.get("content")
+
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        path = (frame.get("source") or {}).get("path") or ""
+        source = frame.get("source") or {}
+        if source.get("sourceReference") and source.get("path"):
+            self._source_refs[source["path"]] = source["sourceReference"]
+        path = source.get("path") or ""
         return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
 
     def _spawn(self, coro) -> None:
@@ -349,10 +448,11 @@ class JsDebugAttach(JsDebugLaunch):
     launched = False
     owns_debuggee = False
 
-    def __init__(self, target: str, allowed_hosts: list[str]) -> None:
+    def __init__(self, target: str, allowed_hosts: list[str], roots: tuple[str, str] | None = None) -> None:
         super().__init__(program=target)
         self.target = target
         self.allowed_hosts = allowed_hosts
+        self.roots = roots  # (localRoot, remoteRoot): js-debug maps the target's paths itself
 
     async def _start_program(self, node: str) -> None:
         from ..inspector.discovery import discover
@@ -367,4 +467,6 @@ class JsDebugAttach(JsDebugLaunch):
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         kind, args = super()._start_request()
         args["continueOnAttach"] = True  # a target waiting on --inspect-brk runs once breakpoints are set
+        if self.roots is not None:
+            args["localRoot"], args["remoteRoot"] = self.roots
         return kind, args

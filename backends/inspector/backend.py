@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import os
 import logging
 from dataclasses import dataclass
 from typing import Any
@@ -32,7 +33,7 @@ from .dialect import Dialect
 from .inspection import InspectorValues, _Ref
 from .process import RuntimeProcess
 from .rpc import InspectorRpc
-from .scripts import Scripts
+from .scripts import Roots, Scripts
 from .values import describe, type_of
 
 log = logging.getLogger(__name__)
@@ -50,6 +51,13 @@ class Endpoint:
     page: bool = False  # a browser page (Page domain, no process of ours)
     waiting: bool = False  # started with --inspect-brk: must be released after breakpoints are set
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
+
+
+@dataclass
+class _StepOut:
+    wire_ids: list[str]  # temporary breakpoints on the function's return positions
+    depth: int  # stack depth of the function's frame
+    function: str
 
 
 class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
@@ -74,6 +82,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         program: str | None = None,
         process: RuntimeProcess | None = None,
         stop_on_entry: bool = False,
+        roots: Roots | None = None,
     ) -> None:
         super().__init__()
         self.endpoint = endpoint
@@ -86,13 +95,14 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self.transpiles = self.dialect.is_jsc and not endpoint.page
         self.pid = process.pid if process else None
         self.stop_on_entry = stop_on_entry
-        self.scripts = Scripts(self.dialect)
+        self.scripts = Scripts(self.dialect, roots)
         self.rpc: InspectorRpc | None = None
         self._files: dict[str, list[_Bp]] = {}
         self._bp_seq = 0
         self._exception_mode: ExceptionMode = "uncaught"
         self._paused: dict[str, Any] | None = None
         self._refs: dict[int, _Ref] = {}
+        self._generated: dict[str, str] = {}
         self._next_ref = 1
         self._last_request: str | None = None
         self._entry_pending = endpoint.waiting
@@ -101,6 +111,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # Binding runs from scriptParsed, the entry pause and set_breakpoint at once; one at a time, or a second
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
+        self._bootstraps = {}
+        self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
+        self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
+        self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
             process.on_output = self._program_output
@@ -145,11 +159,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def _follow_new_target(self) -> None:
         """A WebKit page moved to a new target (cross-site navigation): its scripts and breakpoints start over."""
         self.scripts.clear()
+        self._generated.clear()
         self._paused = None
         self._refs.clear()
-        for bps in self._files.values():
-            for bp in bps:
-                bp.wire_id = None
+        self._forget_wire_ids()
         try:
             await self._set_up_target(self.endpoint)
         except DebugError as exc:
@@ -226,9 +239,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             try:
                 endpoint = await self.endpoint.rediscover() if self.endpoint.rediscover else self.endpoint
                 self.scripts.clear()
-                for bps in self._files.values():  # ids of the old target mean nothing to the new one
-                    for bp in bps:
-                        bp.wire_id = None
+                self._generated.clear()
+                self._forget_wire_ids()  # ids of the old target mean nothing to the new one
                 await self._connect(endpoint)
             except DebugError as exc:
                 log.info("reconnect to %s failed: %s", self.endpoint.url, exc.message)
@@ -292,7 +304,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             script = self.scripts.add(params)
             if is_url(script.url):
                 forget_source(script.url)  # a reloaded page may serve a new version of the script
-            waiting = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
+            waiting = [f for f, bps in self._files.items() if any(not bp.state.verified for bp in bps)]
             if waiting and any(self.scripts.for_file(f) is script for f in waiting):
                 self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
         elif method == "Debugger.paused":
@@ -310,6 +322,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
             self.scripts.clear()
+            self._generated.clear()
         elif method == "Runtime.executionContextDestroyed" and self._ends_with_its_context:
             # Node ran its script to the end and now waits for the debugger to let go: let it, and say so.
             self._spawn(self._target_finished())
@@ -317,7 +330,19 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     def _on_paused(self, params: dict[str, Any]) -> None:
         self._paused = params
         self._refs.clear()
-        if self._entry_pending:
+        hit = self.dialect.hit_breakpoint_ids(params)
+        bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
+        if bootstrap:  # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
+            self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
+            return
+        if self._step_out is not None:
+            self._spawn(self._continue_step_out(params, hit))
+            return
+        self._dispatch_pause(params, hit)
+
+    def _dispatch_pause(self, params: dict[str, Any], hit: list[str]) -> None:
+        # (ES modules the entry imports run before it: a breakpoint in one is a stop of its own, not the entry's)
+        if self._entry_pending and self.dialect.is_entry_pause(params):
             self._entry_pending = False
             if not self.stop_on_entry:
                 self._spawn(self._leave_entry())
@@ -325,7 +350,6 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             params = {**params, "reason": "Break on start"}
         if self.listener is None:
             return
-        hit = self.dialect.hit_breakpoint_ids(params)
         reason = self.dialect.reason(params, self._last_request)
         unasked = self._last_request is None
         self._last_request = None
@@ -359,15 +383,63 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self._paused is paused:  # still the same pause
             self._report_stop(reason, None, hit)
 
-    def _report_stop(self, reason: str, text: str | None, hit: list[str]) -> None:
+    def _report_stop(self, reason: str, text: str | None, hit: list[str], description: str | None = None) -> None:
         if self.listener is None:
             return
         backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
-        self.listener.on_stopped(StopInfo(reason=reason, thread_id=1, text=text, hit_breakpoint_ids=backend_ids))
+        top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
+        here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
+        before, self._last_stop_at = self._last_stop_at, here
+        if description is None and reason == "step" and before is not None and before[:2] == here[:2]:
+            # A step within one line (a call's arguments, a loop's header): the column is what moved.
+            description = f"still on line {here[1] + 1}, now at column {here[2] + 1} (was {before[2] + 1})"
+        self.listener.on_stopped(
+            StopInfo(reason=reason, thread_id=1, text=text, description=description, hit_breakpoint_ids=backend_ids)
+        )
+
+    async def _bind_at_load(self, paused: dict[str, Any]) -> None:
+        """Bind the breakpoints of the file that is about to run, then let it run, unless one of them is right here."""
+        top = (paused.get("callFrames") or [{}])[0].get("location") or {}
+        script = self.scripts.by_id.get(str(top.get("scriptId")))
+        files = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
+        files = [f for f in files if script is not None and self.scripts.for_file(f) is script]
+        await self._apply_files(files)
+        with contextlib.suppress(DebugError):
+            await self._drop_bootstraps()
+        if self._paused is not paused:
+            return
+        file, line0, _ = self.scripts.from_wire(
+            top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0)
+        )
+        here = [
+            bp.wire_id
+            for f in files
+            for bp in self._files.get(f, [])
+            if f == file and bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
+        ]
+        if here:
+            self._report_stop("breakpoint", None, here)
+            return
+        if self._last_request == "step":
+            # A step was under way (over a `require`): letting the program run on would lose it, and a step out of
+            # a module does not come back through Bun's loader. The step ends here, where the file starts.
+            self._last_request = None
+            self._report_stop("step", None, [], f"stopped where {os.path.basename(file)} starts to load")
+            return
+        with contextlib.suppress(DebugError):
+            await self._send("Debugger.resume")
+
+    def _forget_wire_ids(self) -> None:
+        self._bootstraps.clear()
+        for bps in self._files.values():
+            for bp in bps:
+                bp.wire_id = None
 
     async def _leave_entry(self) -> None:
         """The first pause of --inspect-brk: every script is parsed now, so bind the pending breakpoints."""
         await self._apply_files(list(self._files))
+        with contextlib.suppress(DebugError):
+            await self._drop_bootstraps()
         with contextlib.suppress(DebugError):
             await self._send("Debugger.resume")
 
@@ -394,11 +466,74 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def resume(self, thread_id: int | None) -> None:
         self._last_request = None
+        self._returned = None
         await self._send_running("Debugger.resume")
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
+        self._returned = None
+        if kind == "out" and self.dialect.returns_values and self._paused is not None:
+            top = self._frames()[0]
+            if "returnValue" in top:  # already at a return: the value is here
+                self._returned = (top.get("functionName") or "(anonymous)", top["returnValue"])
+            elif await self._arm_step_out():
+                await self._send_running("Debugger.resume")
+                return
         await self._send_running(STEP_METHODS[kind])
+
+    async def _arm_step_out(self) -> bool:
+        """V8 shows a function's return value only while paused at one of its returns: stop there first (temporary
+        breakpoints on the function's return positions), take the value, then step out."""
+        frames = self._frames()
+        top = frames[0]
+        local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
+        start, end = top.get("functionLocation"), (local or {}).get("endLocation")
+        if not start or not end:
+            return False
+        try:
+            found = await self._send(
+                "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
+            )
+        except DebugError:
+            return False
+        returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
+        here = top.get("location") or {}
+        if any(
+            (loc.get("lineNumber"), loc.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
+            for loc in returns
+        ):
+            return False  # paused on a return already (its value not computed yet): a plain step out
+        ids = []
+        for location in returns:
+            where = {k: location[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in location}
+            with contextlib.suppress(DebugError, KeyError):
+                ids.append((await self._send("Debugger.setBreakpoint", {"location": where}))["breakpointId"])
+        if not ids:
+            return False
+        self._step_out = _StepOut(ids, len(frames), top.get("functionName") or "(anonymous)")
+        return True
+
+    async def _continue_step_out(self, paused: dict[str, Any], hit: list[str]) -> None:
+        out = self._step_out
+        assert out is not None
+        frames = paused.get("callFrames") or []
+        at_return = bool(hit) and set(hit) <= set(out.wire_ids)
+        if at_return and len(frames) != out.depth:  # the same function, called deeper (recursion): not ours
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.resume")
+            return
+        self._step_out = None
+        for wire_id in out.wire_ids:
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.removeBreakpoint", {"breakpointId": wire_id})
+        if not at_return:  # something else stopped the program first (a breakpoint, an exception): that is the stop
+            if self._paused is paused:
+                self._dispatch_pause(paused, hit)
+            return
+        if "returnValue" in frames[0]:
+            self._returned = (out.function, frames[0]["returnValue"])
+        with contextlib.suppress(DebugError):
+            await self._send("Debugger.stepOut")
 
     async def _send_running(self, method: str) -> None:
         """Resume or step. A launched runtime may run to its end and close the socket before it answers (Bun

@@ -56,6 +56,27 @@ class Dialect:
         end for the debugger to disconnect, so a socket Node closes while it runs is a lost connection."""
         return self.is_jsc
 
+    @property
+    def binds_forward_only(self) -> bool:
+        """JSC resolves a breakpoint to the next statement start at or after its column, never back to the one
+        the column is inside of; V8 picks the nearest."""
+        return self.is_jsc
+
+    @property
+    def has_collection_entries(self) -> bool:
+        """JSC lists a Map's or Set's entries with Runtime.getCollectionEntries; V8 gives them as [[Entries]]."""
+        return self.is_jsc
+
+    @property
+    def shows_generator_state(self) -> bool:
+        """V8 gives a generator's [[GeneratorState]]; JSC's inspector has nothing for it."""
+        return not self.is_jsc
+
+    @property
+    def returns_values(self) -> bool:
+        """V8 call frames carry `returnValue` when paused at a return; JSC's carry none."""
+        return not self.is_jsc
+
     # ----- urls ---------------------------------------------------------------------------------------------
 
     def url_for_path(self, path: str) -> str:
@@ -140,6 +161,13 @@ class Dialect:
             bp = (params.get("data") or {}).get("breakpointId") if params.get("reason") == "Breakpoint" else None
             return [bp] if bp else []
         return list(params.get("hitBreakpoints") or [])
+
+    def is_entry_pause(self, params: dict[str, Any]) -> bool:
+        """Whether a pause while a launch is held is its entry stop. V8's is the first pause; Bun's is the
+        `debugger;` it injects into the entry, which runs after the ES modules the entry imports."""
+        if not self.is_jsc:
+            return True
+        return params.get("reason") == "DebuggerStatement" and not self.hit_breakpoint_ids(params)
 
     def reason(self, params: dict[str, Any], last_request: str | None) -> str:
         raw = params.get("reason", "other")

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
 from ..errors import DebugError, ErrorCode
+from .sourcemap import ChainedMap
 from .values import describe, type_of
 
 if TYPE_CHECKING:
@@ -25,11 +27,22 @@ READABLE_SNAPSHOT = """function() {
 }"""
 
 
+COLLECTIONS = ("map", "set", "weakmap", "weakset")
+# The arguments of the function a CommonJS module runs in: noise in its top-level frame's locals.
+IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*")
+MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
+# V8's internal properties that say nothing a person reads: the prototype, closure scopes.
+HIDDEN_INTERNALS = ("[[Prototype]]", "[[Scopes]]")
+
+
 @dataclass
 class _Ref:
     object_ids: list[str]
     frame: int | None = None
     scope_numbers: list[int] = field(default_factory=list)  # when this handle is a (merged) scope of `frame`
+    entries: bool = False  # a Map/Set: its children are its entries
+    kind: str = ""  # the object's class, as type_of says it
+    listed: list[RawValue] | None = None  # a Map/Set's entries, once read in this stop
 
 
 class InspectorValues:
@@ -40,6 +53,8 @@ class InspectorValues:
     _paused: dict[str, Any] | None
     _refs: dict[int, _Ref]
     _next_ref: int
+    _returned: tuple[str, dict[str, Any]] | None
+    _generated: dict[str, str]  # script id -> the engine's source text, read for original names
 
     def _frames(self) -> list[dict[str, Any]]:
         if self._paused is None:
@@ -135,6 +150,14 @@ class InspectorValues:
         if entry is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, "that object is gone (the target resumed since)")
         values: list[RawValue] = []
+        if entry.entries:  # read once per stop: each page of a big Map is a slice of the same list
+            if entry.listed is None:
+                entry.listed = await self._entries(entry.object_ids[0], entry.frame)
+            values = entry.listed
+            return values[start : start + count if count else None] if start or count else values
+        if entry.frame == 0 and 0 in entry.scope_numbers and self._returned is not None:
+            function, returned = self._returned  # what the function just stepped out of gave back
+            values.append(self._raw(f"(return) {function}", returned, entry.frame))
         if entry.frame is not None and 0 in entry.scope_numbers:
             # `this` is no scope's variable but the frame's own: a person expects it among the locals.
             this = self._call_frame(entry.frame).get("this") or {}
@@ -142,6 +165,11 @@ class InspectorValues:
                 values.append(self._raw("this", this, entry.frame))
         for object_id in entry.object_ids:
             values.extend(await self._own_values(object_id, entry.frame))
+        if entry.frame is not None and entry.scope_numbers:
+            await self._original_names(entry.frame, values)
+        if 0 in entry.scope_numbers and MODULE_WRAPPER <= {v.name for v in values}:
+            for value in values:  # (Bun also lists the wrapper's `arguments`)
+                value.special = value.name in MODULE_WRAPPER or value.name == "arguments"
         if not values and not entry.scope_numbers and entry.object_ids:
             # A DOM node (or any object of getters) has no own data properties: list its readable ones instead.
             result = await self._send(
@@ -156,24 +184,113 @@ class InspectorValues:
             snapshot = (result.get("result") or {}).get("objectId")
             if snapshot and self.dialect.thrown(result) is None:
                 values.extend(await self._own_values(snapshot, entry.frame))
+        if not values and entry.kind == "Generator" and not self.dialect.shows_generator_state:
+            values.append(RawValue("(note)", "JavaScriptCore's inspector does not expose a generator's state"))
         if start or count:
             values = values[start : start + count if count else None]
         return values
 
+    async def _original_names(self, frame_id: int, values: list[RawValue]) -> None:
+        """Minified code's variables under the names its source map gives them (`src (l)`): the map names the
+        identifier at a position, so each variable is looked up where it last occurs before the pause, in its
+        function (V8 gives the function's range; on JSC the line so far)."""
+        frame = self._call_frame(frame_id)
+        here = frame.get("location") or {}
+        script = self.scripts.by_id.get(str(here.get("scriptId")))
+        source_map = script.source_map() if script is not None else None
+        if source_map is None or not getattr(source_map, "names", None):
+            return
+        local = next((s for s in frame.get("scopeChain") or [] if s.get("type") == "local"), {})
+        start = local.get("startLocation") or {"lineNumber": here.get("lineNumber", 0), "columnNumber": 0}
+        if isinstance(source_map, ChainedMap):
+            # Bun: its own map leads to the file it ran (a minified marked.esm.js), whose map has the names.
+            found = source_map.outer.original_for(here.get("lineNumber", 0), here.get("columnNumber", 0))
+            if found is None or found.source != source_map.via:
+                return
+            text = source_map.outer.source_content(found.source)
+            source_map = source_map.inner
+            here = {"lineNumber": found.line, "columnNumber": found.column}
+            start = {"lineNumber": found.line, "columnNumber": 0}
+        else:
+            text = await self._generated_text(script.script_id)
+        if text is None:
+            return
+        lines = text.split("\n")
+        for value in values:
+            if not IDENTIFIER.fullmatch(value.name):
+                continue
+            original = _name_before(lines, source_map, value.name, start, here)
+            if original and original != value.name:
+                value.name = f"{original} ({value.name})"
+
+    async def _generated_text(self, script_id: str) -> str | None:
+        if script_id not in self._generated:
+            try:
+                result = await self._send("Debugger.getScriptSource", {"scriptId": script_id})
+            except DebugError:
+                return None
+            self._generated[script_id] = result.get("scriptSource") or ""
+        return self._generated[script_id]
+
     async def _own_values(self, object_id: str, frame: int | None) -> list[RawValue]:
+        """Own properties, after what the engine keeps in internal slots (a Promise's state and result, a
+        generator's state) and, on V8, the #private fields (JSC lists those among the own properties)."""
         result = await self._send(
             "Runtime.getProperties", {"objectId": object_id, "ownProperties": True, "generatePreview": True}
         )
-        return [
+        values = []
+        for prop in result.get("internalProperties") or []:
+            name, value = prop.get("name", "?"), prop.get("value")
+            if value is None or name in HIDDEN_INTERNALS:
+                continue
+            if value.get("subtype") == "internal#location":  # [[GeneratorLocation]]: where it is suspended
+                where = value.get("value") or {}
+                file, line0, _ = self.scripts.from_wire(where.get("scriptId", ""), where.get("lineNumber", 0))
+                values.append(RawValue(name=name, value=f"{file}:{line0 + 1}", type="location"))
+                continue
+            values.append(self._raw(name, value, frame))
+        for prop in result.get("privateProperties") or []:
+            if "value" in prop:
+                values.append(self._raw(prop.get("name", "?"), prop["value"], frame))
+        values += [
             self._raw(prop.get("name", "?"), prop["value"], frame)
             for prop in self.dialect.properties(result)
             if "value" in prop and prop.get("name") != "__proto__"
+        ]
+        return values
+
+    async def _entries(self, object_id: str, frame: int | None) -> list[RawValue]:
+        """A Map's or Set's entries, in order, named by position (`"k0" => 0`, or the value of a Set)."""
+        if self.dialect.has_collection_entries:
+            result = await self._send("Runtime.getCollectionEntries", {"objectId": object_id, "objectGroup": "pairdbg"})
+            out = []
+            for index, entry in enumerate(result.get("entries") or []):
+                value = entry.get("value") or {}
+                raw = self._raw(str(index), value, frame)
+                if entry.get("key") is not None:  # the handle opens the value; the key is in the text
+                    raw.value = f"{describe(entry['key'])} => {raw.value}"
+                    raw.type = "entry"
+                out.append(raw)
+            return out
+        result = await self._send("Runtime.getProperties", {"objectId": object_id, "ownProperties": True})
+        listed = next(
+            (p.get("value") for p in result.get("internalProperties") or [] if p.get("name") == "[[Entries]]"), None
+        )
+        if not listed or not listed.get("objectId"):
+            return []
+        # Each entry's description already reads `{"k0" => 0}`; previews of 10,000 entries would triple the time.
+        result = await self._send("Runtime.getProperties", {"objectId": listed["objectId"], "ownProperties": True})
+        return [
+            self._raw(prop["name"], prop["value"], frame)
+            for prop in result.get("result") or []
+            if "value" in prop and str(prop.get("name", "")).isdigit()
         ]
 
     def _raw(self, name: str, obj: dict[str, Any], frame: int | None) -> RawValue:
         ref = 0
         if obj.get("objectId") and obj.get("type") == "object" and obj.get("subtype") != "null":
-            ref = self._ref(_Ref([obj["objectId"]], frame))
+            entries = obj.get("subtype") in COLLECTIONS
+            ref = self._ref(_Ref([obj["objectId"]], frame, entries=entries, kind=type_of(obj)))
         return RawValue(name=name, value=describe(obj), type=type_of(obj), ref=ref, evaluate_name=name)
 
     async def evaluate(
@@ -294,3 +411,18 @@ class InspectorValues:
             return content
         result = await self._send("Debugger.getScriptSource", {"scriptId": script.script_id})
         return result.get("scriptSource")
+
+
+def _name_before(lines: list[str], source_map, name: str, start: dict[str, int], end: dict[str, int]) -> str | None:
+    """The mapped name of `name`'s last occurrence between two wire locations (0-based), if any has one."""
+    pattern = re.compile(r"(?<![\w$.])" + re.escape(name) + r"(?![\w$])")
+    first, last = start.get("lineNumber", 0), end.get("lineNumber", 0)
+    for line in range(min(last, len(lines) - 1), first - 1, -1):
+        text = lines[line]
+        lo = start.get("columnNumber", 0) if line == first else 0
+        hi = end.get("columnNumber", len(text)) if line == last else len(text)
+        for match in reversed(list(pattern.finditer(text, lo, hi))):
+            found = source_map.name_at(line, match.start())
+            if found:
+                return found
+    return None

@@ -11,6 +11,7 @@ from .backend import Endpoint, InspectorBackend
 from .dialect import Dialect
 from .discovery import discover, endpoint_for_ws
 from .process import RuntimeProcess
+from .scripts import Roots
 from ..process import free_port
 from ..runtimes import TargetMissing, find_bun, find_node
 
@@ -47,15 +48,16 @@ async def launch_js(
     return InspectorBackend(endpoint, language, program, process, stop_on_entry)
 
 
-async def attach_js(target: str, language: str, allowed: list[str]) -> InspectorBackend:
-    """A running target at host:port / http:// (discovered) or ws:// (as given); re-found when it restarts."""
+async def attach_js(target: str, language: str, allowed: list[str], roots: Roots | None = None) -> InspectorBackend:
+    """A running target at host:port / http:// (discovered) or ws:// (as given); re-found when it restarts. With
+    `roots`, its files live under another root than the local ones (a container, another host)."""
     endpoint = await discover(target, allowed)
 
     async def rediscover() -> Endpoint:
         return await discover(target, allowed)
 
     endpoint.rediscover = rediscover
-    return InspectorBackend(endpoint, language, target)
+    return InspectorBackend(endpoint, language, target, roots=roots)
 
 
 async def connect_ws(url: str, allowed: list[str]) -> InspectorBackend:

@@ -27,10 +27,11 @@ class Script:
         if not self._map_loaded:
             self._map_loaded = True
             if self.map_url:
-                from .sourcemap import SourceMap, SourceMapError
+                from .sourcemap import SourceMap, SourceMapError, chain_file_map
 
                 try:
-                    self._map = SourceMap.from_url(self.map_url, self.path or self.url)
+                    found = SourceMap.from_url(self.map_url, self.path or self.url)
+                    self._map = chain_file_map(found) if found is not None else None
                 except (SourceMapError, OSError) as exc:
                     log.warning("ignoring the source map of %s: %s", self.url, exc)
                 except Exception:  # a map we cannot read must never cost the session; lines stay unmapped
@@ -38,18 +39,42 @@ class Script:
         return self._map
 
 
+@dataclass(frozen=True)
+class Roots:
+    """The target runs its files from another root (a container, another host): launch.json's localRoot and
+    remoteRoot. Paths under `remote` on the wire are the files under `local` here."""
+
+    local: str
+    remote: str
+
+    def to_local(self, path: str) -> str:
+        return _rebase(path, self.remote, self.local)
+
+    def to_remote(self, path: str) -> str:
+        return _rebase(path, self.local, self.remote)
+
+
+def _rebase(path: str, old: str, new: str) -> str:
+    old = old.rstrip("/")
+    if path == old or path.startswith(old + "/"):
+        return new.rstrip("/") + path[len(old) :]
+    return path
+
+
 @dataclass
 class Scripts:
     dialect: Dialect
+    roots: Roots | None = None
     by_id: dict[str, Script] = field(default_factory=dict)
     by_key: dict[str, str] = field(default_factory=dict)  # url or local path -> newest scriptId
     by_original: dict[str, str] = field(default_factory=dict)  # original source path -> scriptId of its map
 
     def add(self, params: dict) -> Script:
         url = params.get("url") or ""
-        script = Script(
-            str(params.get("scriptId")), url, self.dialect.local_path(url), params.get("sourceMapURL") or None
-        )
+        path = self.dialect.local_path(url)
+        if path and self.roots is not None:
+            path = self.roots.to_local(path)
+        script = Script(str(params.get("scriptId")), url, path, params.get("sourceMapURL") or None)
         self.by_id[script.script_id] = script
         if url:
             self.by_key[url] = script.script_id
@@ -67,9 +92,13 @@ class Scripts:
         self.by_key.clear()
         self.by_original.clear()
 
+    def url_for(self, path: str) -> str:
+        """The URL the target knows a local file by (under its own root)."""
+        return self.dialect.url_for_path(self.roots.to_remote(path) if self.roots is not None else path)
+
     def for_file(self, path: str) -> Script | None:
         """The loaded script that holds `path` (itself, or through a source map)."""
-        script_id = self.by_key.get(path) or self.by_key.get(self.dialect.url_for_path(path))
+        script_id = self.by_key.get(path) or self.by_key.get(self.url_for(path))
         script_id = script_id or self.by_original.get(path)
         return self.by_id.get(script_id) if script_id else None
 
@@ -92,7 +121,7 @@ class Scripts:
             return f"script {script_id}", line0, column0
         source_map = script.source_map()
         if source_map is not None:
-            found = source_map.original_for(line0, column0)
+            found = source_map.statement_at(line0, column0)
             if found is not None:
                 source, line, column = found
                 return source or script.path or script.url, line, column

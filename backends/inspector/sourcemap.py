@@ -187,6 +187,8 @@ class SourceMap:
         self._base_dir = base_dir
         self._reverse: dict[int, tuple[list[int], dict[int, list[int]]]] | None = None
         self._lookup: dict[str, int] | None = None
+        self._mappings = ""
+        self._named: dict[tuple[int, int], str] | None = None
 
     # ---- construction ------------------------------------------------------------------------------
 
@@ -254,7 +256,7 @@ class SourceMap:
             if min(orig_line) < 0 or min(orig_col) < 0:
                 raise SourceMapError("mappings produce a negative original line or column")
         sources = [cls._resolve_source(s, root, map_url, script_url, base_dir, len(raw_sources)) for s in raw_sources]
-        return cls(
+        made = cls(
             sources,
             raw_sources,
             contents,
@@ -267,6 +269,8 @@ class SourceMap:
             unmapped,
             base_dir,
         )
+        made._mappings = mappings if names else ""  # the names index is built from it on first use
+        return made
 
     @classmethod
     def from_url(
@@ -403,6 +407,47 @@ class SourceMap:
             return None
         return OriginalPosition(self.sources[self._src[i]], self._orig_line[i], self._orig_col[i])
 
+    def statement_at(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        """original_for a position the engine paused at. Bun starts each line with a segment that maps to the end of
+        the previous statement (the indentation's), so a statement at column 0 of its line (a module's top level)
+        would show on the line before: when the position is that first segment and the next one on the line maps
+        further on, the next one's line is where the statement is."""
+        found = self.original_for(gen_line, gen_col)
+        if found is None or gen_line < 0 or gen_line >= self.line_count:
+            return found
+        lo, hi = self._line_starts[gen_line], self._line_starts[gen_line + 1]
+        if hi - lo < 2 or self._column(lo, lo) != gen_col or lo in self._unmapped or lo + 1 in self._unmapped:
+            return found
+        following = lo + 1
+        if self._src[following] != self._src[lo] or self._orig_line[following] <= self._orig_line[lo]:
+            return found
+        column = max(self._orig_col[following] - (self._column(following, lo) - gen_col), 0)
+        return OriginalPosition(self.sources[self._src[following]], self._orig_line[following], column)
+
+    def name_at(self, gen_line: int, gen_col: int) -> str | None:
+        """The original name a mapping gives the identifier that starts exactly at a generated position."""
+        if self._named is None:
+            self._named = self._names_index()
+        return self._named.get((gen_line, gen_col))
+
+    def _names_index(self) -> dict[tuple[int, int], str]:
+        """(generated line, column) -> name, for the segments that carry one (the 5th field, a running delta)."""
+        named: dict[tuple[int, int], str] = {}
+        decoded: dict[str, list[int]] = {}
+        name = 0
+        for line, text in enumerate(self._mappings.split(";")):
+            column = 0
+            for segment in filter(None, text.split(",")):
+                values = decoded.get(segment)
+                if values is None:
+                    values = decoded[segment] = _decode_values(segment)
+                column += values[0]
+                if len(values) == 5:
+                    name += values[4]
+                    if 0 <= name < len(self.names):
+                        named[(line, column)] = self.names[name]
+        return named
+
     def generated_for(self, source_path: str, orig_line: int, orig_col: int = 0) -> Position | None:
         """Generated position for a breakpoint on an original line: the lowest generated position mapped from
         that line (with ``orig_col`` > 0, the mapping at the nearest original column at or after it). A line
@@ -464,3 +509,84 @@ class SourceMap:
         base = os.path.basename(path)
         matches = [i for i, s in enumerate(self.sources) if os.path.basename(s) == base]
         return matches[0] if len(matches) == 1 else None
+
+
+_MAP_COMMENT = re.compile(r"[#@]\s*sourceMappingURL=\s*(\S+)\s*(?:\*/)?\s*$")
+
+
+def map_comment(text: str) -> str | None:
+    """The `sourceMappingURL` named by a file's last comment lines (tsc and bundlers put it last), or None."""
+    for line in text[-2000:].splitlines()[::-1][:5]:
+        match = _MAP_COMMENT.search(line)
+        if match:
+            return match.group(1)
+    return None
+
+
+class ChainedMap:
+    """Two maps in a row: the engine's own (Bun maps its transpiled code back to the file it ran) and that file's
+    map (tsc's `main.js.map` back to `src/main.ts`). Answers the same queries as SourceMap, through both."""
+
+    def __init__(self, outer: SourceMap, via: str, inner: SourceMap) -> None:
+        self.outer = outer
+        self.via = via  # the file the outer map leads to and the inner map starts from
+        self.inner = inner
+        self.names = inner.names
+
+    @property
+    def sources_list(self) -> list[str]:
+        return self.inner.sources_list + [s for s in self.outer.sources_list if s != self.via]
+
+    def source_content(self, path: str) -> str | None:
+        return self.inner.source_content(path) or self.outer.source_content(path)
+
+    def name_at(self, gen_line: int, gen_col: int) -> str | None:
+        found = self.outer.original_for(gen_line, gen_col)
+        if found is None:
+            return None
+        if found.source != self.via:
+            return self.outer.name_at(gen_line, gen_col)
+        return self.inner.name_at(found.line, found.column)
+
+    def original_for(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        found = self.outer.original_for(gen_line, gen_col)
+        if found is None or found.source != self.via:
+            return found
+        return self.inner.original_for(found.line, found.column) or found
+
+    def statement_at(self, gen_line: int, gen_col: int = 0) -> OriginalPosition | None:
+        found = self.outer.statement_at(gen_line, gen_col)
+        if found is None or found.source != self.via:
+            return found
+        return self.inner.original_for(found.line, found.column) or found
+
+    def generated_for(self, source_path: str, orig_line: int, orig_col: int = 0) -> Position | None:
+        middle = self.inner.generated_for(source_path, orig_line, orig_col)
+        if middle is None:
+            return self.outer.generated_for(source_path, orig_line, orig_col)
+        end = self.outer.generated_for(self.via, middle.line, middle.column)
+        if end is None:
+            return None
+        return Position(end.line, end.column, middle.source, middle.original_line, middle.original_column)
+
+
+def chain_file_map(outer: SourceMap) -> SourceMap | ChainedMap:
+    """The engine's map, followed on through the one file it leads to when that file names a map of its own."""
+    if len(outer.sources) != 1 or not os.path.isabs(outer.sources[0]):
+        return outer
+    via = outer.sources[0]
+    text = outer.source_content(via)
+    if text is None:
+        try:
+            with open(via, encoding="utf-8", errors="replace") as fh:
+                text = fh.read()
+        except OSError:
+            return outer
+    url = map_comment(text)
+    if url is None:
+        return outer
+    try:
+        inner = SourceMap.from_url(url, via)
+    except (SourceMapError, OSError):
+        return outer
+    return outer if inner is None else ChainedMap(outer, via, inner)

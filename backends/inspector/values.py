@@ -12,6 +12,8 @@ def type_of(obj: dict[str, Any]) -> str:
         subtype = obj.get("subtype")
         if subtype == "null":
             return "null"
+        if subtype == "internal#entry":
+            return "entry"
         return obj.get("className") or subtype or "Object"
     return kind
 
@@ -37,14 +39,47 @@ def describe(obj: dict[str, Any]) -> str:
         return text.split("\n", 1)[0][:80]
     if obj.get("subtype") == "null":
         return "null"
+    if obj.get("subtype") == "internal#entry":  # V8: one entry of a Map or Set, `{"k0" => 0}`
+        return str(obj.get("description", "")).removeprefix("{").removesuffix("}")
     preview = obj.get("preview")
+    if preview and preview.get("entries") is not None:
+        return _collection_text(obj, preview)
     if preview and preview.get("properties") is not None:
         return _preview_text(obj, preview)
     return str(obj.get("description") or obj.get("className") or "Object")
 
 
+def collection_size(obj: dict[str, Any]) -> int | None:
+    """Entries of a Map/Set: JSC says `size`, V8 writes it into the description (`Map(10000)`) and preview."""
+    if isinstance(obj.get("size"), int):
+        return obj["size"]
+    for prop in (obj.get("preview") or {}).get("properties") or []:
+        if prop.get("name") == "size" and str(prop.get("value", "")).isdigit():
+            return int(prop["value"])
+    return None
+
+
+def _preview_value(preview: dict[str, Any]) -> str:
+    text = str(preview.get("description", ""))
+    return json.dumps(text) if preview.get("type") == "string" else text
+
+
+def _collection_text(obj: dict[str, Any], preview: dict[str, Any]) -> str:
+    parts = []
+    for entry in preview.get("entries") or []:
+        value = _preview_value(entry.get("value") or {})
+        parts.append(f"{_preview_value(entry['key'])} => {value}" if entry.get("key") else value)
+    size = collection_size(obj)
+    if preview.get("overflow") or (size is not None and size > len(parts)):
+        parts.append("…")
+    name = obj.get("className") or "Object"
+    return f"{name}({size}) {{{', '.join(parts)}}}" if size is not None else f"{name} {{{', '.join(parts)}}}"
+
+
 def _preview_text(obj: dict[str, Any], preview: dict[str, Any]) -> str:
     props = preview.get("properties") or []
+    if obj.get("subtype") in ("array", "typedarray"):  # V8 adds buffer, byteLength, … to a typed array's preview
+        props = [p for p in props if str(p.get("name", "")).isdigit()]
     more = preview.get("overflow") or (preview.get("lossless") is False and len(props) < (preview.get("size") or 0))
     is_array = obj.get("subtype") in ("array", "typedarray") or preview.get("subtype") in ("array", "typedarray")
     parts = []

@@ -121,13 +121,3 @@ async def test_a_path_mapping_whose_local_root_is_missing_is_refused(registry, t
         "PATH_NOT_FOUND",
     )
     assert "localRoot" in err.message and err.hint
-    await expect_error(
-        registry,
-        "attach",
-        {
-            "target": "127.0.0.1:9229",
-            "language": "javascript",
-            "path_mappings": [{"localRoot": ".", "remoteRoot": "/"}],
-        },
-        "INVALID_PARAMETERS",
-    )

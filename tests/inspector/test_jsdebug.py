@@ -154,3 +154,23 @@ async def test_stop_on_entry_through_js_debug(registry) -> None:
         "program": APP, "language": "javascript", "backend": "dap", "stop_on_entry": True}, "agent:test")
     stop = started.data["stop"]
     assert stop["reason"] == "entry" and stop["location"]["line"] == line_of(APP, "call") - 2  # `let acc = 0;`
+
+
+@pytest.mark.asyncio
+async def test_block_and_function_variables_are_one_locals_scope(registry) -> None:
+    """js-debug lists a loop's block (`i`) as a scope before the function's own (`acc`, `items`): the stop report's
+    locals hold both, and either can be set."""
+    need_js_debug()
+    flow = str(TESTS / "js" / "inspector" / "flow.js")
+    call = next(n for n, t in enumerate(Path(flow).read_text().splitlines(), 1) if "CALL_ADD" in t)
+    started = await registry.run("start_debugging", {
+        "program": flow, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": flow, "line": call}]}, "agent:test")
+    local = {v["name"]: v["value"] for v in started.data["stop"]["locals"]}
+    assert local["i"] == "0" and local["acc"] == "0" and local["label"] == "'numbers'", started.text
+    for name, value in (("acc", "5"), ("i", "2")):
+        changed = await registry.run("set_variable_value", {"session_id": "S1", "name": name, "value": value}, "h")
+        assert changed.data["value"] == value, changed.text
+    shown = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "acc * 10 + i"}, "h")
+    assert shown.data["value"] == "52", shown.text
+    await registry.run("close_debug_session", {"session_id": "S1"}, "h")

@@ -311,3 +311,13 @@ def test_malformed_documents(doc: str | bytes, message: str) -> None:
 
 def test_source_map_error_is_a_value_error() -> None:
     assert issubclass(SourceMapError, ValueError)
+
+
+def test_names_at_exact_generated_positions() -> None:
+    # `function x(l,e){return l}` from `function marked(src, opt) { return src; }`: names on x, l, e and the use of l.
+    lines = [[(0, 0, 0, 0), (9, 0, 0, 9, 0), (11, 0, 0, 16, 1), (13, 0, 0, 21, 2), (23, 0, 0, 35, 1)]]
+    data = {"version": 3, "sources": ["a.ts"], "names": ["marked", "src", "opt"], "mappings": _encode(lines)}
+    sm = SourceMap.parse(data, "/p/a.js.map", "/p/a.js")
+    assert [sm.name_at(0, c) for c in (9, 11, 13, 23)] == ["marked", "src", "opt", "src"]
+    assert sm.name_at(0, 0) is None and sm.name_at(0, 12) is None  # no name, or not the identifier's start
+    assert SourceMap.parse({**data, "names": []}, "/p/a.js.map", "/p/a.js").name_at(0, 11) is None
