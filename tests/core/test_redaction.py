@@ -30,6 +30,18 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
             "https://x.io/map?key=<redacted: 6 chars>&sig=<redacted: 3 chars>&page=2",
         ),
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "<redacted: 66 chars>"),
+        ('if password == "hunter2-Secret":', 'if password == "<redacted: 14 chars>":'),
+        ('password === "hunter2-Secret"', 'password === "<redacted: 14 chars>"'),
+        ("token != 'tok-9f8e7d6c5b4a3921'", "token != '<redacted: 20 chars>'"),
+        ('if (apiKey !== "k-12345") {', 'if (apiKey !== "<redacted: 7 chars>") {'),
+        ("Authorization: Token abcdef0123456789", "Authorization: Token <redacted: 16 chars>"),
+        ("os.environ['TOKEN'] = 'tok-9f8e7d6c5b4a3921'", "os.environ['TOKEN'] = '<redacted: 20 chars>'"),
+        ('process.env["API_KEY"] = "abc123"', 'process.env["API_KEY"] = "<redacted: 6 chars>"'),
+        ("user_pass=hunter2 db_pass: pw2", "user_pass=<redacted: 7 chars> db_pass: <redacted: 3 chars>"),
+        ("{'userPass': 'pw1'}", "{'userPass': '<redacted: 3 chars>'}"),
+        ("app --password hunter2 --verbose", "app --password <redacted: 7 chars> --verbose"),
+        ("mysql -u root -phunter2 shop", "mysql -u root -p<redacted: 7 chars> shop"),
+        ("curl -u admin:hunter2 https://x.io", "curl -u admin:<redacted: 7 chars> https://x.io"),
     ],
 )
 def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected: str) -> None:
@@ -44,6 +56,17 @@ def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected:
         "def login(token: str) -> None:",
         "tokens counted: 3",
         "x = 1",
+        "ReferenceError: password is not defined",
+        "the password was changed.",
+        "password is required",
+        "the token expired yesterday",
+        "token validation failed",
+        "if password == expected:",
+        "bypass = 3",
+        "compass: north",
+        "app --token-file /tmp/t --verbose",
+        "mysql -u root -p",
+        "curl -u ada https://x.io",
         "https://example.com:8080/users/@ada",
         "git clone ssh://git@example.com/repo.git",
         "",
@@ -61,9 +84,14 @@ def test_secret_names_include_keys_and_expressions() -> None:
         "process.env.TOKEN",
         "config.client_secret",
         "authToken",
+        "user_pass",
+        "db_pass",
+        "DB_PASS",
+        "userPass",
+        "db_pwd",
     ):
         assert secret_name(name), name
-    for name in ("aws_key", "len(token)", "user", "token_count", "[0]"):
+    for name in ("aws_key", "len(token)", "user", "token_count", "[0]", "bypass", "compass", "passage"):
         assert not secret_name(name), name
 
 
