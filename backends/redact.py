@@ -279,35 +279,45 @@ _TEXT_HINT = re.compile(
 )
 
 
-def _quoted_pair(m: re.Match[str]) -> str:
-    if not _POLICY.sensitive_key(m.group(3)):
-        return m.group(0)
-    return m.group(1) + m.group(4) + marker(len(m.group(5))) + m.group(4)
+MIN_REMEMBERED = 4  # shorter secrets are not replaced wherever they appear later (`42` is in too many texts)
 
 
-def _plain_pair(m: re.Match[str]) -> str:
-    return m.group(1) + marker(len(m.group(3))) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
+def _hidden(found: set[str] | None, value: str) -> str:
+    if found is not None and len(value) >= MIN_REMEMBERED:
+        found.add(value)
+    return marker(len(value))
 
 
-def _value(m: re.Match[str]) -> str:
-    return m.group(1) + marker(len(m.group(m.lastindex or 2)))
-
-
-def scrub_text(text: str) -> str:
-    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
+def scrub_text(text: str, found: set[str] | None = None) -> str:
+    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched. The
+    raw values replaced are added to `found` when given."""
     if not text or not _TEXT_HINT.search(text.lower()):
         return text
-    out = _PEM.sub(lambda m: marker(len(m.group(0))), text)
-    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), out)
-    out = _URL_PASSWORD.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _URL_QUERY.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _QUOTED.sub(_quoted_pair, out)
-    out = _PLAIN.sub(_plain_pair, out)
-    out = _PHRASE.sub(_value, out)
-    out = _FLAG.sub(_plain_pair, out)
-    out = _MYSQL.sub(_value, out)
-    out = _CURL_USER.sub(_value, out)
+
+    def whole(m: re.Match[str]) -> str:
+        return _hidden(found, m.group(0))
+
+    def last(m: re.Match[str]) -> str:  # the prefix stays, the value (the last group) goes
+        return m.group(1) + _hidden(found, m.group(m.lastindex or 2))
+
+    def quoted_pair(m: re.Match[str]) -> str:
+        if not _POLICY.sensitive_key(m.group(3)):
+            return m.group(0)
+        return m.group(1) + m.group(4) + _hidden(found, m.group(5)) + m.group(4)
+
+    def plain_pair(m: re.Match[str]) -> str:
+        return last(m) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
+
+    out = _PEM.sub(whole, text)
+    out = _SHAPE.sub(whole, out)
+    for pattern in (_URL_PASSWORD, _URL_QUERY, _SCHEME):
+        out = pattern.sub(last, out)
+    out = _QUOTED.sub(quoted_pair, out)
+    out = _PLAIN.sub(plain_pair, out)
+    out = _PHRASE.sub(last, out)
+    out = _FLAG.sub(plain_pair, out)
+    out = _MYSQL.sub(last, out)
+    out = _CURL_USER.sub(last, out)
     return text if out == text else out
 
 
@@ -345,6 +355,7 @@ class AgentRedaction:
         self.inside_secret = inside_secret
         self.replaced: dict[str, str] = {}  # displayed text -> its marker
         self.secret_refs: set[str] = set()
+        self.values: set[str] = set()  # the raw secret values replaced (the policy hides them in later texts too)
 
     def data(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -366,7 +377,7 @@ class AgentRedaction:
         if isinstance(value, list):
             return [self.data(v) for v in value]
         if isinstance(value, str):
-            return scrub_text(value)
+            return scrub_text(value, self.values)
         return value
 
     def _whole(self, value: str) -> str:
@@ -374,10 +385,13 @@ class AgentRedaction:
             return value
         hidden = marker(displayed_chars(value))
         self.replaced[value] = hidden
+        raw = value[1:-1] if displayed_chars(value) != len(value) else value
+        if len(raw) >= MIN_REMEMBERED:
+            self.values.add(raw)
         return hidden
 
     def text(self, text: str) -> str:
-        text = scrub_text(text)
+        text = scrub_text(text, self.values)
         for shown in sorted(self.replaced, key=len, reverse=True):
             # a short value (`pin = 42`) only where a value column ends a line, not every `42` in the text
             where = (
@@ -387,6 +401,21 @@ class AgentRedaction:
             )
             text = re.sub(where, self.replaced[shown], text, flags=re.MULTILINE)
         return text
+
+
+def hide_values(value: Any, secrets: Iterable[str]) -> Any:
+    """`value` (a text, or data whose strings are searched; handles are left alone) with every occurrence of the
+    given raw secret values replaced by their markers, longest first."""
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, marker(len(secret)))
+        return value
+    if isinstance(value, dict):
+        return {k: v if k == "handle" else hide_values(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hide_values(v, secrets) for v in value]
+    return value
 
 
 def for_agent(text: str, data: Any) -> tuple[str, Any]:

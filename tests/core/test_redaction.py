@@ -133,3 +133,26 @@ def test_a_short_secret_is_hidden_in_its_value_column_only() -> None:
     out_text, out = for_agent(text, data)
     assert out["variables"][0]["value"] == "<redacted: 2 chars>" and out["variables"][1]["value"] == "42"
     assert out_text.splitlines()[0] == "Locals at line 42:" and out_text.splitlines()[1].endswith("<redacted: 2 chars>")
+
+
+def test_a_session_hides_the_secrets_it_already_hid_in_later_texts_and_errors() -> None:
+    from pairdbg.backends.errors import DebugError, ErrorCode
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import MAX_VALUES_REMEMBERED, AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    shown = {"variables": [{"name": "password", "value": "'hunter2-Secret'"}]}
+    text, _ = policy.redact_reply("S1", None, "password  'hunter2-Secret'", shown)
+    assert "hunter2" not in text
+    err = DebugError(ErrorCode.PROTOCOL_ERROR, "ValueError: invalid literal for int() with base 10: 'hunter2-Secret'")
+    policy.redact_error("S1", err)
+    assert err.message.endswith("'<redacted: 14 chars>'") and str(err) == err.message
+    later, data = policy.redact_reply("S1", None, "n = hunter2-Secret!", {"value": "x hunter2-Secret", "handle": "@v1"})
+    assert later == "n = <redacted: 14 chars>!" and data == {"value": "x <redacted: 14 chars>", "handle": "@v1"}
+    other = DebugError(ErrorCode.PROTOCOL_ERROR, "'hunter2-Secret'")
+    policy.redact_error("S2", other)  # another session never saw it
+    assert other.message == "'hunter2-Secret'"
+    for n in range(MAX_VALUES_REMEMBERED + 50):  # bounded: the oldest values go first
+        policy.redact_reply("S1", None, "", {"name": "token", "value": f"'tok-{n:06d}'"})
+    kept = policy.redact_reply("S1", None, "tok-000000 tok-000249 hunter2-Secret", None)[0]
+    assert kept == "tok-000000 <redacted: 10 chars> hunter2-Secret"
