@@ -132,7 +132,7 @@ def json_result(payload: Any, is_error: bool = False) -> CallToolResult:
 
 def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
     """The seed servers validate against their schemas: a missing, unknown or mistyped argument is refused,
-    never dropped or guessed."""
+    never dropped or guessed. An integral float for an integer (1.0) becomes the int in `args`."""
     unknown = [k for k in args if k not in spec.properties]
     if unknown:
         raise ArgumentError(
@@ -153,6 +153,7 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
             continue
         ok = isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool))
         if kind == "integer" and isinstance(value, float) and value.is_integer():
+            args[key] = value = int(value)  # JSON has one number type: 1.0 is the integer 1, and handlers get 1
             ok = True
         if not ok:
             raise ArgumentError(
