@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any, Protocol
 
 from mcp.types import CallToolResult, TextContent
@@ -16,6 +17,7 @@ from pairdbg.backends.actions.registry import Reply, cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import Level
 
 JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -46,6 +48,17 @@ class Call:
 
     async def run(self, action: str, **args: Any) -> Reply:
         return await self.registry.run(action, {k: v for k, v in args.items() if v is not None}, self.actor)
+
+    def check(self, action: str, **args: Any) -> None:
+        """For a step a profile answers from its own records: refuse it as the agent mode refuses `action`, the
+        registry action it stands in for (with `args` such as a condition, code the program will run)."""
+        try:
+            self.hub.policy.check(
+                action, self.registry.get(action).level or Level.FULL, self.actor, SimpleNamespace(**args)
+            )
+        except DebugError as exc:
+            self.announce(exc.text().splitlines()[0], summary=action, ok=False)
+            raise
 
     def announce(self, outcome: str, session_id: str | None = None, summary: str = "", ok: bool = True) -> None:
         """For the few steps a profile answers from its own records (a mcp-debugger session before its start):
