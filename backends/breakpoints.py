@@ -33,7 +33,7 @@ def parse_hit_condition(text: str) -> tuple[str, int]:
         raise DebugError(
             ErrorCode.INVALID_PARAMETERS,
             f"hit condition {text!r} is not a hit count",
-            hint="use a count: '3' (the 3rd hit), '==3', '>=3', '>3', '<=3', '<3' or '%3' (every 3rd hit)",
+            hint="use a count: '3', '==3', '>=3', '>3', '<=3', '<3' or '%3' (every 3rd hit)",
         )
     return match.group(1) or "", int(match.group(2))
 
