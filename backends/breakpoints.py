@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
+import re
 from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
@@ -19,6 +20,29 @@ if TYPE_CHECKING:
     from .events import EventBus
     from .limits import Limits
     from .models import StopReport
+
+
+# A hit condition is a count, never code: debugpy eval()s any other text in the program.
+HIT_CONDITION = re.compile(r"^\s*(==|>=|<=|>|<|%)?\s*(\d+)\s*$")
+
+
+def parse_hit_condition(text: str) -> tuple[str, int]:
+    """A hit condition's operator ("" for a plain count) and number; INVALID_PARAMETERS for anything else."""
+    match = HIT_CONDITION.match(text)
+    if not match:
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"hit condition {text!r} is not a hit count",
+            hint="use a count: '3', '==3', '>=3', '>3', '<=3', '<3' or '%3' (every 3rd hit)",
+        )
+    return match.group(1) or "", int(match.group(2))
+
+
+def check_request(limits: Limits, condition: str | None, hit_condition: str | None, log_message: str | None) -> None:
+    for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
+        check_length(what, text, limits.max_expression)
+    if hit_condition:
+        parse_hit_condition(hit_condition)
 
 
 @dataclass
@@ -110,8 +134,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 f"(limit {self.limits.max_breakpoints})",
                 hint="remove_breakpoint some first",
             )
-        for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
-            check_length(what, text, self.limits.max_expression)
+        check_request(self.limits, condition, hit_condition, log_message)
         if function:
             self._seq += 1
             return Breakpoint(
@@ -262,8 +285,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         """Enable, disable or change a breakpoint's condition, hit condition or log message ("" clears one); a live
         session sends its file's (or the function breakpoints') new set. If the target refuses, nothing changes."""
         bp = self.find(bp_id)
-        for what, text in (("condition", condition), ("hit_condition", hit_condition), ("log_message", log_message)):
-            check_length(what, text, self.limits.max_expression)
+        check_request(self.limits, condition, hit_condition, log_message)
         if bp.kind == "function" and log_message:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,

@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import DebugError, ErrorCode
 from .events import Event, EventBus
-from .redact import AgentRedaction
+from .redact import AgentRedaction, hide_values
 
 
 class Level(StrEnum):
@@ -40,7 +40,8 @@ MODE_SAYS = {
     AgentMode.CONTROL: "agents may read state, step, continue, pause and set breakpoints",
     AgentMode.FULL: "agents may do everything a person can except change this mode",
 }
-MAX_SESSIONS_REMEMBERED = 100  # sessions whose secret handles are remembered (handles never repeat in one)
+MAX_SESSIONS_REMEMBERED = 100  # sessions whose secret handles and values are remembered (handles never repeat in one)
+MAX_VALUES_REMEMBERED = 200  # secret values remembered per session (the oldest go first)
 # Arguments that are code the target runs (a condition or log message evaluates in the program): full mode only.
 CODE_ARGUMENTS = ("condition", "log_message", "expression")
 
@@ -74,6 +75,8 @@ class AgentPolicy:
         self.redact = settings.redact
         self.bus = bus
         self._secret_refs: dict[str, set[str]] = {}  # session -> handles of values shown redacted to agents
+        # session -> raw secret values already redacted for agents (insertion-ordered, longest hidden first)
+        self._secret_values: dict[str, dict[str, None]] = {}
 
     def redacts(self, actor: str) -> bool:
         return self.redact and is_agent(actor)
@@ -86,9 +89,34 @@ class AgentPolicy:
         text = one.text(text)
         if one.secret_refs and session_id:
             self._secret_refs.setdefault(session_id, set()).update(one.secret_refs)
-            while len(self._secret_refs) > MAX_SESSIONS_REMEMBERED:
-                self._secret_refs.pop(next(iter(self._secret_refs)))
-        return text, data
+            _bound(self._secret_refs, MAX_SESSIONS_REMEMBERED)
+        return self._hide_known(session_id, one.values, text), self._hide_known(session_id, one.values, data)
+
+    def redact_error(self, session_id: str | None, err: DebugError) -> None:
+        """An error an agent receives says no secret either: a target's message may quote a value, credential-shaped
+        or one this session's replies already hid (`int(password)` -> "invalid literal …: 'hunter2'")."""
+        one = AgentRedaction()
+        err.message = self._hide_known(session_id, one.values, one.text(err.message))
+        if err.hint:
+            err.hint = self._hide_known(session_id, one.values, one.text(err.hint))
+        if err.data:
+            err.data = self._hide_known(session_id, one.values, one.data(err.data))
+        err.args = (err.message,)
+
+    def _hide_known(self, session_id: str | None, new: set[str], value: Any) -> Any:
+        """Remember `new` secret values for the session, then hide every remembered one in `value`."""
+        known = self._secret_values.get(session_id or "")
+        if new and session_id:
+            known = self._secret_values.setdefault(session_id, {})
+            known.update(dict.fromkeys(sorted(new, key=len, reverse=True)))
+            while len(known) > MAX_VALUES_REMEMBERED:
+                known.pop(next(iter(known)))
+            _bound(self._secret_values, MAX_SESSIONS_REMEMBERED)
+        if not known and new:
+            return hide_values(value, sorted(new, key=len, reverse=True))
+        if not known:
+            return value
+        return hide_values(value, sorted(known, key=len, reverse=True))
 
     def set_mode(self, mode: AgentMode | str, by: str) -> AgentMode:
         self.mode = AgentMode(mode)
@@ -123,3 +151,8 @@ class AgentPolicy:
             mode=self.mode.value,
             needs=needed.value,
         )
+
+
+def _bound(per_session: dict[str, Any], limit: int) -> None:
+    while len(per_session) > limit:
+        per_session.pop(next(iter(per_session)))

@@ -47,6 +47,12 @@ def program(session: Session) -> str | None:
     return session.backend.program
 
 
+def target_page(session: Session) -> tuple[str | None, str | None]:
+    """An inspector target's title and URL as its /json/list gives them; None for what no list said."""
+    endpoint = getattr(session.backend, "endpoint", None)
+    return getattr(endpoint, "title", None), getattr(endpoint, "target_url", None)
+
+
 def can_evaluate_globally(session: Session) -> bool:
     """The target evaluates outside a frame (JavaScript, a debug-bridge page), also while it runs."""
     return session.backend.features.global_evaluate

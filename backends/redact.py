@@ -66,6 +66,8 @@ SENSITIVE_SUFFIXES = (
     "authorization",
     "cookie",
 )
+# `user_pass`, `DB_PASS`, `userPass`, `db_pwd`: a short password word as the last part of a name (not `bypass`).
+_PASS_PART = re.compile(r"(?i:(?:^|[_.-])(?:pass|pwd))$|[a-z](?:Pass|Pwd|PASS|PWD)$")
 # Keys that merely *mention* a secret word but hold no secret (counters, flags, expiry times).
 _HARMLESS_SUFFIXES = ("count", "expiry", "expires", "expiresat", "expiresin", "type", "length", "set", "present")
 
@@ -136,7 +138,7 @@ class Redactor:
             return True
         if n.endswith(_HARMLESS_SUFFIXES):
             return False
-        return n.endswith(SENSITIVE_SUFFIXES)
+        return n.endswith(SENSITIVE_SUFFIXES) or bool(_PASS_PART.search(key.strip()))
 
     @staticmethod
     def secret_value(value: str) -> bool:
@@ -235,49 +237,87 @@ _PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]
 _URL_PASSWORD = re.compile(r"(://[^/\s:@]+:)" + r"(?!<redacted)" + r"([^/\s@]+)(?=@)")
 # URL query parameters whose short names hold credentials (`?key=…`, `&sig=…`); longer names go through `_PLAIN`.
 _URL_QUERY = re.compile(r"([?&](?:key|sig)=)" + r"(?!<redacted)" + r"([^&#\s]+)", re.IGNORECASE)
-# `Bearer abc…` / `Basic abc…`: the scheme stays, the credential goes.
-_SCHEME = re.compile(r"\b((?:bearer|basic)\s+)" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})", re.IGNORECASE)
-# `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source).
+# `Bearer abc…` / `Basic abc…` / `Token abc1…` (a token scheme's credential holds a digit, unlike "token expired"):
+# the scheme stays, the credential goes.
+_SCHEME = re.compile(
+    r"\b((?:bearer|basic)\s+|token\s+(?=[A-Za-z._~+/=-]*\d))" + _NOT_DONE + r"([A-Za-z0-9._~+/=-]{8,})",
+    re.IGNORECASE,
+)
+# What joins a name to its value: `=`, `:`, `:=`, and the comparisons `==`, `===`, `!=`, `!==` (`if password == "…"`).
+_JOIN = r"(?::=|[!=]?==?|:)"
+# `"token": "abc"`, `'password': 'abc'` (JSON, Python reprs), `password = "abc"` (source), `env['TOKEN'] = "abc"`.
 _QUOTED = re.compile(
-    r"(([\"']?)(" + _KEY + r")\2\s*[:=]\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\4)[^\\\n])*)\4", re.IGNORECASE
+    r"(([\"']?)(" + _KEY + r")\2\]?\s*" + _JOIN + r"\s*)([\"'])" + _NOT_DONE + r"((?:\\.|(?!\4)[^\\\n])*)\4",
+    re.IGNORECASE,
 )
 _TYPES = r"str|string|int|bytes|number|bool|boolean|any|unknown|None|Optional|dict|list"
 # `password=abc`, `token: abc` (logs, URLs), but not `token: str` (a type annotation): the value runs to a separator.
 _PLAIN = re.compile(
-    r"(\b(" + _KEY + r")\s*[:=]\s*)" + _NOT_DONE + r"(?!(?:bearer|basic|" + _TYPES + r")\b)([^\s&,;\"'`}<>)\]]+)",
+    r"(\b("
+    + _KEY
+    + r")(?:[\"']\])?\s*[:=](?!=)\s*)"
+    + _NOT_DONE
+    + r"(?!(?:bearer|basic|token|"
+    + _TYPES
+    + r")\b)([^\s&,;\"'`}<>)\]]+)",
     re.IGNORECASE,
 )
-# "the password is abc", "token was abc".
-_PHRASE = re.compile(r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"([^\s\"'`<>,;]+)", re.IGNORECASE)
+# "the password is abc1", "token was x-y": the value must look like one (a digit or a symbol in it), so
+# "password is not defined" keeps its words.
+_PHRASE = re.compile(
+    r"(\b" + _WORDS + r"\s+(?:is|was)\s+)" + _NOT_DONE + r"(?=[^\s\"'`<>,;]*[\d_@#$%^&*!+=/\\~-])([^\s\"'`<>,;]+)",
+    re.IGNORECASE,
+)
+# Command lines: `--password pw` (a secret-named flag, `_flag` asks the Redactor), mysql's `-ppw`, `curl -u user:pw`.
+_FLAG = re.compile(r"((?:^|(?<=\s))--(" + _KEY + r")\s+)" + _NOT_DONE + r"(?!-)([^\s\"'`]+)", re.IGNORECASE)
+_MYSQL = re.compile(r"(\bmysql\w*\b[^\n|;&]*?\s-p)" + _NOT_DONE + r"([^\s\"'`]+)")
+_CURL_USER = re.compile(r"(\bcurl\b[^\n|;&]*?\s(?:-u|--user)\s*[\"']?[^\s:\"'`]+:)" + _NOT_DONE + r"([^\s\"'`]+)")
 # A cheap first look (on the lower-cased text) before the patterns above run: most output holds none of these.
 _TEXT_HINT = re.compile(
     r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
-    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|://"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|://|mysql|curl"
 )
 
 
-def _quoted_pair(m: re.Match[str]) -> str:
-    if not _POLICY.sensitive_key(m.group(3)):
-        return m.group(0)
-    return m.group(1) + m.group(4) + marker(len(m.group(5))) + m.group(4)
+MIN_REMEMBERED = 4  # shorter secrets are not replaced wherever they appear later (`42` is in too many texts)
 
 
-def _plain_pair(m: re.Match[str]) -> str:
-    return m.group(1) + marker(len(m.group(3))) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
+def _hidden(found: set[str] | None, value: str) -> str:
+    if found is not None and len(value) >= MIN_REMEMBERED:
+        found.add(value)
+    return marker(len(value))
 
 
-def scrub_text(text: str) -> str:
-    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched."""
+def scrub_text(text: str, found: set[str] | None = None) -> str:
+    """`text` with every credential-shaped part replaced by its marker; the same object when nothing matched. The
+    raw values replaced are added to `found` when given."""
     if not text or not _TEXT_HINT.search(text.lower()):
         return text
-    out = _PEM.sub(lambda m: marker(len(m.group(0))), text)
-    out = _SHAPE.sub(lambda m: marker(len(m.group(0))), out)
-    out = _URL_PASSWORD.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _URL_QUERY.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _SCHEME.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
-    out = _QUOTED.sub(_quoted_pair, out)
-    out = _PLAIN.sub(_plain_pair, out)
-    out = _PHRASE.sub(lambda m: m.group(1) + marker(len(m.group(2))), out)
+
+    def whole(m: re.Match[str]) -> str:
+        return _hidden(found, m.group(0))
+
+    def last(m: re.Match[str]) -> str:  # the prefix stays, the value (the last group) goes
+        return m.group(1) + _hidden(found, m.group(m.lastindex or 2))
+
+    def quoted_pair(m: re.Match[str]) -> str:
+        if not _POLICY.sensitive_key(m.group(3)):
+            return m.group(0)
+        return m.group(1) + m.group(4) + _hidden(found, m.group(5)) + m.group(4)
+
+    def plain_pair(m: re.Match[str]) -> str:
+        return last(m) if _POLICY.sensitive_key(m.group(2)) else m.group(0)
+
+    out = _PEM.sub(whole, text)
+    out = _SHAPE.sub(whole, out)
+    for pattern in (_URL_PASSWORD, _URL_QUERY, _SCHEME):
+        out = pattern.sub(last, out)
+    out = _QUOTED.sub(quoted_pair, out)
+    out = _PLAIN.sub(plain_pair, out)
+    out = _PHRASE.sub(last, out)
+    out = _FLAG.sub(plain_pair, out)
+    out = _MYSQL.sub(last, out)
+    out = _CURL_USER.sub(last, out)
     return text if out == text else out
 
 
@@ -315,6 +355,7 @@ class AgentRedaction:
         self.inside_secret = inside_secret
         self.replaced: dict[str, str] = {}  # displayed text -> its marker
         self.secret_refs: set[str] = set()
+        self.values: set[str] = set()  # the raw secret values replaced (the policy hides them in later texts too)
 
     def data(self, value: Any) -> Any:
         if isinstance(value, dict):
@@ -336,7 +377,7 @@ class AgentRedaction:
         if isinstance(value, list):
             return [self.data(v) for v in value]
         if isinstance(value, str):
-            return scrub_text(value)
+            return scrub_text(value, self.values)
         return value
 
     def _whole(self, value: str) -> str:
@@ -344,10 +385,13 @@ class AgentRedaction:
             return value
         hidden = marker(displayed_chars(value))
         self.replaced[value] = hidden
+        raw = value[1:-1] if displayed_chars(value) != len(value) else value
+        if len(raw) >= MIN_REMEMBERED:
+            self.values.add(raw)
         return hidden
 
     def text(self, text: str) -> str:
-        text = scrub_text(text)
+        text = scrub_text(text, self.values)
         for shown in sorted(self.replaced, key=len, reverse=True):
             # a short value (`pin = 42`) only where a value column ends a line, not every `42` in the text
             where = (
@@ -357,6 +401,21 @@ class AgentRedaction:
             )
             text = re.sub(where, self.replaced[shown], text, flags=re.MULTILINE)
         return text
+
+
+def hide_values(value: Any, secrets: Iterable[str]) -> Any:
+    """`value` (a text, or data whose strings are searched; handles are left alone) with every occurrence of the
+    given raw secret values replaced by their markers, longest first."""
+    if isinstance(value, str):
+        for secret in secrets:
+            if secret in value:
+                value = value.replace(secret, marker(len(secret)))
+        return value
+    if isinstance(value, dict):
+        return {k: v if k == "handle" else hide_values(v, secrets) for k, v in value.items()}
+    if isinstance(value, list):
+        return [hide_values(v, secrets) for v in value]
+    return value
 
 
 def for_agent(text: str, data: Any) -> tuple[str, Any]:

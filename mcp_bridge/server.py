@@ -8,8 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from mcp import MCPError
-from mcp.server import NotificationOptions, Server, ServerRequestContext
-from mcp.server.subscriptions import ListenHandler
+from mcp.server import Server, ServerRequestContext
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -33,12 +32,14 @@ from mcp.types import (
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import MODE_SAYS, Level
 from pairdbg.backends.redact import for_agent
 
+from .serving import agent_error, agent_text, new_server
 from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 from .tools import ToolList
 
@@ -202,35 +203,25 @@ def build_server(
             text = _investigate(hub, sid, args.get("expression", ""))
         else:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
-        if hub.policy.redact:
-            text, _ = for_agent(text, None)
+        text = agent_text(hub, text, session_id=sid if isinstance(sid, str) else None)
         return GetPromptResult(
             description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]
         )
 
-    server: Server[Any] = Server(
+    server = new_server(
         name,
-        version="0.1.0",
-        instructions=instructions(listing.groups),
+        instructions(listing.groups),
+        notifier,
+        tools_changed=True,
         on_list_tools=list_tools,
         on_call_tool=call_tool,
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
-        on_subscribe_resource=notifier.on_subscribe,
-        on_unsubscribe_resource=notifier.on_unsubscribe,
-        on_subscriptions_listen=ListenHandler(notifier.bus),
         on_list_prompts=list_prompts,
         on_get_prompt=get_prompt,
     )
-    server.middleware.append(notifier.track)
     notifier.on_tools_changed = lambda: setattr(server, "instructions", instructions(listing.groups))
-    # Legacy clients learn `listChanged` only from NotificationOptions, which the HTTP session manager never
-    # passes; bind them once here so both transports advertise what we send.
-    original = server.create_initialization_options
-    server.create_initialization_options = lambda notification_options=None, *a, **kw: original(  # type: ignore[method-assign]
-        notification_options or NotificationOptions(resources_changed=True, tools_changed=True), *a, **kw
-    )
     return server, notifier
 
 
@@ -240,27 +231,13 @@ async def read_for_agent(hub: Hub, uri: str) -> tuple[str, str]:
         try:
             found = await service.read_resource(uri)
         except DebugError as exc:
-            raise MCPError(-32602, exc.text(), {"uri": uri, "code": str(exc.code)}) from None
+            text = agent_error(hub, exc, uri).text()
+            raise MCPError(-32602, text, {"uri": cut(uri), "code": str(exc.code)}) from None
         if found is not None:
             text, mime = found
-            return _redacted(hub, text, mime), mime
+            return agent_text(hub, text, mime), mime
     text, mime = _read(hub, uri)
-    return _redacted(hub, text, mime), mime
-
-
-def _redacted(hub: Hub, text: str, mime: str) -> str:
-    """A resource as an agent may read it (every MCP reader is an agent, so only the setting decides): JSON is
-    redacted as data, so it stays JSON; other text as text."""
-    if not hub.policy.redact:
-        return text
-    if mime == "application/json":
-        try:
-            body = json.loads(text)
-        except ValueError:
-            return for_agent(text, None)[0]
-        redacted = for_agent("", body)[1]
-        return text if redacted == body else json.dumps(redacted, ensure_ascii=False)
-    return for_agent(text, None)[0]
+    return agent_text(hub, text, mime), mime
 
 
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
@@ -279,7 +256,7 @@ def _read(hub: Hub, uri: str) -> tuple[str, str]:
             return json.dumps(queries.session_resource(session)), "application/json"
         if session is not None and tail == "output":
             return queries.output_resource(session), "text/plain"
-    raise MCPError(-32602, f"resource not found: {uri}", {"uri": uri})
+    raise MCPError(-32602, f"resource not found: {cut(uri)}", {"uri": cut(uri)})
 
 
 def _analyze_crash(hub: Hub, sid: str) -> str:

@@ -22,7 +22,6 @@ from ..hub import Hub
 from ..limits import Limits
 from ..models import Phase
 from ..policy import Level
-from ..redact import for_agent, scrub_text
 
 
 # MCP tool groups: "debug" is always listed; the others on request (--tools) or, for an app's, once it connects.
@@ -139,7 +138,7 @@ class Registry:
             if isinstance(args, dict):
                 shorten_echoes(exc, args)
             if policy.redacts(actor):
-                redact_error(exc)
+                policy.redact_error(session_id, exc)
             if session is not None and before is not None and moved_on(session, before, exc):
                 moved = program_moved_on(session, exc)
                 self._announce(action, session_id, actor, summary, False, moved.text().splitlines()[0])
@@ -154,7 +153,7 @@ class Registry:
             err = DebugError(ErrorCode.INTERNAL, f"{name} failed unexpectedly: {exc.__class__.__name__}: {exc}")
             self._announce(action, session_id, actor, summary, False, err.text())
             if policy.redacts(actor):
-                redact_error(err)
+                policy.redact_error(session_id, err)
             raise err from exc
         session_id = reply.data.get("session_id", session_id)
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
@@ -331,16 +330,6 @@ def check_negative(action: str, params: BaseModel) -> None:
 
     for key, value in params.model_dump().items():
         walk(value, key)
-
-
-def redact_error(err: DebugError) -> None:
-    """An error an agent receives says no secret either (a target's message may quote a value)."""
-    err.message = scrub_text(err.message)
-    if err.hint:
-        err.hint = scrub_text(err.hint)
-    if err.data:
-        _, err.data = for_agent("", err.data)
-    err.args = (err.message,)
 
 
 def cut(text: str, keep: int = ECHO_CHARS) -> str:

@@ -51,6 +51,8 @@ class Endpoint:
     page: bool = False  # a browser page (Page domain, no process of ours)
     waiting: bool = False  # started with --inspect-brk: must be released after breakpoints are set
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
+    title: str | None = None  # the target's title and URL as its /json/list names them (None: not listed)
+    target_url: str | None = None
 
 
 @dataclass

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Any, Literal
 from urllib.parse import unquote, urlparse
 
-HIT_CONDITION = re.compile(r"^\s*(==|=|>=|>|<=|<|%)?\s*(\d+)\s*$")
+from ..breakpoints import parse_hit_condition
 
 
 def log_expression(message: str) -> str:
@@ -29,17 +29,15 @@ def log_expression(message: str) -> str:
 
 def hit_expression(tag: str, hit_condition: str) -> str:
     """Count hits in the page/process itself (neither engine counts hits the DAP way) and compare."""
-    match = HIT_CONDITION.match(hit_condition)
-    if not match:
-        raise ValueError(f"hit condition {hit_condition!r} is not like '3', '>=3', '>3', '<3' or '%3'")
-    op, number = match.group(1) or ">=", int(match.group(2))
+    op, number = parse_hit_condition(hit_condition)  # INVALID_PARAMETERS when it is not a count
+    op = op or ">="
     counter = (
         f"((globalThis.__pairdbgHits ??= {{}})[{json.dumps(tag)}] = "
         f"(globalThis.__pairdbgHits[{json.dumps(tag)}] ?? 0) + 1)"
     )
     if op == "%":
         return f"({counter} % {number} === 0)"
-    return f"({counter} {'===' if op in ('=', '==') else op} {number})"
+    return f"({counter} {'===' if op == '==' else op} {number})"
 
 
 @dataclass(frozen=True)

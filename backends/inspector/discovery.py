@@ -7,6 +7,8 @@ Only loopback hosts are reachable unless the configured allow-list names others.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import re
 from urllib.parse import urlparse
 
@@ -89,8 +91,6 @@ async def discover(target: str, allowed: list[str]) -> Endpoint:
 
 
 def _pick_cdp_target(body: str, target: str, allowed: list[str]) -> Endpoint:
-    import json
-
     try:
         targets = json.loads(body)
     except ValueError:
@@ -99,7 +99,8 @@ def _pick_cdp_target(body: str, target: str, allowed: list[str]) -> Endpoint:
         for entry in targets:
             if entry.get("type") == kind and entry.get("webSocketDebuggerUrl"):
                 check_url(entry["webSocketDebuggerUrl"], allowed, "inspectors")  # what the list names, not just where
-                return Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page")
+                endpoint = Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page")
+                return _described(endpoint, entry)
     raise DebugError(
         ErrorCode.CONNECTION_FAILED,
         f"{target} lists no page or node target to debug",
@@ -113,14 +114,39 @@ async def endpoint_for_ws(url: str, allowed: list[str]) -> Endpoint:
     check_host(host, allowed, "inspectors")
     if WEBKIT_SOCKET.fullmatch(path):
         return Endpoint(url, Dialect("jsc"), wrapped=True, page=True)
-    browser = ""
+    browser, listed = "", ""
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
             status, body = await _get(session, f"http://{host}:{port}/json/version")
             if status == 200:
                 browser = body
+            if '"Bun"' not in browser:  # the target's title and URL (a redirect here only loses them)
+                with contextlib.suppress(DebugError):
+                    status, body = await _get(session, f"http://{host}:{port}/json/list")
+                    listed = body if status == 200 else ""
     except (aiohttp.ClientError, TimeoutError, OSError):
         pass
     if '"Bun"' in browser:
         return Endpoint(url, Dialect("jsc"))
-    return Endpoint(url, Dialect("v8"), page="/devtools/page/" in path)
+    endpoint = Endpoint(url, Dialect("v8"), page="/devtools/page/" in path)
+    return _described(endpoint, _listed_entry(listed, path))
+
+
+def _listed_entry(body: str, path: str) -> dict:
+    """The /json/list entry whose socket has this path ({} when the list does not name it)."""
+    try:
+        entries = json.loads(body) if body else []
+    except ValueError:
+        return {}
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and urlparse(str(entry.get("webSocketDebuggerUrl", ""))).path == path:
+            return entry
+    return {}
+
+
+def _described(endpoint: Endpoint, entry: dict) -> Endpoint:
+    """`endpoint` with the title and URL the target's list gives (kept None where it gives none)."""
+    title, url = entry.get("title"), entry.get("url")
+    endpoint.title = title if isinstance(title, str) and title else None
+    endpoint.target_url = url if isinstance(url, str) and url else None
+    return endpoint

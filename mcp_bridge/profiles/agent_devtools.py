@@ -12,6 +12,7 @@ from typing import Any
 
 from mcp.types import Resource, ResourceTemplate
 
+from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.service import RnService
@@ -80,7 +81,7 @@ def build(hub: Hub) -> Profile:
         async def read(self, uri: str) -> tuple[str, str]:
             found = await rn_service(hub).read_resource(uri)
             if found is None:
-                raise DebugError(ErrorCode.PATH_NOT_FOUND, f"resource not found: {uri}")
+                raise DebugError(ErrorCode.PATH_NOT_FOUND, f"resource not found: {cut(uri)}")
             return found
 
         def error_text(self, err: DebugError) -> str:

@@ -7,6 +7,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from types import SimpleNamespace
 from typing import Any, Protocol
 
 from mcp.types import CallToolResult, TextContent
@@ -16,6 +17,7 @@ from pairdbg.backends.actions.registry import Reply, cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.policy import Level
 
 JSON_TYPES: dict[str, tuple[type, ...]] = {
     "string": (str,),
@@ -46,6 +48,17 @@ class Call:
 
     async def run(self, action: str, **args: Any) -> Reply:
         return await self.registry.run(action, {k: v for k, v in args.items() if v is not None}, self.actor)
+
+    def check(self, action: str, **args: Any) -> None:
+        """For a step a profile answers from its own records: refuse it as the agent mode refuses `action`, the
+        registry action it stands in for (with `args` such as a condition, code the program will run)."""
+        try:
+            self.hub.policy.check(
+                action, self.registry.get(action).level or Level.FULL, self.actor, SimpleNamespace(**args)
+            )
+        except DebugError as exc:
+            self.announce(exc.text().splitlines()[0], summary=action, ok=False)
+            raise
 
     def announce(self, outcome: str, session_id: str | None = None, summary: str = "", ok: bool = True) -> None:
         """For the few steps a profile answers from its own records (a mcp-debugger session before its start):
@@ -132,7 +145,7 @@ def json_result(payload: Any, is_error: bool = False) -> CallToolResult:
 
 def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
     """The seed servers validate against their schemas: a missing, unknown or mistyped argument is refused,
-    never dropped or guessed."""
+    never dropped or guessed. An integral float for an integer (1.0) becomes the int in `args`."""
     unknown = [k for k in args if k not in spec.properties]
     if unknown:
         raise ArgumentError(
@@ -153,6 +166,7 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
             continue
         ok = isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool))
         if kind == "integer" and isinstance(value, float) and value.is_integer():
+            args[key] = value = int(value)  # JSON has one number type: 1.0 is the integer 1, and handlers get 1
             ok = True
         if not ok:
             raise ArgumentError(

@@ -172,6 +172,8 @@ def build(hub: Hub) -> Profile:
                 f"Invalid language: {language!r}",
                 hint="supported: " + ", ".join(lang["id"] for lang in known),
             )
+        if a.get("port") is None:  # a record now, a started program later: the mode must allow starting one
+            call.check("start_debugging")
         sid = str(uuid.uuid4())
         name = a.get("name") or f"session-{sid[:8]}"
         stamp = now()
@@ -224,6 +226,7 @@ def build(hub: Hub) -> Profile:
         if session_id is not None and session_id in hub.sessions and not (record and record.detached):
             await call.run("close_debug_session", session_id=session_id, terminate=True)
         else:
+            call.check("close_debug_session")
             call.announce(f"closed {sid} ({'never started' if session_id is None else 'its program had ended'})")
         sessions.records.pop(sid, None)
         return {"success": True, "message": f"Closed debug session: {sid}"}
@@ -246,6 +249,7 @@ def build(hub: Hub) -> Profile:
         if line < 1:
             raise ArgumentError(f"line {line}: lines are 1-indexed", hint="pass line >= 1")
         if session_id is None and record is not None:  # `created`: kept until start_debugging sets it
+            call.check("set_breakpoint", condition=a.get("condition"))
             ctx = await context_of(call, file, line, 2, None)  # refuses a missing file or a line past its end
             bp = {"file": ctx["file"], "line": line, **({"condition": a["condition"]} if a.get("condition") else {})}
             record.pending.append(bp)
@@ -256,11 +260,12 @@ def build(hub: Hub) -> Profile:
             )
             return {
                 "success": True,
-                "breakpointId": str(uuid.uuid4()),
+                # the new session numbers the recorded breakpoints BP1, BP2, … in this order when it starts
+                "breakpointId": f"BP{len(record.pending)}",
                 "file": ctx["file"],
                 "line": line,
                 "verified": False,
-                "message": f"Breakpoint set at {ctx['file']}:{line}",
+                "message": f"Breakpoint recorded at {ctx['file']}:{line} (set when the program starts)",
                 "context": {"lineContent": ctx["lineContent"], "surrounding": ctx["surrounding"]},
             }
         session_id = sessions.live(a["sessionId"])
@@ -294,6 +299,7 @@ def build(hub: Hub) -> Profile:
         return record
 
     async def start_debugging(call: Call, a: dict[str, Any]) -> dict[str, Any]:
+        call.check("start_debugging")  # a dry run too: it answers from the record, never through the registry
         record = created(a["sessionId"])
         dap = a.get("dapLaunchArgs") or {}
         extra = sorted(set(dap) - DAP_LAUNCH_ARGS)

@@ -6,8 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from mcp import MCPError
-from mcp.server import NotificationOptions, Server, ServerRequestContext
-from mcp.server.subscriptions import ListenHandler
+from mcp.server import Server, ServerRequestContext
 from mcp.types import (
     CallToolRequestParams,
     CallToolResult,
@@ -30,10 +29,12 @@ from mcp.types import (
 )
 
 from pairdbg.backends.actions import Registry
+from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 
 from ..notify import Notifier, client_name
+from ..serving import agent_error, agent_text, new_server
 from . import load
 from .common import Profile, call_tool
 
@@ -76,27 +77,23 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
         try:
             text, mime = await resources.read(uri)
         except DebugError as exc:
-            raise MCPError(-32602, resources.error_text(exc), {"uri": uri, "code": str(exc.code)}) from None
-        return ReadResourceResult(contents=[TextResourceContents(uri=uri, text=text, mime_type=mime)])
+            text = resources.error_text(agent_error(hub, exc, uri))
+            raise MCPError(-32602, text, {"uri": cut(uri), "code": str(exc.code)}) from None
+        return ReadResourceResult(
+            contents=[TextResourceContents(uri=uri, text=agent_text(hub, text, mime), mime_type=mime)]
+        )
 
-    server: Server[Any] = Server(
+    server = new_server(
         name,
-        version="0.1.0",
-        instructions=profile.instructions,
+        profile.instructions,
+        notifier,
+        tools_changed=False,
         on_list_tools=list_tools,
         on_call_tool=on_call,
         on_list_resources=list_resources,
         on_list_resource_templates=list_templates,
         on_read_resource=read_resource,
-        on_subscribe_resource=notifier.on_subscribe,
-        on_unsubscribe_resource=notifier.on_unsubscribe,
-        on_subscriptions_listen=ListenHandler(notifier.bus),
-        **(prompt_handlers(profile) if profile.prompts else {}),
-    )
-    server.middleware.append(notifier.track)
-    original = server.create_initialization_options
-    server.create_initialization_options = lambda notification_options=None, *a, **kw: original(  # type: ignore[method-assign]
-        notification_options or NotificationOptions(resources_changed=True), *a, **kw
+        **(prompt_handlers(hub, profile) if profile.prompts else {}),
     )
     return server, notifier
 
@@ -109,13 +106,15 @@ class NoResources:
         return []
 
     async def read(self, uri: str) -> tuple[str, str]:
-        raise DebugError(ErrorCode.PATH_NOT_FOUND, f"resource not found: {uri}", hint="this profile has no resources")
+        raise DebugError(
+            ErrorCode.PATH_NOT_FOUND, f"resource not found: {cut(uri)}", hint="this profile has no resources"
+        )
 
     def error_text(self, err: DebugError) -> str:
         return err.text()
 
 
-def prompt_handlers(profile: Profile) -> dict[str, Any]:
+def prompt_handlers(hub: Hub, profile: Profile) -> dict[str, Any]:
     """The profile's prompts, in its own words and tool names."""
     prompts = [
         Prompt(
@@ -134,7 +133,8 @@ def prompt_handlers(profile: Profile) -> dict[str, Any]:
         spec = by_name.get(params.name)
         if spec is None:
             raise MCPError(-32602, f"unknown prompt {params.name!r}; have {', '.join(by_name)}")
-        text = spec.render(dict(params.arguments or {}))
+        args = dict(params.arguments or {})
+        text = agent_text(hub, spec.render(args), session_id=args.get("session_id"))
         return GetPromptResult(
             description=spec.description, messages=[PromptMessage(role="user", content=TextContent(text=text))]
         )

@@ -14,11 +14,13 @@ from typing import Any
 from mcp.types import Resource, ResourceTemplate
 
 from pairdbg.backends import queries
+from pairdbg.backends.actions.registry import MAX_INT, cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.source import is_url
 
+from ..serving import agent_text
 from .common import ArgumentError, Call, Profile, PromptSpec, ToolSpec, json_result, prop
 
 INSTRUCTIONS = """\
@@ -142,14 +144,11 @@ def build(hub: Hub) -> Profile:
         reply = await call.run("connect_debugger", websocket_url=a["websocket_url"], session_name=a.get("session_name"))
         sid = reply.data["session_id"]
         targets[sid] = a["websocket_url"]
-        session = hub.get(sid)
+        title, url = queries.target_page(hub.get(sid))
         state = {"paused": "paused", "running": "connected"}.get(reply.data["state"], "disconnected")
-        return {
-            "session_id": sid,
-            "state": state,
-            # pairdbg does not read the target's page title and URL; the session's name and endpoint stand in
-            "target_info": {"title": session.name, "url": to_url(queries.program(session)) or a["websocket_url"]},
-        }
+        # what the target's /json/list says; null where it says nothing (Bun, WebKitGTK list no titles)
+        info = {k: agent_text(hub, v) if v else None for k, v in (("title", title), ("url", url))}
+        return {"session_id": sid, "state": state, "target_info": info}
 
     async def disconnect_debugger(call: Call, a: dict[str, Any]) -> dict[str, Any]:
         await call.run("close_debug_session", session_id=a["session_id"], terminate=False)
@@ -170,8 +169,11 @@ def build(hub: Hub) -> Profile:
 
     async def set_breakpoint(call: Call, a: dict[str, Any]) -> dict[str, Any]:
         line0 = a["line_number"]
-        if line0 < 0:
-            raise ArgumentError(f"line_number {line0}: lines are 0-based, from 0", hint="pass line_number >= 0")
+        if not 0 <= line0 < MAX_INT:
+            raise ArgumentError(
+                f"line_number {line0}: lines are 0-based, from 0 to {MAX_INT - 1}",
+                hint="pass a 0-based line of the script",
+            )
         if a.get("column_number"):
             raise DebugError(
                 ErrorCode.CAPABILITY_UNSUPPORTED,
@@ -181,8 +183,8 @@ def build(hub: Hub) -> Profile:
         ignore = a.get("ignore_count") or 0
         if ignore < 0:
             raise ArgumentError(f"ignore_count {ignore} must be 0 or more")
-        view = (
-            await call.run(
+        try:
+            reply = await call.run(
                 "set_breakpoint",
                 session_id=a["session_id"],
                 file=to_file(a["url"]),
@@ -190,7 +192,14 @@ def build(hub: Hub) -> Profile:
                 condition=a.get("condition"),
                 hit_condition=f">{ignore}" if ignore else None,
             )
-        ).data
+        except DebugError as exc:  # pairdbg's lines are 1-based: say the line the caller sent
+            said = f"line {line0 + 1} "
+            if exc.message.startswith(said):
+                exc.message = f"line_number {line0} (0-based) " + exc.message[len(said) :]
+                exc.hint = "line_number is 0-based: the file's first line is 0"
+                exc.args = (exc.message,)
+            raise
+        view = reply.data
         locations = []
         if view.get("verified"):
             locations.append({"line_number": zero(view.get("actual_line") or view.get("line")), "column_number": 0})
@@ -404,7 +413,9 @@ def build(hub: Hub) -> Profile:
             session = hub.sessions.get(sid)
             if session is None:
                 raise DebugError(
-                    ErrorCode.SESSION_NOT_FOUND, f"resource not found: {uri}", hint=f"{SESSIONS_URI} lists the sessions"
+                    ErrorCode.SESSION_NOT_FOUND,
+                    f"resource not found: {cut(uri)}",
+                    hint=f"{SESSIONS_URI} lists the sessions",
                 )
             stop = queries.stop_context(session).stop if session.phase == Phase.PAUSED else None
             body = {

@@ -140,3 +140,30 @@ async def test_the_settings_set_the_mode_and_redaction(monkeypatch) -> None:
     monkeypatch.setenv("PAIRDBG_AGENTS__MODE", "everything")
     with pytest.raises(ValidationError, match="inspect"):
         Settings()
+
+
+async def test_a_hit_condition_is_a_count_never_code(hub, registry, tmp_path) -> None:
+    # debugpy eval()s a hit condition that is not a plain count, so a control-mode agent could run code through it.
+    sid = await paused(registry)
+    await registry.run("set_agent_mode", {"mode": "control"}, "human")
+    mark = tmp_path / "ran"
+    where = {"session_id": sid, "file": prog(LOOP), "line": line_of(LOOP, "return acc")}
+    for text in (f"open({str(mark)!r}, 'w') and False", "=3", "3 or 1", ">= x"):
+        exc = await expect_error(
+            registry, "set_breakpoint", {**where, "hit_condition": text}, ErrorCode.INVALID_PARAMETERS
+        )
+        assert "'3'" in (exc.hint or "") and "'%3'" in (exc.hint or ""), exc.text()
+    bp = await registry.run("set_breakpoint", {**where, "hit_condition": " >= 2 "}, AGENT)
+    for text in ("__import__('os')", "2 if True else 1"):
+        await expect_error(
+            registry,
+            "update_breakpoint",
+            {"session_id": sid, "breakpoint_id": bp.data["id"], "hit_condition": text},
+            ErrorCode.INVALID_PARAMETERS,
+        )
+    for text in ("%2", "==1", "<5", "4"):
+        await registry.run(
+            "update_breakpoint", {"session_id": sid, "breakpoint_id": bp.data["id"], "hit_condition": text}, AGENT
+        )
+    await registry.run("continue_execution", {"session_id": sid, "wait_s": 5}, AGENT)
+    assert not mark.exists()

@@ -30,6 +30,18 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
             "https://x.io/map?key=<redacted: 6 chars>&sig=<redacted: 3 chars>&page=2",
         ),
         ("-----BEGIN RSA PRIVATE KEY-----\nMIIB\n-----END RSA PRIVATE KEY-----", "<redacted: 66 chars>"),
+        ('if password == "hunter2-Secret":', 'if password == "<redacted: 14 chars>":'),
+        ('password === "hunter2-Secret"', 'password === "<redacted: 14 chars>"'),
+        ("token != 'tok-9f8e7d6c5b4a3921'", "token != '<redacted: 20 chars>'"),
+        ('if (apiKey !== "k-12345") {', 'if (apiKey !== "<redacted: 7 chars>") {'),
+        ("Authorization: Token abcdef0123456789", "Authorization: Token <redacted: 16 chars>"),
+        ("os.environ['TOKEN'] = 'tok-9f8e7d6c5b4a3921'", "os.environ['TOKEN'] = '<redacted: 20 chars>'"),
+        ('process.env["API_KEY"] = "abc123"', 'process.env["API_KEY"] = "<redacted: 6 chars>"'),
+        ("user_pass=hunter2 db_pass: pw2", "user_pass=<redacted: 7 chars> db_pass: <redacted: 3 chars>"),
+        ("{'userPass': 'pw1'}", "{'userPass': '<redacted: 3 chars>'}"),
+        ("app --password hunter2 --verbose", "app --password <redacted: 7 chars> --verbose"),
+        ("mysql -u root -phunter2 shop", "mysql -u root -p<redacted: 7 chars> shop"),
+        ("curl -u admin:hunter2 https://x.io", "curl -u admin:<redacted: 7 chars> https://x.io"),
     ],
 )
 def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected: str) -> None:
@@ -44,6 +56,17 @@ def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected:
         "def login(token: str) -> None:",
         "tokens counted: 3",
         "x = 1",
+        "ReferenceError: password is not defined",
+        "the password was changed.",
+        "password is required",
+        "the token expired yesterday",
+        "token validation failed",
+        "if password == expected:",
+        "bypass = 3",
+        "compass: north",
+        "app --token-file /tmp/t --verbose",
+        "mysql -u root -p",
+        "curl -u ada https://x.io",
         "https://example.com:8080/users/@ada",
         "git clone ssh://git@example.com/repo.git",
         "",
@@ -61,9 +84,14 @@ def test_secret_names_include_keys_and_expressions() -> None:
         "process.env.TOKEN",
         "config.client_secret",
         "authToken",
+        "user_pass",
+        "db_pass",
+        "DB_PASS",
+        "userPass",
+        "db_pwd",
     ):
         assert secret_name(name), name
-    for name in ("aws_key", "len(token)", "user", "token_count", "[0]"):
+    for name in ("aws_key", "len(token)", "user", "token_count", "[0]", "bypass", "compass", "passage"):
         assert not secret_name(name), name
 
 
@@ -105,3 +133,26 @@ def test_a_short_secret_is_hidden_in_its_value_column_only() -> None:
     out_text, out = for_agent(text, data)
     assert out["variables"][0]["value"] == "<redacted: 2 chars>" and out["variables"][1]["value"] == "42"
     assert out_text.splitlines()[0] == "Locals at line 42:" and out_text.splitlines()[1].endswith("<redacted: 2 chars>")
+
+
+def test_a_session_hides_the_secrets_it_already_hid_in_later_texts_and_errors() -> None:
+    from pairdbg.backends.errors import DebugError, ErrorCode
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import MAX_VALUES_REMEMBERED, AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    shown = {"variables": [{"name": "password", "value": "'hunter2-Secret'"}]}
+    text, _ = policy.redact_reply("S1", None, "password  'hunter2-Secret'", shown)
+    assert "hunter2" not in text
+    err = DebugError(ErrorCode.PROTOCOL_ERROR, "ValueError: invalid literal for int() with base 10: 'hunter2-Secret'")
+    policy.redact_error("S1", err)
+    assert err.message.endswith("'<redacted: 14 chars>'") and str(err) == err.message
+    later, data = policy.redact_reply("S1", None, "n = hunter2-Secret!", {"value": "x hunter2-Secret", "handle": "@v1"})
+    assert later == "n = <redacted: 14 chars>!" and data == {"value": "x <redacted: 14 chars>", "handle": "@v1"}
+    other = DebugError(ErrorCode.PROTOCOL_ERROR, "'hunter2-Secret'")
+    policy.redact_error("S2", other)  # another session never saw it
+    assert other.message == "'hunter2-Secret'"
+    for n in range(MAX_VALUES_REMEMBERED + 50):  # bounded: the oldest values go first
+        policy.redact_reply("S1", None, "", {"name": "token", "value": f"'tok-{n:06d}'"})
+    kept = policy.redact_reply("S1", None, "tok-000000 tok-000249 hunter2-Secret", None)[0]
+    assert kept == "tok-000000 <redacted: 10 chars> hunter2-Secret"

@@ -88,6 +88,11 @@ async def agent_surfaces(client: Client, path: str, line: int, env_token: str) -
     await tool("evaluate_expression", session_id=sid, expression="password")
     await tool("evaluate_expression", session_id=sid, expression=env_token)
     await tool("evaluate_expression", session_id=sid, expression="config")
+    # An error that quotes a value the session already hid ("invalid literal for int(): 'hunter2-Secret'").
+    bad = "int(password)" if env_token.startswith("os.") else "JSON.parse(password)"
+    failed = await client.call_tool("evaluate_expression", {"session_id": sid, "expression": bad})
+    assert failed.is_error, text(failed)
+    seen["evaluate error"] = text(failed) + "\n" + json.dumps(failed.structured_content)
     await tool("list_debug_sessions")
     for uri in (f"debug://sessions/{sid}", f"debug://sessions/{sid}/output"):
         seen[uri] = (await client.read_resource(uri)).contents[0].text
@@ -115,6 +120,7 @@ async def test_no_planted_secret_reaches_an_agent(language: str) -> None:
         "get_variables config",
         "get_variables credentials",
         "evaluate_expression password",
+        "evaluate error",
     ):
         assert pw in seen[surface], (surface, seen[surface])
     assert f"<redacted: {len(AWS)} chars>" in seen["get_local_variables"]

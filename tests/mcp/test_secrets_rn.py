@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from mcp import MCPError
 
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
@@ -58,6 +59,14 @@ async def test_no_planted_secret_reaches_an_agent_through_react_native() -> None
         assert f"login with password=<redacted: {len(PASSWORD)} chars>" in seen["debug_get_state_path"]
         assert f"<redacted: {len(AWS)} chars>" in seen["debug_get_snapshot"]
         assert "Ada" in seen["debug_get_snapshot"]  # what is not secret stays
+        # A failed read's error is redacted too, and never repeats an over-long URI.
+        with pytest.raises(MCPError) as quoted:
+            await read_for_agent(hub, f"debug://mmkv/password={PASSWORD}")
+        assert PASSWORD not in quoted.value.error.message and "<redacted: 14 chars>" in quoted.value.error.message
+        for uri in ("debug://mmkv/" + "x" * 100_000, "debug://sessions/" + "x" * 100_000, "x" * 100_000):
+            with pytest.raises(MCPError) as long:
+                await read_for_agent(hub, uri)
+            assert len(long.value.error.message) < 1000 and len(json.dumps(long.value.error.data)) < 1000
     finally:
         await app.drop(1000)
         await hub.shutdown()

@@ -224,3 +224,34 @@ def test_an_unknown_transport_or_profile_is_refused() -> None:
         timeout=30,
     )
     assert no_endpoint.returncode == 2 and "--no-http" in no_endpoint.stderr
+
+
+@pytest.mark.asyncio
+async def test_resources_get_the_agents_redaction() -> None:
+    # A form field {"name": "password", "value": …} under harmless keys: the RN listener's own redactor keeps it,
+    # the agents' policy (what the default server's resources get) hides it with its length; an over-long URI is
+    # cut in the error.
+    need_node_harness()
+    ws_port = free_port()
+    app = None
+    async with profile_client(ws_port) as client:
+        try:
+            app = await App.start(f"ws://127.0.0.1:{ws_port}/adapter")
+            form = {"fields": [{"name": "password", "value": "hunter2-Secret"}, {"name": "user", "value": "ada"}]}
+            await app.do("dispatch", action={"type": "misc/setBig", "payload": form})
+            await app.do("flush")
+
+            async def mirrored() -> bool:
+                result = await client.call_tool("debug_get_state_path", {"path": "misc.big"})
+                return not result.is_error
+
+            await until(mirrored, "the app's state in pairdbg's mirror")
+            text = (await client.read_resource("debug://redux/state")).contents[0].text
+            assert "hunter2" not in text and "<redacted: 14 chars>" in text, text
+            assert json.loads(text)["misc"]["big"]["fields"][1] == {"name": "user", "value": "ada"}
+            with pytest.raises(MCPError) as long_uri:
+                await client.read_resource("debug://mmkv/" + "x" * 100_000)
+            assert len(long_uri.value.error.message) < 1000, len(long_uri.value.error.message)
+        finally:
+            if app is not None:
+                await app.kill()

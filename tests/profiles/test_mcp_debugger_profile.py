@@ -86,7 +86,8 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         # set_breakpoint before the start: unverified, with the seed's context block (1-indexed lines)
         bp = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=9)
         assert bp["verified"] is False and bp["line"] == 9 and bp["file"] == SWAP
-        assert bp["message"] == f"Breakpoint set at {SWAP}:9"
+        assert bp["message"] == f"Breakpoint recorded at {SWAP}:9 (set when the program starts)"
+        assert bp["breakpointId"] == "BP1"  # the id the session gives it when the program starts
         assert bp["context"]["lineContent"].strip().startswith("a = b")
         assert [s["line"] for s in bp["context"]["surrounding"]] == [7, 8, 9, 10, 11]
         assert bp["context"]["surrounding"][0]["content"] == "def swap_variables(a, b):"
@@ -318,3 +319,48 @@ async def test_seed_javascript_locals_example() -> None:
         assert special["variables"][0]["name"] == "this"
         assert (await call(client, "evaluate_expression", sessionId=sid, expression="a + b"))["result"] == "1"
         assert (await call(client, "close_debug_session", sessionId=sid))["success"] is True
+
+
+async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> None:
+    """What the profile answers from its own records (a `created` session, a breakpoint recorded before the start,
+    a dry run, closing a record) is refused as the registry action it stands in for is, and a recorded
+    breakpoint's id is the one the started session uses."""
+    require_debugpy()
+    from pairdbg.mcp_bridge.profiles import load
+    from pairdbg.mcp_bridge.profiles.common import call_tool
+
+    profile = load("mcp-debugger", hub)
+
+    async def tool(name: str, **args) -> dict:
+        result = await call_tool(profile, hub, registry, "agent:test", name, args)
+        payload = json.loads(result.content[0].text)
+        assert result.is_error == (payload.get("success") is False), (name, payload)
+        return payload
+
+    def refused(payload: dict, mode: str, needs: str) -> None:
+        assert payload["success"] is False, payload
+        assert f"agent mode is {mode}" in payload["error"] and f"needs {needs}" in payload["error"], payload
+
+    hub.policy.set_mode("inspect", "human")
+    refused(await tool("create_debug_session", language="python"), "inspect", "full")
+    assert (await tool("list_debug_sessions"))["count"] == 0
+    hub.policy.set_mode("full", "human")
+    sid = (await tool("create_debug_session", language="python"))["sessionId"]
+    hub.policy.set_mode("control", "human")
+    first = await tool("set_breakpoint", sessionId=sid, file=SWAP, line=9)
+    assert first["breakpointId"] == "BP1" and "recorded" in first["message"] and "set when" in first["message"]
+    refused(await tool("set_breakpoint", sessionId=sid, file=SWAP, line=10, condition="a > 1"), "control", "full")
+    refused(await tool("start_debugging", sessionId=sid, scriptPath=SWAP, dryRunSpawn=True), "control", "full")
+    refused(await tool("close_debug_session", sessionId=sid), "control", "full")
+    hub.policy.set_mode("inspect", "human")
+    refused(await tool("set_breakpoint", sessionId=sid, file=SWAP, line=10), "inspect", "control")
+
+    hub.policy.set_mode("full", "human")
+    second = await tool("set_breakpoint", sessionId=sid, file=SWAP, line=19, condition="x == 10")
+    assert second["breakpointId"] == "BP2"
+    started = await tool("start_debugging", sessionId=sid, scriptPath=SWAP)
+    assert started["state"] == "paused", started
+    (session,) = hub.sessions.values()
+    bps = {bp.id: (bp.file, bp.line, bp.condition) for bp in session.breakpoints.values()}
+    assert bps == {"BP1": (SWAP, 9, None), "BP2": (SWAP, 19, "x == 10")}, bps
+    await tool("close_debug_session", sessionId=sid)

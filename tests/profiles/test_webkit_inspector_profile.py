@@ -16,7 +16,7 @@ import warnings
 from pathlib import Path
 
 import pytest
-from mcp import Client, types
+from mcp import Client, MCPError, types
 from support import TESTS, until
 from support.core import free_port
 from support.mcp import stdio_params
@@ -150,8 +150,11 @@ async def test_seed_appendix_b_workflow(target) -> None:
         connected = await call(client, "connect_debugger", websocket_url=ws, session_name="Main app debugging")
         sid = connected["session_id"]
         assert connected["state"] == "connected"
-        # pairdbg does not read the target's own title and page URL: the session's name and its endpoint stand in
-        assert connected["target_info"] == {"title": "Main app debugging", "url": ws}
+        # the title and URL the target's /json/list gives (Node names the script); Bun lists none: null, not made up
+        expected = (
+            {"title": str(SERVER), "url": f"file://{SERVER}"} if runtime == "node" else {"title": None, "url": None}
+        )
+        assert connected["target_info"] == expected, connected["target_info"]
 
         # Step 2: a conditional breakpoint, 0-based line
         bp = await call(
@@ -376,3 +379,56 @@ async def test_the_pause_is_notified(node_target) -> None:
         await until(lambda: f"debug://sessions/{sid}" in updates, "a resources/updated for the pause")
         assert (await sessions(client))["sessions"][0]["state"] == "paused"
         await call(client, "disconnect_debugger", session_id=sid)
+
+
+async def test_what_the_agent_reads_is_redacted_and_checked(node_target) -> None:
+    """Resources and prompts get the agents' redaction like tools; target_info is what the target's /json/list
+    says; integral floats are integers; the caller's own 0-based line comes back in errors; long URIs are cut."""
+    ws, proc = node_target
+    url = f"file://{SERVER}"
+    tick = line0(SERVER, "// TICK")
+    planted = 'password === "hunter2-Secret" && false'
+    async with profile_client() as client:
+        connected = await call(client, "connect_debugger", websocket_url=ws)
+        sid = connected["session_id"]
+        assert connected["target_info"]["url"] == url, connected
+        assert connected["target_info"]["title"] and connected["target_info"]["title"] != sid, connected
+        await call(client, "set_breakpoint", session_id=sid, url=url, line_number=tick + 1, condition=planted)
+        resource = (await client.read_resource(f"debug://sessions/{sid}")).contents[0].text
+        assert "hunter2" not in resource and "<redacted: 14 chars>" in resource, resource
+        prompt = await client.get_prompt("investigate_condition", {"session_id": sid, "expression": planted})
+        text = prompt.messages[0].content.text
+        assert "hunter2" not in text and "<redacted: 14 chars>" in text, text
+
+        first = await call(client, "set_breakpoint", session_id=sid, url=url, line_number=float(tick))
+        await until(lambda: _paused(client), "the breakpoint")
+        scope = await call(client, "get_scope_variables", session_id=sid, call_frame_id="@f0", scope_index=1.0)
+        assert "variables" in scope, scope
+        set_ = await call(
+            client,
+            "set_variable_value",
+            session_id=sid,
+            call_frame_id="@f0",
+            scope_index=1.0,
+            variable_name="count",
+            new_value="100",
+        )
+        assert set_ == {"success": True}, set_
+        half = await call(client, "get_scope_variables", session_id=sid, call_frame_id="@f0", scope_index=1.5)
+        assert half["error"]["code"] == "INVALID_PARAMETERS" and "scope_index" in half["error"]["message"]
+        await call(client, "remove_breakpoint", session_id=sid, breakpoint_id=first["breakpoint_id"])
+        skip = await call(client, "set_breakpoint", session_id=sid, url=url, line_number=float(tick), ignore_count=2.0)
+        assert skip["breakpoint_id"], skip
+
+        for line in (2**40, 500):
+            far = await call(client, "set_breakpoint", session_id=sid, url=url, line_number=line)
+            assert far["error"]["code"] == "INVALID_PARAMETERS", far
+            assert f"line_number {line}" in far["error"]["message"] and str(line + 1) not in far["error"]["message"]
+        with pytest.raises(MCPError) as long_uri:
+            await client.read_resource("debug://sessions/" + "x" * 100_000)
+        assert len(long_uri.value.error.message) < 1000
+        await call(client, "disconnect_debugger", session_id=sid)
+
+
+async def _paused(client: Client) -> bool:
+    return (await sessions(client))["sessions"][0]["state"] == "paused"
