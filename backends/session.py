@@ -14,8 +14,9 @@ The parts hold no phase logic of their own and get what they need when they are 
 from __future__ import annotations
 
 import asyncio
-import os
 import contextlib
+import os
+import re
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,8 @@ __all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]  # ExecOutcome lives
 log = logging.getLogger(__name__)
 # However short a caller's wait_s, a step request gets this long to be answered (a healthy adapter takes ms).
 MIN_ANSWER_S = 0.5
+CALL_ORDER = re.compile(r" \(call \d+\)$")  # debugpy's suffix on a step-in target that is a line's 2nd call of a name
+MAX_CALLS_NAMED = 3  # calls on one line a step_into note looks up and names
 
 
 class Session:
@@ -91,6 +94,7 @@ class Session:
         self._stop_tasks: set[asyncio.Task[None]] = set()
         self._current_thread: int | None = None
         self._snapshot: StopSnapshot | None = None
+        self._depth_before_last = 0  # the stack depth of the stop before the last one, on the same thread
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
         backend.listener = self
@@ -244,6 +248,8 @@ class Session:
         if gen != self._stop_gen or self.phase.ended:
             return  # a newer stop (or the end) overtook this one
         self.stop_number = report.stop_number
+        same_thread = self.last_stop is not None and self.last_stop.thread_id == report.thread_id
+        self._depth_before_last = self.last_stop.stack_total if same_thread and self.last_stop else 0
         self.last_stop = report
         self._snapshot = snapshot
         self._output_mark = self.output.cursor
@@ -362,6 +368,7 @@ class Session:
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
             debugger = self.backend.debugger("cannot resume or step")
+            calls = await self._calls_ahead(before_stop) if what == "into" else None
             self.controls_sent += 1
             began = time.monotonic()
             request = asyncio.ensure_future(
@@ -385,19 +392,56 @@ class Session:
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
         outcome = await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
-        if what == "into" and outcome.report is not None and before_stop is not None:
-            self._note_skipped_call(before_stop, outcome.report)
+        if calls and outcome.report is not None and before_stop is not None:
+            self._note_skipped_call(before_stop, outcome.report, calls)
         return outcome
 
-    def _note_skipped_call(self, before: StopReport, after: StopReport) -> None:
-        """A step into a line that calls something but did not go deeper: the backend may have stepped over the
-        callee on purpose (library code); say so, and how to go in."""
-        hint = getattr(self.backend, "skipped_code_hint", None)
-        current = next((s.text for s in before.source if s.current), "")
-        if hint and "(" in current and after.stack_total <= before.stack_total and not after.hit_breakpoints:
+    async def _calls_ahead(self, before: StopReport | None) -> list[tuple[str, str | None]] | None:
+        """The calls on the paused line that a step_into could still enter, each with the file of its code ("" for
+        built-in code, None if unknown); None when the backend cannot tell (then no note is ever made).
+        Nothing is asked on a line reached by returning from a call: its calls are behind it."""
+        if before is None or not before.stack or before.stack_total < self._depth_before_last:
+            return None
+        debugger = self.backend.debugger("cannot step")
+        text = next((s.text for s in before.source if s.current), "")
+        try:
+            frame = self.handles.frame_id("@f0")
+            labels = await debugger.step_in_targets(frame)
+            if not labels or not text:
+                return None
+            calls = []
+            for label in labels:
+                label = CALL_ORDER.sub("", label).strip()
+                first = label.splitlines()[0].strip() if label else ""
+                if first and first in text and len(calls) < MAX_CALLS_NAMED:  # a call on this line (not a later one)
+                    callee = label.split("(", 1)[0].strip()
+                    calls.append((callee, await debugger.call_source(frame, callee)))
+            return calls
+        except DebugError:
+            return None
+
+    def _note_skipped_call(self, before: StopReport, after: StopReport, calls: list[tuple[str, str | None]]) -> None:
+        """A step_into on a line with calls that did not go deeper: say which call was not entered and why (built-in
+        code, or library code the backend steps over on purpose, and how to go in). Calls into the user's own file
+        that were not entered (a generator made, not run) get no note."""
+        if after.reason != "step" or after.hit_breakpoints or after.stack_total > before.stack_total:
+            return
+        if after.stack_total == before.stack_total and after.location.function != before.location.function:
+            return
+        hint = self.backend.debugger("cannot step").skipped_code_hint
+        parts = []
+        for callee, source in calls:
+            if source == "":
+                parts.append(f"{callee}() is built-in: cannot be entered")
+            elif source is None:
+                if hint:
+                    parts.append(f"{callee}(): if it is library code, {hint}")
+            elif source != before.location.file and hint:
+                parts.append(f"{callee}() is library code ({source}); {hint}")
+        if parts:
             after.description = (
                 f"step_into did not enter the call on line {before.location.line} "
-                f"({before.location.function or '?'}); if it calls library code, {hint}"
+                f"({before.location.function or '?'}): " + "; ".join(parts)
             )
 
     def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:

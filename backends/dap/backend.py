@@ -334,6 +334,14 @@ class DapBackend(Debugger):
         total = (body.get("totalFrames") or start + len(raw)) - (len(raw) - len(frames))
         return frames, total
 
+    async def step_in_targets(self, frame_id: int) -> list[str] | None:
+        """The calls a step_into on this frame's current line could enter (the adapter's `stepInTargets`), by name;
+        None when the adapter cannot tell."""
+        if not self.adapter_capabilities.get("supportsStepInTargetsRequest"):
+            return None
+        body = await self._req("stepInTargets", {"frameId": frame_id})
+        return [t.get("label") or "?" for t in body.get("targets") or []]
+
     async def scopes(self, frame_id: int) -> list[RawScope]:
         body = await self._req("scopes", {"frameId": frame_id})
         return [

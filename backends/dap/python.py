@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import importlib.util
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -87,6 +88,14 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     return [{"path": path, "include": True} for path in paths]
 
 
+# The file of the Python code calling `{}` runs (a function, method, class's __init__ or callable's __call__); None
+# for built-in (C) code, which no step can enter.
+CALL_SOURCE = (
+    "(lambda i, f: next((i.getsourcefile(g) or '?' for g in (f, getattr(f, '__init__', None), "
+    "getattr(type(f), '__call__', None)) if i.isfunction(g) or i.ismethod(g)), None))(__import__('inspect'), {})"
+)
+DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
 # The innermost frame of the exception a stopped frame holds (pydevd puts it in the frame as __exception__).
 RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
 
@@ -158,6 +167,16 @@ class DebugpyChildren(DapBackend):
             "justMyCode steps over library code (installed packages, the stdlib); to step into it, start again "
             "with just_my_code=false, or set a breakpoint in that file"
         )
+
+    async def call_source(self, frame_id: int, callee: str) -> str | None:
+        # Only a plain (dotted) name is looked up: evaluating any other callee text would run the user's code.
+        if not DOTTED_NAME.fullmatch(callee):
+            return None
+        with contextlib.suppress(DebugError, ValueError, SyntaxError):
+            raw = await self.evaluate(CALL_SOURCE.format(callee), frame_id, context="hover")
+            found = ast.literal_eval(raw.value)
+            return found if isinstance(found, str) else ""
+        return None
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
