@@ -278,6 +278,7 @@ class Session:
             self._set_phase(Phase.ERROR, exc.message)
             raise
         self.breakpoints.started(by_file, states)
+        await self.breakpoints.sync_since(by_file)  # what a parent changed while this child's session started
         if self.phase == Phase.STARTING and not self._stop_tasks:
             # A stop still being recorded (Bun's stop on entry can come before start returns) makes the session
             # paused; calling it running first would expire the handles that stop's report hands out.
@@ -579,19 +580,29 @@ class Session:
     ) -> Breakpoint:
         return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
 
+    @property
+    def _syncs_breakpoints(self) -> bool:
+        """Breakpoint changes go to the target now; while the session starts they are kept, and its start sends
+        them when it is done (a child process's session can get its parent's changes then)."""
+        return self.phase.reachable and self.phase != Phase.STARTING
+
     async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
         await self.breakpoints.add(bp)
-        for child in self.child_sessions:  # child processes get it too, under the same id
-            copy = child.breakpoints.copy_of(bp)
-            if copy is not None and child.phase.reachable:
-                with contextlib.suppress(DebugError):
-                    await child.add_breakpoint(copy)
+        await self._pass_down(bp)
         return bp
 
-    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        bp = await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+    async def _pass_down(self, bp: Breakpoint) -> None:
+        """Child processes get a parent's new breakpoint too, under the same id (kept even if one refuses it)."""
         for child in self.child_sessions:
-            if bp.id in child.breakpoints:
+            copy = child.breakpoints.copy_of(bp)
+            if copy is not None and not child.phase.ended:
+                await child.breakpoints.add_inherited(copy, live=child._syncs_breakpoints)
+                await child._pass_down(copy)
+
+    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
+        bp = await self.breakpoints.remove(bp_id, live=self._syncs_breakpoints)
+        for child in self.child_sessions:
+            if bp.id in child.breakpoints:  # inherited (ids are unique in a process family)
                 with contextlib.suppress(DebugError):
                     await child.remove_breakpoint(bp.id)
         return bp
@@ -604,7 +615,9 @@ class Session:
         hit_condition: str | None = None,
         log_message: str | None = None,
     ) -> Breakpoint:
-        bp = await self.breakpoints.update(bp_id, self.phase.reachable, enabled, condition, hit_condition, log_message)
+        bp = await self.breakpoints.update(
+            bp_id, self._syncs_breakpoints, enabled, condition, hit_condition, log_message
+        )
         for child in self.child_sessions:
             if bp.id in child.breakpoints:
                 with contextlib.suppress(DebugError):

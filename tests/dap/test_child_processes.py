@@ -4,6 +4,7 @@ stopped at them, pausable, and closed with the parent, leaving no process behind
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import subprocess
@@ -173,3 +174,52 @@ async def test_an_attached_programs_subprocess_becomes_a_session_too(registry) -
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, 9)
         proc.wait(5)
+
+
+@pytest.mark.asyncio
+async def test_a_childs_own_breakpoint_keeps_its_id_apart_from_its_parents(registry) -> None:
+    """Parent and children number breakpoints from one counter: a child's own BP2 and the parent's next breakpoint
+    never share an id, so the parent's never misses the child and removing it leaves the child's own alone."""
+    path = prog(POOL)
+    reply = await registry.run(
+        "start_debugging",
+        {"program": path, "args": ["fork"], "breakpoints": [{"file": path, "line": WORKER_LINE}], "wait_s": 20},
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    child = next(s for s in children_of(registry, parent) if s.phase.value == "paused")
+    own = await registry.run("set_breakpoint", {"session_id": child.id, "file": path, "line": WORKER_LINE + 1}, "a:t")
+    done = line_of(POOL, "# parent done")
+    new = await registry.run("set_breakpoint", {"session_id": parent, "file": path, "line": done}, "agent:test")
+    assert own.data["id"] != new.data["id"], (own.text, new.text)
+    assert child.breakpoints[new.data["id"]].line == done  # the parent's new breakpoint reached the child
+    await registry.run("remove_breakpoint", {"session_id": parent, "breakpoint_id": new.data["id"]}, "agent:test")
+    assert child.breakpoints[own.data["id"]].line == WORKER_LINE + 1  # the child's own one stays
+    assert new.data["id"] not in child.breakpoints
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+async def test_a_breakpoint_set_while_a_child_starts_reaches_it(registry, monkeypatch) -> None:
+    """A child's session is `starting` while it attaches; a breakpoint its parent gets then is kept in the child's
+    book and sent when its start is done, and the child stops at it."""
+    from pairdbg.backends.dap.python import PythonChild
+
+    connect = PythonChild._connect
+
+    async def slow_connect(self):  # widens the window in which the child's session is starting
+        await asyncio.sleep(1)
+        return await connect(self)
+
+    monkeypatch.setattr(PythonChild, "_connect", slow_connect)
+    path, line = prog("spin_workers.py"), line_of("spin_workers.py", "# spin line")
+    reply = await registry.run("start_debugging", {"program": path, "args": ["fork"], "wait_s": 0}, "agent:test")
+    parent = reply.data["session_id"]
+    await until(lambda: children_of(registry, parent), "the worker's session")
+    child = children_of(registry, parent)[0]
+    assert child.phase.value == "starting"
+    await registry.run("set_breakpoint", {"session_id": parent, "file": path, "line": line}, "agent:test")
+    stop = stop_of(await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 15}, "agent:test"))
+    assert stop["location"]["line"] == line and stop["hit_breakpoints"] == ["BP1"], stop
+    assert child.breakpoints["BP1"].state.verified
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
