@@ -96,8 +96,15 @@ CALL_SOURCE = (
 )
 DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
 
-# The innermost frame of the exception a stopped frame holds (pydevd puts it in the frame as __exception__).
-RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
+# Where the exception a stopped frame holds (pydevd puts it in the frame as __exception__) was raised: the innermost
+# traceback frame's file, line and function, and whether justMyCode really keeps that file out (pydevd's own filter,
+# asked in the program; None if pydevd cannot be asked). Decided there, so no local/remote path is compared.
+RAISE_SITE = (
+    "(lambda f, n, db: (f.f_code.co_filename, n, f.f_code.co_name, bool(db.is_files_filter_enabled and "
+    "db.apply_files_filter(f, f.f_code.co_filename, False)) if db is not None else None))"
+    "(*list(__import__('traceback').walk_tb(__exception__[2]))[-1], "
+    "getattr(__import__('sys').modules.get('pydevd'), 'get_global_debugger', lambda: None)())"
+)
 
 
 def process_kind(pid: int) -> str | None:
@@ -189,8 +196,8 @@ class DebugpyChildren(DapBackend):
             if not frames:
                 return details
             raw = await self.evaluate(RAISE_SITE, frames[0].id, context="hover")
-            file, line, function = ast.literal_eval(raw.value)
-            if (file, line) != (frames[0].file, frames[0].line):
+            file, line, function, excluded = ast.literal_eval(raw.value)
+            if excluded:  # the raise is in a file justMyCode keeps out, so the stop is at the caller's line
                 details.raised_at = (
                     f"in {os.path.basename(file)}:{line} in {function} ({file}), library code whose frames "
                     "justMyCode hides; to see them, start again with just_my_code=false, or set a breakpoint in "
