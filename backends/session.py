@@ -599,6 +599,21 @@ class Session:
                 await child.breakpoints.add_inherited(copy, live=child._syncs_breakpoints)
                 await child._pass_down(copy)
 
+    def child_bindings(self, bp_id: str) -> str | None:
+        """How a breakpoint stands in the child processes' sessions where that differs from this session's."""
+        bp = self.breakpoints.get(bp_id)
+        parts = []
+        for child in self.descendants():
+            copy = child.breakpoints.get(bp_id)
+            if bp is None or copy is None or child.phase.ended:
+                continue
+            if (copy.state.verified, copy.state.message) != (bp.state.verified, bp.state.message):
+                status = "verified" if copy.state.verified else "unverified"
+                if copy.state.message:
+                    status += f": {copy.state.message}"
+                parts.append(f"in child session {child.id} (process {child.backend.pid}) {bp_id} is {status}")
+        return "; ".join(parts) or None
+
     async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
         bp = await self.breakpoints.remove(bp_id, live=self._syncs_breakpoints)
         for child in self.child_sessions:

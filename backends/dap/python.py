@@ -16,7 +16,7 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import ExceptionDetails
+from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
@@ -95,6 +95,18 @@ CALL_SOURCE = (
     "getattr(type(f), '__call__', None)) if i.isfunction(g) or i.ismethod(g)), None))(__import__('inspect'), {})"
 )
 DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+# Run in a child process (no frame needed, it may be running): if justMyCode keeps the file out, an include rule for it,
+# as pydevd_boot.py adds in the launched process when a breakpoint arrives (a spawned or subprocess child starts
+# through debugpy's own bootstrap, without that hook). True: included now, False: not excluded, None: no filter.
+INCLUDE_FILE = (
+    "(lambda m, db, path: None if db is None or not db.is_files_filter_enabled else "
+    "(db.apply_files_filter(m['_pydevd_bundle.pydevd_api'].PyDevdAPI._DummyFrame(path), path, False) and "
+    "[db.set_exclude_filters([m['_pydevd_bundle.pydevd_filtering'].ExcludeFilter(path, False, True), "
+    "*db._files_filtering._exclude_filters]), True][1]))"
+    "(__import__('sys').modules, __import__('pydevd').get_global_debugger(), "
+    "__import__('pydevd_file_utils').absolute_path(__import__('pydevd_file_utils').map_file_to_server({})))"
+)
 
 # Where the exception a stopped frame holds (pydevd puts it in the frame as __exception__) was raised: the innermost
 # traceback frame's file, line and function, and whether justMyCode really keeps that file out (pydevd's own filter,
@@ -343,6 +355,11 @@ class PythonChild(DebugpyChildren):
         self.local = local
         self.just_my_code = bool(config.get("justMyCode", True))
         self.program = config.get("program") or config.get("module") or f"process {self.pid}"
+        self._included: set[str] = set()  # library files included for their breakpoints (INCLUDE_FILE)
+        self.excluded_advice = (
+            "this file is library code that justMyCode excludes in this child process, and pairdbg could not "
+            "include it; start the program again with just_my_code=false to stop in it"
+        )
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         try:
@@ -370,6 +387,14 @@ class PythonChild(DebugpyChildren):
             with contextlib.suppress(DebugError, OSError, TimeoutError):
                 await asyncio.wait_for(self.start({}, "none"), 10)
         await super().close(terminate)
+
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        """A breakpoint set in a library file binds here too: the file is included in the child first."""
+        if specs and self.just_my_code and file not in self._included:
+            with contextlib.suppress(DebugError):
+                await self.evaluate(INCLUDE_FILE.format(repr(file)), None, context="hover")
+                self._included.add(file)
+        return await super().set_line_breakpoints(file, specs)
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "process" and body.get("name"):

@@ -223,3 +223,36 @@ async def test_a_breakpoint_set_while_a_child_starts_reaches_it(registry, monkey
     assert stop["location"]["line"] == line and stop["hit_breakpoints"] == ["BP1"], stop
     assert child.breakpoints["BP1"].state.verified
     await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+async def test_a_library_breakpoint_set_later_binds_in_a_child(registry, method) -> None:
+    """A spawned child starts through debugpy's own bootstrap, not pairdbg's, and justMyCode there excludes the
+    stdlib: a breakpoint set in json after the child started must still bind and stop it (and the child's session
+    never tells the user to "attach again", which is impossible for a child)."""
+    import inspect
+    import json
+
+    path = prog("pool_json.py")
+    reply = await registry.run(
+        "start_debugging",
+        {
+            "program": path,
+            "args": [method],
+            "breakpoints": [{"file": path, "line": line_of("pool_json.py", "# worker line")}],
+            "wait_s": 25,
+        },
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    child = next(s for s in children_of(registry, parent) if s.phase.value == "paused")
+    lines, first = inspect.getsourcelines(json.dumps)
+    line = first + next(i for i, text in enumerate(lines) if text.strip().startswith("if (not skipkeys"))
+    bp = await registry.run("set_breakpoint", {"session_id": parent, "file": json.__file__, "line": line}, "agent:test")
+    assert "attach again" not in bp.text and "in child session" not in bp.text, bp.text
+    assert child.breakpoints[bp.data["id"]].state.verified, child.breakpoints[bp.data["id"]].state
+    step = await registry.run("continue_execution", {"session_id": child.id, "wait_s": 10}, "agent:test")
+    stop = stop_of(step)
+    assert stop["location"]["file"] == json.__file__ and stop["hit_breakpoints"] == [bp.data["id"]], step.text
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
