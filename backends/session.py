@@ -41,7 +41,37 @@ log = logging.getLogger(__name__)
 # However short a caller's wait_s, a step request gets this long to be answered (a healthy adapter takes ms).
 MIN_ANSWER_S = 0.5
 CALL_ORDER = re.compile(r" \(call \d+\)$")  # debugpy's suffix on a step-in target that is a line's 2nd call of a name
+PROCESS_GONE_GRACE_S = 1.0  # how long the adapter gets to report a watched program's end itself
 MAX_CALLS_NAMED = 3  # calls on one line a step_into note looks up and names
+
+
+async def process_gone(pid: int) -> None:
+    """Return once process `pid` (on this machine, not necessarily pairdbg's child) has exited: a pidfd where the
+    system has them, else a cheap poll of /proc."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is None:
+        while _process_alive(pid):
+            await asyncio.sleep(0.25)
+        return
+    loop = asyncio.get_running_loop()
+    gone = loop.create_future()
+    loop.add_reader(fd, lambda: gone.done() or gone.set_result(None))
+    try:
+        await gone
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")  # a zombie has exited
+    except (OSError, IndexError):
+        return False
 
 
 class Session:
@@ -97,6 +127,8 @@ class Session:
         self._depth_before_last = 0  # the stack depth of the stop before the last one, on the same thread
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
+        self._watch_task: asyncio.Future[None] | None = None
+        self._outlived = False  # the program's own process ended while its children's sessions run on
         backend.listener = self
 
     # ----- phase machine ---------------------------------------------------------------------------------------
@@ -116,7 +148,12 @@ class Session:
 
     async def _release(self) -> None:
         # The program ended: children of a program pairdbg launched end with it (nothing outlives pairdbg); those
-        # of an attached program are left running, detached, as the program itself would be.
+        # of an attached program are left running, detached, as the program itself would be. A program whose own
+        # process exited while its children run keeps the adapter they share until they end.
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+        if self._outlived:
+            await self._changes.wait_until(lambda: all(c.phase.ended for c in self.descendants()), 1e9)
         terminate = bool(getattr(self.backend, "launched", False))
         await asyncio.gather(
             *(child.close(terminate) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
@@ -279,10 +316,28 @@ class Session:
             raise
         self.breakpoints.started(by_file, states)
         await self.breakpoints.sync_since(by_file)  # what a parent changed while this child's session started
+        if getattr(self.backend, "local", False) and isinstance(self.backend.pid, int):
+            self._watch_task = asyncio.ensure_future(self._watch_program(self.backend.pid))
         if self.phase == Phase.STARTING and not self._stop_tasks:
             # A stop still being recorded (Bun's stop on entry can come before start returns) makes the session
             # paused; calling it running first would expire the handles that stop's report hands out.
             self._set_phase(Phase.RUNNING)
+
+    async def _watch_program(self, pid: int) -> None:
+        """debugpy reports the end of a program whose children still run only when the last of them ends (it sends
+        no more than a thread's exit): the program's process, on this machine, is watched, and once it is gone and
+        the adapter has not said so within a grace period, the session says it ended and that its children run."""
+        await process_gone(pid)
+        await self._changes.wait_until(lambda: self.phase.ended, PROCESS_GONE_GRACE_S)
+        if self.phase.ended:
+            return
+        live = [c.id for c in self.descendants() if not c.phase.ended]
+        self._outlived = bool(live)
+        self.error = f"its program (process {pid}) exited" + (
+            f"; child sessions {', '.join(live)} still run" if live else ""
+        )
+        self.on_output("important", f"pairdbg: {self.error}\n")
+        self._set_phase(Phase.TERMINATED, self.error)
 
     async def close(self, terminate: bool = True) -> None:
         """End the session (once: a second caller waits for the first close)."""
@@ -301,6 +356,8 @@ class Session:
         await asyncio.gather(*(child.close(terminate) for child in self.child_sessions), return_exceptions=True)
         for task in list(self._child_tasks):
             task.cancel()
+        if self._watch_task is not None:
+            self._watch_task.cancel()
         for task in list(self._stop_tasks):
             task.cancel()
         if self._release_task is not None:
@@ -346,10 +403,14 @@ class Session:
                 else "start the target again and attach, or start a new session",
                 phase=self.phase.value,
             )
+        live = [c.id for c in self.descendants() if not c.phase.ended]
         return DebugError(
             ErrorCode.SESSION_INVALID_STATE,
             f"session {self.id} has {self.phase.value}{detail}",
-            hint="start a new session with start_debugging; get_output still shows what it printed",
+            hint=f"its child sessions {', '.join(live)} still run: call wait_for_stop(session_id='{live[0]}') or "
+            "pause_execution on one of them"
+            if live
+            else "start a new session with start_debugging; get_output still shows what it printed",
             phase=self.phase.value,
         )
 

@@ -11,7 +11,7 @@ import subprocess
 import sys
 
 import pytest
-from support import free_port, line_of, prog, stop_of, until
+from support import expect_error, free_port, line_of, prog, stop_of, until
 from support.core import marked_processes, wait_gone
 
 from pairdbg.backends.errors import DebugError
@@ -256,3 +256,26 @@ async def test_a_library_breakpoint_set_later_binds_in_a_child(registry, method)
     stop = stop_of(step)
     assert stop["location"]["file"] == json.__file__ and stop["hit_breakpoints"] == [bp.data["id"]], step.text
     await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+async def test_a_parent_that_exits_before_its_child_says_so_and_refuses_control(registry) -> None:
+    """debugpy reports a parent's end only when its last child ends: pairdbg watches the program's process, says it
+    ended while its child runs, and refuses control on it with a hint naming the child."""
+    before = {pid for pid, _ in marked_processes()}
+    reply = await registry.run("start_debugging", {"program": prog("parent_leaves.py"), "wait_s": 0}, "agent:test")
+    parent = registry.hub.sessions[reply.data["session_id"]]
+    await until(lambda: parent.phase.ended, "the parent's session to say its program ended", timeout=15)
+    child = children_of(registry, parent.id)[0]
+    assert child.phase.value == "running" and parent.phase.value == "terminated"
+    assert f"child sessions {child.id} still run" in (parent.error or ""), parent.error
+    error = await expect_error(
+        registry, "pause_execution", {"session_id": parent.id, "wait_s": 1}, "SESSION_INVALID_STATE"
+    )
+    assert "exited" in error.message and f"session_id='{child.id}'" in (error.hint or ""), error
+    paused = stop_of(await registry.run("pause_execution", {"session_id": child.id, "wait_s": 10}, "agent:test"))
+    assert paused["location"]["line"] in (2, 3), paused  # the child is debugged still
+    await registry.run("close_debug_session", {"session_id": parent.id}, "agent:test")
+    assert child.phase.ended
+    left = wait_gone(lambda: [p for p, _ in marked_processes() if p not in before], 10)
+    assert not left, f"processes left after closing the parent: {left}"
