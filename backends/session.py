@@ -316,17 +316,19 @@ class Session:
             raise
         self.breakpoints.started(by_file, states)
         await self.breakpoints.sync_since(by_file)  # what a parent changed while this child's session started
-        if getattr(self.backend, "local", False) and isinstance(self.backend.pid, int):
-            self._watch_task = asyncio.ensure_future(self._watch_program(self.backend.pid))
+        if getattr(self.backend, "local", False):
+            self._watch_task = asyncio.ensure_future(self._watch_program())
         if self.phase == Phase.STARTING and not self._stop_tasks:
             # A stop still being recorded (Bun's stop on entry can come before start returns) makes the session
             # paused; calling it running first would expire the handles that stop's report hands out.
             self._set_phase(Phase.RUNNING)
 
-    async def _watch_program(self, pid: int) -> None:
+    async def _watch_program(self) -> None:
         """debugpy reports the end of a program whose children still run only when the last of them ends (it sends
         no more than a thread's exit): the program's process, on this machine, is watched, and once it is gone and
         the adapter has not said so within a grace period, the session says it ended and that its children run."""
+        while not isinstance(pid := self.backend.pid, int):  # the adapter's `process` event may come after start
+            await asyncio.sleep(0.1)
         await process_gone(pid)
         await self._changes.wait_until(lambda: self.phase.ended, PROCESS_GONE_GRACE_S)
         if self.phase.ended:

@@ -119,6 +119,9 @@ RAISE_SITE = (
 )
 
 
+TRACKER = "multiprocessing resource tracker"
+
+
 def process_kind(pid: int) -> str | None:
     """What a child process of this machine is, from its command line: a multiprocessing worker or resource
     tracker (both `python -c ...`), or the script a subprocess runs (pydevd's `--file`). None if unknown (a fork
@@ -130,7 +133,7 @@ def process_kind(pid: int) -> str | None:
         return None
     line = " ".join(args)
     if "multiprocessing.resource_tracker" in line:
-        return "multiprocessing resource tracker"
+        return TRACKER
     if "multiprocessing.spawn" in line or "multiprocessing.forkserver" in line:
         return "multiprocessing worker"
     if "--file" in args[:-1]:
@@ -151,6 +154,10 @@ class DebugpyChildren(DapBackend):
     #: The program runs on this machine (launched, or a child of one): its pids are ours to look up in /proc.
     local = False
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._releases: set[asyncio.Future[None]] = set()  # children let go undebugged (TRACKER)
+
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
             self._child_announced(body)
@@ -167,6 +174,12 @@ class DebugpyChildren(DapBackend):
             what = (process_kind(pid) if self.local and isinstance(pid, int) else None) or (
                 f"{os.path.basename(self.program or 'python')} child"
             )
+            if what == TRACKER:  # never user code: let it go undebugged rather than take up a session
+                release = asyncio.ensure_future(child.close(terminate=False))
+                self._releases.add(release)
+                release.add_done_callback(self._releases.discard)
+                listener.on_output("console", f"pairdbg: {what} {pid} runs undebugged (it never runs your code)\n")
+                return
             listener.on_child(child, f"{what} {pid}")
         except DebugError as exc:
             listener.on_output(
@@ -398,5 +411,6 @@ class PythonChild(DebugpyChildren):
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "process" and body.get("name"):
-            self.program = body["name"]  # the child's own program (a subprocess runs another file)
+            # The child's own program (a subprocess runs another file); `python -c code` is named "-c" by debugpy.
+            self.program = "python -c" if body["name"] == "-c" else body["name"]
         super()._on_event(event, body)

@@ -70,6 +70,10 @@ async def test_a_pool_worker_stops_at_a_breakpoint_in_a_session_of_its_own(regis
     ended = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 1}, "agent:test")
     assert ended.data["state"] == "terminated", ended.text
     assert "results [0, 1, 4, 9]" in "\n".join(ended.data.get("output_tail", [])), ended.text
+    # multiprocessing's resource tracker (spawn) never runs user code: released undebugged, said, no session.
+    assert not any("resource tracker" in s.name for s in children_of(registry, parent))
+    printed = "".join(e.text for e in parent_session.output.read(0, 1000)[0])
+    assert ("multiprocessing resource tracker" in printed and "runs undebugged" in printed) == (method == "spawn")
 
 
 @pytest.mark.asyncio
@@ -268,6 +272,7 @@ async def test_a_parent_that_exits_before_its_child_says_so_and_refuses_control(
     await until(lambda: parent.phase.ended, "the parent's session to say its program ended", timeout=15)
     child = children_of(registry, parent.id)[0]
     assert child.phase.value == "running" and parent.phase.value == "terminated"
+    assert child.backend.program == "python -c"  # debugpy calls it "-c"
     assert f"child sessions {child.id} still run" in (parent.error or ""), parent.error
     error = await expect_error(
         registry, "pause_execution", {"session_id": parent.id, "wait_s": 1}, "SESSION_INVALID_STATE"
