@@ -351,7 +351,8 @@ class DapBackend(Debugger):
         None when the adapter cannot tell."""
         if not self.adapter_capabilities.get("supportsStepInTargetsRequest"):
             return None
-        body = await self._req("stepInTargets", {"frameId": frame_id})
+        # Asked before every step_into: bounded short, so an adapter slow to answer delays the step little.
+        body = await self._require().request("stepInTargets", {"frameId": frame_id}, timeout=2)
         return [t.get("label") or "?" for t in body.get("targets") or []]
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
