@@ -242,3 +242,13 @@ class Debugger(Backend):
 
     async def script_source(self, path: str) -> str | None:
         return None  # only targets with remote_sources can fetch a script they know by URL
+
+    async def step_in_targets(self, frame_id: int) -> list[str] | None:
+        """The calls still ahead in this frame that a step_into could enter, as the target names them (their source
+        text where it has it); None when the target cannot tell."""
+        return None
+
+    async def call_source(self, frame_id: int, callee: str) -> str | None:
+        """The file of the code a call to `callee` (a name in this frame) would run: "" for built-in code that has
+        none, None when unknown."""
+        return None

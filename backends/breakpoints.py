@@ -83,6 +83,12 @@ class Breakpoint:
         )
 
 
+class IdCounter:
+    """The last breakpoint number handed out, one per process family (a session and its child processes')."""
+
+    last = 0
+
+
 class BreakpointBook(Mapping[str, Breakpoint]):
     """A session's breakpoints by id: validates and numbers requests, keeps the per-session limit, sends them to the
     backend and keeps the target's answers as their state. Reads like a dict (values(), get(), len())."""
@@ -104,7 +110,15 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         self.exception_mode: ExceptionMode = "uncaught"
         self._require_live = require_live  # raises the session's "it has ended" error
         self._by_id: dict[str, Breakpoint] = {}
-        self._seq = 0
+        self._ids = IdCounter()  # shared with the books of child processes' sessions (see inherit)
+
+    @property
+    def _seq(self) -> int:
+        return self._ids.last
+
+    @_seq.setter
+    def _seq(self, value: int) -> None:
+        self._ids.last = value
 
     # Mapping: callers list and look up breakpoints; only this book changes them.
     def __getitem__(self, bp_id: str) -> Breakpoint:
@@ -176,18 +190,57 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     def inherit(self, parent: BreakpointBook) -> None:
         """A child process's session starts with its parent's breakpoints, under the same ids, unbound until its
-        target answers; the exception mode comes along too."""
+        target answers; the exception mode comes along too. Parent and child number from one counter, so a child's
+        own breakpoint never shares an id with one of its family's: a shared id means inherited."""
+        self._ids = parent._ids
         for bp in parent.values():
             self._by_id[bp.id] = dataclasses.replace(bp, state=BreakpointState(False))
-        self._seq = max(self._seq, parent._seq)
         self.exception_mode = parent.exception_mode
 
     def copy_of(self, bp: Breakpoint) -> Breakpoint | None:
-        """A parent's new breakpoint for this (child) book, same id; None if this book has that id already."""
+        """A parent's new breakpoint for this (child) book, same id; None if this book has it already."""
         if bp.id in self._by_id:
             return None
-        self._seq = max(self._seq, int(bp.id[2:]) if bp.id[2:].isdigit() else 0)
         return dataclasses.replace(bp, state=BreakpointState(False))
+
+    async def add_inherited(self, bp: Breakpoint, live: bool) -> None:
+        """Keep a parent's new breakpoint (from copy_of) whatever the target says: sent now if `live`, else by the
+        session's start (sync_since). A target that refuses it leaves it listed, unbound, with the reason."""
+        self._by_id[bp.id] = bp
+        if live:
+            try:
+                await self._sync_one(bp)
+            except DebugError as exc:
+                bp.state = BreakpointState(False, message=f"not sent to this process: {exc.message}")
+        self.publish()
+
+    async def sync_since(self, sent: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]) -> None:
+        """After the start: send what changed in the book while it ran (a parent's breakpoint added, changed or
+        removed while this child's session started), and the function breakpoints, which the start does not send."""
+        now = self.line_specs()
+        changed = [
+            f
+            for f in {**sent, **now}
+            if [(b.id, s) for b, s in sent.get(f, [])] != [(b.id, s) for b, s in now.get(f, [])]
+        ]
+        functions = any(bp.kind == "function" for bp in self._by_id.values())
+        for file in changed:
+            try:
+                await self._sync_file(file)
+            except DebugError as exc:
+                self._unsent([bp for bp, _ in now.get(file, [])], exc)
+        if functions and self.backend.features.function_breakpoints:
+            try:
+                await self._sync_functions()
+            except DebugError as exc:
+                self._unsent([bp for bp in self._by_id.values() if bp.kind == "function"], exc)
+        if changed or functions:
+            self.publish()
+
+    @staticmethod
+    def _unsent(bps: list[Breakpoint], exc: DebugError) -> None:
+        for bp in bps:
+            bp.state = BreakpointState(False, message=f"not sent to this process: {exc.message}")
 
     def keep(self, bp: Breakpoint) -> None:
         """Hold a breakpoint that the session's start sends; it counts against the limit at once."""

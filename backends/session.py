@@ -14,8 +14,9 @@ The parts hold no phase logic of their own and get what they need when they are 
 from __future__ import annotations
 
 import asyncio
-import os
 import contextlib
+import os
+import re
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -39,6 +40,38 @@ __all__ = ["Breakpoint", "ExecOutcome", "Session", "Watch"]  # ExecOutcome lives
 log = logging.getLogger(__name__)
 # However short a caller's wait_s, a step request gets this long to be answered (a healthy adapter takes ms).
 MIN_ANSWER_S = 0.5
+CALL_ORDER = re.compile(r" \(call \d+\)$")  # debugpy's suffix on a step-in target that is a line's 2nd call of a name
+PROCESS_GONE_GRACE_S = 1.0  # how long the adapter gets to report a watched program's end itself
+MAX_CALLS_NAMED = 3  # calls on one line a step_into note looks up and names
+
+
+async def process_gone(pid: int) -> None:
+    """Return once process `pid` (on this machine, not necessarily pairdbg's child) has exited: a pidfd where the
+    system has them, else a cheap poll of /proc."""
+    try:
+        fd = os.pidfd_open(pid)
+    except (AttributeError, OSError):
+        fd = None
+    if fd is None:
+        while _process_alive(pid):
+            await asyncio.sleep(0.25)
+        return
+    loop = asyncio.get_running_loop()
+    gone = loop.create_future()
+    loop.add_reader(fd, lambda: gone.done() or gone.set_result(None))
+    try:
+        await gone
+    finally:
+        loop.remove_reader(fd)
+        os.close(fd)
+
+
+def _process_alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")  # a zombie has exited
+    except (OSError, IndexError):
+        return False
 
 
 class Session:
@@ -91,8 +124,11 @@ class Session:
         self._stop_tasks: set[asyncio.Task[None]] = set()
         self._current_thread: int | None = None
         self._snapshot: StopSnapshot | None = None
+        self._depth_before_last = 0  # the stack depth of the stop before the last one, on the same thread
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
+        self._watch_task: asyncio.Future[None] | None = None
+        self._outlived = False  # the program's own process ended while its children's sessions run on
         backend.listener = self
 
     # ----- phase machine ---------------------------------------------------------------------------------------
@@ -112,7 +148,12 @@ class Session:
 
     async def _release(self) -> None:
         # The program ended: children of a program pairdbg launched end with it (nothing outlives pairdbg); those
-        # of an attached program are left running, detached, as the program itself would be.
+        # of an attached program are left running, detached, as the program itself would be. A program whose own
+        # process exited while its children run keeps the adapter they share until they end.
+        if self._watch_task is not None:
+            self._watch_task.cancel()
+        if self._outlived:
+            await self._changes.wait_until(lambda: all(c.phase.ended for c in self.descendants()), 1e9)
         terminate = bool(getattr(self.backend, "launched", False))
         await asyncio.gather(
             *(child.close(terminate) for child in self.child_sessions if not child.phase.ended), return_exceptions=True
@@ -244,6 +285,8 @@ class Session:
         if gen != self._stop_gen or self.phase.ended:
             return  # a newer stop (or the end) overtook this one
         self.stop_number = report.stop_number
+        same_thread = self.last_stop is not None and self.last_stop.thread_id == report.thread_id
+        self._depth_before_last = self.last_stop.stack_total if same_thread and self.last_stop else 0
         self.last_stop = report
         self._snapshot = snapshot
         self._output_mark = self.output.cursor
@@ -272,10 +315,31 @@ class Session:
             self._set_phase(Phase.ERROR, exc.message)
             raise
         self.breakpoints.started(by_file, states)
+        await self.breakpoints.sync_since(by_file)  # what a parent changed while this child's session started
+        if getattr(self.backend, "local", False):
+            self._watch_task = asyncio.ensure_future(self._watch_program())
         if self.phase == Phase.STARTING and not self._stop_tasks:
             # A stop still being recorded (Bun's stop on entry can come before start returns) makes the session
             # paused; calling it running first would expire the handles that stop's report hands out.
             self._set_phase(Phase.RUNNING)
+
+    async def _watch_program(self) -> None:
+        """debugpy reports the end of a program whose children still run only when the last of them ends (it sends
+        no more than a thread's exit): the program's process, on this machine, is watched, and once it is gone and
+        the adapter has not said so within a grace period, the session says it ended and that its children run."""
+        while not isinstance(pid := self.backend.pid, int):  # the adapter's `process` event may come after start
+            await asyncio.sleep(0.1)
+        await process_gone(pid)
+        await self._changes.wait_until(lambda: self.phase.ended, PROCESS_GONE_GRACE_S)
+        if self.phase.ended:
+            return
+        live = [c.id for c in self.descendants() if not c.phase.ended]
+        self._outlived = bool(live)
+        self.error = f"its program (process {pid}) exited" + (
+            f"; child sessions {', '.join(live)} still run" if live else ""
+        )
+        self.on_output("important", f"pairdbg: {self.error}\n")
+        self._set_phase(Phase.TERMINATED, self.error)
 
     async def close(self, terminate: bool = True) -> None:
         """End the session (once: a second caller waits for the first close)."""
@@ -294,6 +358,8 @@ class Session:
         await asyncio.gather(*(child.close(terminate) for child in self.child_sessions), return_exceptions=True)
         for task in list(self._child_tasks):
             task.cancel()
+        if self._watch_task is not None:
+            self._watch_task.cancel()
         for task in list(self._stop_tasks):
             task.cancel()
         if self._release_task is not None:
@@ -339,10 +405,14 @@ class Session:
                 else "start the target again and attach, or start a new session",
                 phase=self.phase.value,
             )
+        live = [c.id for c in self.descendants() if not c.phase.ended]
         return DebugError(
             ErrorCode.SESSION_INVALID_STATE,
             f"session {self.id} has {self.phase.value}{detail}",
-            hint="start a new session with start_debugging; get_output still shows what it printed",
+            hint=f"its child sessions {', '.join(live)} still run: call wait_for_stop(session_id='{live[0]}') or "
+            "pause_execution on one of them"
+            if live
+            else "start a new session with start_debugging; get_output still shows what it printed",
             phase=self.phase.value,
         )
 
@@ -362,6 +432,7 @@ class Session:
             # Named before the request goes out, so a concurrent actor's BUSY says who holds the session.
             self.last_control = f"{actor} {'continue' if what == 'continue' else 'step ' + what}"
             debugger = self.backend.debugger("cannot resume or step")
+            calls = await self._calls_ahead(before_stop) if what == "into" else None
             self.controls_sent += 1
             began = time.monotonic()
             request = asyncio.ensure_future(
@@ -385,19 +456,56 @@ class Session:
             if self._stop_gen == gen:  # no stop has arrived yet (it may beat the response)
                 self._set_phase(Phase.RUNNING)
         outcome = await self.wait_for_stop(before, max(0.0, wait_s - (time.monotonic() - began)))
-        if what == "into" and outcome.report is not None and before_stop is not None:
-            self._note_skipped_call(before_stop, outcome.report)
+        if calls and outcome.report is not None and before_stop is not None:
+            self._note_skipped_call(before_stop, outcome.report, calls)
         return outcome
 
-    def _note_skipped_call(self, before: StopReport, after: StopReport) -> None:
-        """A step into a line that calls something but did not go deeper: the backend may have stepped over the
-        callee on purpose (library code); say so, and how to go in."""
-        hint = getattr(self.backend, "skipped_code_hint", None)
-        current = next((s.text for s in before.source if s.current), "")
-        if hint and "(" in current and after.stack_total <= before.stack_total and not after.hit_breakpoints:
+    async def _calls_ahead(self, before: StopReport | None) -> list[tuple[str, str | None]] | None:
+        """The calls on the paused line that a step_into could still enter, each with the file of its code ("" for
+        built-in code, None if unknown); None when the backend cannot tell (then no note is ever made).
+        Nothing is asked on a line reached by returning from a call: its calls are behind it."""
+        if before is None or not before.stack or before.stack_total < self._depth_before_last:
+            return None
+        debugger = self.backend.debugger("cannot step")
+        text = next((s.text for s in before.source if s.current), "")
+        try:
+            frame = self.handles.frame_id("@f0")
+            labels = await debugger.step_in_targets(frame)
+            if not labels or not text:
+                return None
+            calls = []
+            for label in labels:
+                label = CALL_ORDER.sub("", label).strip()
+                first = label.splitlines()[0].strip() if label else ""
+                if first and first in text and len(calls) < MAX_CALLS_NAMED:  # a call on this line (not a later one)
+                    callee = label.split("(", 1)[0].strip()
+                    calls.append((callee, await debugger.call_source(frame, callee)))
+            return calls
+        except DebugError:
+            return None
+
+    def _note_skipped_call(self, before: StopReport, after: StopReport, calls: list[tuple[str, str | None]]) -> None:
+        """A step_into on a line with calls that did not go deeper: say which call was not entered and why (built-in
+        code, or library code the backend steps over on purpose, and how to go in). Calls into the user's own file
+        that were not entered (a generator made, not run) get no note."""
+        if after.reason != "step" or after.hit_breakpoints or after.stack_total > before.stack_total:
+            return
+        if after.stack_total == before.stack_total and after.location.function != before.location.function:
+            return
+        hint = self.backend.debugger("cannot step").skipped_code_hint
+        parts = []
+        for callee, source in calls:
+            if source == "":
+                parts.append(f"{callee}() is built-in: cannot be entered")
+            elif source is None:
+                if hint:
+                    parts.append(f"{callee}(): if it is library code, {hint}")
+            elif source != before.location.file and hint:
+                parts.append(f"{callee}() is library code ({source}); {hint}")
+        if parts:
             after.description = (
                 f"step_into did not enter the call on line {before.location.line} "
-                f"({before.location.function or '?'}); if it calls library code, {hint}"
+                f"({before.location.function or '?'}): " + "; ".join(parts)
             )
 
     def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:
@@ -535,19 +643,44 @@ class Session:
     ) -> Breakpoint:
         return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
 
+    @property
+    def _syncs_breakpoints(self) -> bool:
+        """Breakpoint changes go to the target now; while the session starts they are kept, and its start sends
+        them when it is done (a child process's session can get its parent's changes then)."""
+        return self.phase.reachable and self.phase != Phase.STARTING
+
     async def add_breakpoint(self, bp: Breakpoint) -> Breakpoint:
         await self.breakpoints.add(bp)
-        for child in self.child_sessions:  # child processes get it too, under the same id
-            copy = child.breakpoints.copy_of(bp)
-            if copy is not None and child.phase.reachable:
-                with contextlib.suppress(DebugError):
-                    await child.add_breakpoint(copy)
+        await self._pass_down(bp)
         return bp
 
-    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
-        bp = await self.breakpoints.remove(bp_id, live=self.phase.reachable)
+    async def _pass_down(self, bp: Breakpoint) -> None:
+        """Child processes get a parent's new breakpoint too, under the same id (kept even if one refuses it)."""
         for child in self.child_sessions:
-            if bp.id in child.breakpoints:
+            copy = child.breakpoints.copy_of(bp)
+            if copy is not None and not child.phase.ended:
+                await child.breakpoints.add_inherited(copy, live=child._syncs_breakpoints)
+                await child._pass_down(copy)
+
+    def child_bindings(self, bp_id: str) -> str | None:
+        """How a breakpoint stands in the child processes' sessions where that differs from this session's."""
+        bp = self.breakpoints.get(bp_id)
+        parts = []
+        for child in self.descendants():
+            copy = child.breakpoints.get(bp_id)
+            if bp is None or copy is None or child.phase.ended:
+                continue
+            if (copy.state.verified, copy.state.message) != (bp.state.verified, bp.state.message):
+                status = "verified" if copy.state.verified else "unverified"
+                if copy.state.message:
+                    status += f": {copy.state.message}"
+                parts.append(f"in child session {child.id} (process {child.backend.pid}) {bp_id} is {status}")
+        return "; ".join(parts) or None
+
+    async def remove_breakpoint(self, bp_id: str) -> Breakpoint:
+        bp = await self.breakpoints.remove(bp_id, live=self._syncs_breakpoints)
+        for child in self.child_sessions:
+            if bp.id in child.breakpoints:  # inherited (ids are unique in a process family)
                 with contextlib.suppress(DebugError):
                     await child.remove_breakpoint(bp.id)
         return bp
@@ -560,7 +693,9 @@ class Session:
         hit_condition: str | None = None,
         log_message: str | None = None,
     ) -> Breakpoint:
-        bp = await self.breakpoints.update(bp_id, self.phase.reachable, enabled, condition, hit_condition, log_message)
+        bp = await self.breakpoints.update(
+            bp_id, self._syncs_breakpoints, enabled, condition, hit_condition, log_message
+        )
         for child in self.child_sessions:
             if bp.id in child.breakpoints:
                 with contextlib.suppress(DebugError):

@@ -31,8 +31,10 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     bp = session.new_breakpoint(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
     await session.add_breakpoint(bp)
     view = bp.view()
+    children = session.child_bindings(bp.id)  # a child process where it binds otherwise says so
     return Reply(
-        render.breakpoint_line(view), {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)}
+        render.breakpoint_line(view) + (f"\n{children}" if children else ""),
+        {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)},
     )
 
 

@@ -212,8 +212,20 @@ class DapBackend(Debugger):
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:
                 listener.on_breakpoint_changed(
-                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), _bp_message(bp), bp["id"])
+                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), self._bp_message(bp), bp["id"])
                 )
+
+    #: What to do about a breakpoint in a file justMyCode excludes (debugpy's advice, edit launch.json, said in
+    #: pairdbg's terms): only an attached program can still exclude one (launches include it when it is set).
+    excluded_advice = (
+        "this file is library code that justMyCode excludes in the attached program; attach again with "
+        'just_my_code=false (or "justMyCode": false in launch.json) to stop in it'
+    )
+
+    def _bp_message(self, bp: dict[str, Any]) -> str | None:
+        """The adapter's word on a breakpoint, with `excluded_advice` for a file its filters exclude."""
+        message = bp.get("message")
+        return self.excluded_advice if message and "excluded by filters" in message else message
 
     def _condition_failed(self, output: str) -> None:
         """pydevd does not stop when a breakpoint's condition raises; it only says so in an output line. Mark the
@@ -265,7 +277,7 @@ class DapBackend(Debugger):
             {"source": {"path": file}, "breakpoints": bps, "lines": [s.line for s in specs], "sourceModified": False},
         )
         states = [
-            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), self._bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
         self._remember_conditions([s.condition for s in specs], states)
@@ -286,7 +298,7 @@ class DapBackend(Debugger):
             },
         )
         states = [
-            BreakpointState(bool(b.get("verified")), b.get("line"), _bp_message(b), b.get("id"))
+            BreakpointState(bool(b.get("verified")), b.get("line"), self._bp_message(b), b.get("id"))
             for b in body.get("breakpoints", [])
         ]
         self._remember_conditions([s.condition for s in specs], states)
@@ -333,6 +345,15 @@ class DapBackend(Debugger):
         # Frames a profile hides (its own bootstrap) sit at the bottom of every stack: keep them out of the total.
         total = (body.get("totalFrames") or start + len(raw)) - (len(raw) - len(frames))
         return frames, total
+
+    async def step_in_targets(self, frame_id: int) -> list[str] | None:
+        """The calls a step_into on this frame's current line could enter (the adapter's `stepInTargets`), by name;
+        None when the adapter cannot tell."""
+        if not self.adapter_capabilities.get("supportsStepInTargetsRequest"):
+            return None
+        # Asked before every step_into: bounded short, so an adapter slow to answer delays the step little.
+        body = await self._require().request("stepInTargets", {"frameId": frame_id}, timeout=2)
+        return [t.get("label") or "?" for t in body.get("targets") or []]
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         body = await self._req("scopes", {"frameId": frame_id})
@@ -453,18 +474,6 @@ class DapBackend(Debugger):
         assert self.proc is not None and self.proc.stderr is not None
         while line := await self.proc.stderr.readline():
             self.stderr_tail.append(line.decode(errors="replace").rstrip())
-
-
-def _bp_message(bp: dict[str, Any]) -> str | None:
-    """The adapter's word on a breakpoint, with debugpy's justMyCode advice (edit launch.json) said in pairdbg's
-    terms: only an attached program can still exclude a library file (launches include it when it is set)."""
-    message = bp.get("message")
-    if message and "excluded by filters" in message:
-        return (
-            "this file is library code that justMyCode excludes in the attached program; attach again with "
-            'just_my_code=false (or "justMyCode": false in launch.json) to stop in it'
-        )
-    return message
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:

@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import importlib.util
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -15,7 +16,7 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import ExceptionDetails
+from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
@@ -87,8 +88,38 @@ def include_rules(*groups: list[str]) -> list[dict[str, Any]]:
     return [{"path": path, "include": True} for path in paths]
 
 
-# The innermost frame of the exception a stopped frame holds (pydevd puts it in the frame as __exception__).
-RAISE_SITE = "tuple(tuple(__import__('traceback').extract_tb(__exception__[2], -1)[0])[:3])"
+# The file of the Python code calling `{}` runs (a function, method, class's __init__ or callable's __call__); None
+# for built-in (C) code, which no step can enter.
+CALL_SOURCE = (
+    "(lambda i, f: next((i.getsourcefile(g) or '?' for g in (f, getattr(f, '__init__', None), "
+    "getattr(type(f), '__call__', None)) if i.isfunction(g) or i.ismethod(g)), None))(__import__('inspect'), {})"
+)
+DOTTED_NAME = re.compile(r"[A-Za-z_]\w*(\.[A-Za-z_]\w*)*")
+
+# Run in a child process (no frame needed, it may be running): if justMyCode keeps the file out, an include rule for it,
+# as pydevd_boot.py adds in the launched process when a breakpoint arrives (a spawned or subprocess child starts
+# through debugpy's own bootstrap, without that hook). True: included now, False: not excluded, None: no filter.
+INCLUDE_FILE = (
+    "(lambda m, db, path: None if db is None or not db.is_files_filter_enabled else "
+    "(db.apply_files_filter(m['_pydevd_bundle.pydevd_api'].PyDevdAPI._DummyFrame(path), path, False) and "
+    "[db.set_exclude_filters([m['_pydevd_bundle.pydevd_filtering'].ExcludeFilter(path, False, True), "
+    "*db._files_filtering._exclude_filters]), True][1]))"
+    "(__import__('sys').modules, __import__('pydevd').get_global_debugger(), "
+    "__import__('pydevd_file_utils').absolute_path(__import__('pydevd_file_utils').map_file_to_server({})))"
+)
+
+# Where the exception a stopped frame holds (pydevd puts it in the frame as __exception__) was raised: the innermost
+# traceback frame's file, line and function, and whether justMyCode really keeps that file out (pydevd's own filter,
+# asked in the program; None if pydevd cannot be asked). Decided there, so no local/remote path is compared.
+RAISE_SITE = (
+    "(lambda f, n, db: (f.f_code.co_filename, n, f.f_code.co_name, bool(db.is_files_filter_enabled and "
+    "db.apply_files_filter(f, f.f_code.co_filename, False)) if db is not None else None))"
+    "(*list(__import__('traceback').walk_tb(__exception__[2]))[-1], "
+    "getattr(__import__('sys').modules.get('pydevd'), 'get_global_debugger', lambda: None)())"
+)
+
+
+TRACKER = "multiprocessing resource tracker"
 
 
 def process_kind(pid: int) -> str | None:
@@ -102,7 +133,7 @@ def process_kind(pid: int) -> str | None:
         return None
     line = " ".join(args)
     if "multiprocessing.resource_tracker" in line:
-        return "multiprocessing resource tracker"
+        return TRACKER
     if "multiprocessing.spawn" in line or "multiprocessing.forkserver" in line:
         return "multiprocessing worker"
     if "--file" in args[:-1]:
@@ -123,6 +154,10 @@ class DebugpyChildren(DapBackend):
     #: The program runs on this machine (launched, or a child of one): its pids are ours to look up in /proc.
     local = False
 
+    def __init__(self) -> None:
+        super().__init__()
+        self._releases: set[asyncio.Future[None]] = set()  # children let go undebugged (TRACKER)
+
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
             self._child_announced(body)
@@ -139,6 +174,12 @@ class DebugpyChildren(DapBackend):
             what = (process_kind(pid) if self.local and isinstance(pid, int) else None) or (
                 f"{os.path.basename(self.program or 'python')} child"
             )
+            if what == TRACKER:  # never user code: let it go undebugged rather than take up a session
+                release = asyncio.ensure_future(child.close(terminate=False))
+                self._releases.add(release)
+                release.add_done_callback(self._releases.discard)
+                listener.on_output("console", f"pairdbg: {what} {pid} runs undebugged (it never runs your code)\n")
+                return
             listener.on_child(child, f"{what} {pid}")
         except DebugError as exc:
             listener.on_output(
@@ -159,6 +200,16 @@ class DebugpyChildren(DapBackend):
             "with just_my_code=false, or set a breakpoint in that file"
         )
 
+    async def call_source(self, frame_id: int, callee: str) -> str | None:
+        # Only a plain (dotted) name is looked up: evaluating any other callee text would run the user's code.
+        if not DOTTED_NAME.fullmatch(callee):
+            return None
+        with contextlib.suppress(DebugError, ValueError, SyntaxError):
+            raw = await self.evaluate(CALL_SOURCE.format(callee), frame_id, context="hover")
+            found = ast.literal_eval(raw.value)
+            return found if isinstance(found, str) else ""
+        return None
+
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
         raised inside a library stops at the caller's line, and debugpy's own trace leaves the library out)."""
@@ -170,8 +221,8 @@ class DebugpyChildren(DapBackend):
             if not frames:
                 return details
             raw = await self.evaluate(RAISE_SITE, frames[0].id, context="hover")
-            file, line, function = ast.literal_eval(raw.value)
-            if (file, line) != (frames[0].file, frames[0].line):
+            file, line, function, excluded = ast.literal_eval(raw.value)
+            if excluded:  # the raise is in a file justMyCode keeps out, so the stop is at the caller's line
                 details.raised_at = (
                     f"in {os.path.basename(file)}:{line} in {function} ({file}), library code whose frames "
                     "justMyCode hides; to see them, start again with just_my_code=false, or set a breakpoint in "
@@ -317,6 +368,11 @@ class PythonChild(DebugpyChildren):
         self.local = local
         self.just_my_code = bool(config.get("justMyCode", True))
         self.program = config.get("program") or config.get("module") or f"process {self.pid}"
+        self._included: set[str] = set()  # library files included for their breakpoints (INCLUDE_FILE)
+        self.excluded_advice = (
+            "this file is library code that justMyCode excludes in this child process, and pairdbg could not "
+            "include it; start the program again with just_my_code=false to stop in it"
+        )
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         try:
@@ -345,7 +401,16 @@ class PythonChild(DebugpyChildren):
                 await asyncio.wait_for(self.start({}, "none"), 10)
         await super().close(terminate)
 
+    async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
+        """A breakpoint set in a library file binds here too: the file is included in the child first."""
+        if specs and self.just_my_code and file not in self._included:
+            with contextlib.suppress(DebugError):
+                await self.evaluate(INCLUDE_FILE.format(repr(file)), None, context="hover")
+                self._included.add(file)
+        return await super().set_line_breakpoints(file, specs)
+
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "process" and body.get("name"):
-            self.program = body["name"]  # the child's own program (a subprocess runs another file)
+            # The child's own program (a subprocess runs another file); `python -c code` is named "-c" by debugpy.
+            self.program = "python -c" if body["name"] == "-c" else body["name"]
         super()._on_event(event, body)

@@ -4,13 +4,14 @@ stopped at them, pausable, and closed with the parent, leaving no process behind
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 import subprocess
 import sys
 
 import pytest
-from support import free_port, line_of, prog, stop_of, until
+from support import expect_error, free_port, line_of, prog, stop_of, until
 from support.core import marked_processes, wait_gone
 
 from pairdbg.backends.errors import DebugError
@@ -69,6 +70,10 @@ async def test_a_pool_worker_stops_at_a_breakpoint_in_a_session_of_its_own(regis
     ended = await registry.run("wait_for_stop", {"session_id": parent, "timeout_s": 1}, "agent:test")
     assert ended.data["state"] == "terminated", ended.text
     assert "results [0, 1, 4, 9]" in "\n".join(ended.data.get("output_tail", [])), ended.text
+    # multiprocessing's resource tracker (spawn) never runs user code: released undebugged, said, no session.
+    assert not any("resource tracker" in s.name for s in children_of(registry, parent))
+    printed = "".join(e.text for e in parent_session.output.read(0, 1000)[0])
+    assert ("multiprocessing resource tracker" in printed and "runs undebugged" in printed) == (method == "spawn")
 
 
 @pytest.mark.asyncio
@@ -173,3 +178,109 @@ async def test_an_attached_programs_subprocess_becomes_a_session_too(registry) -
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, 9)
         proc.wait(5)
+
+
+@pytest.mark.asyncio
+async def test_a_childs_own_breakpoint_keeps_its_id_apart_from_its_parents(registry) -> None:
+    """Parent and children number breakpoints from one counter: a child's own BP2 and the parent's next breakpoint
+    never share an id, so the parent's never misses the child and removing it leaves the child's own alone."""
+    path = prog(POOL)
+    reply = await registry.run(
+        "start_debugging",
+        {"program": path, "args": ["fork"], "breakpoints": [{"file": path, "line": WORKER_LINE}], "wait_s": 20},
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    child = next(s for s in children_of(registry, parent) if s.phase.value == "paused")
+    own = await registry.run("set_breakpoint", {"session_id": child.id, "file": path, "line": WORKER_LINE + 1}, "a:t")
+    done = line_of(POOL, "# parent done")
+    new = await registry.run("set_breakpoint", {"session_id": parent, "file": path, "line": done}, "agent:test")
+    assert own.data["id"] != new.data["id"], (own.text, new.text)
+    assert child.breakpoints[new.data["id"]].line == done  # the parent's new breakpoint reached the child
+    await registry.run("remove_breakpoint", {"session_id": parent, "breakpoint_id": new.data["id"]}, "agent:test")
+    assert child.breakpoints[own.data["id"]].line == WORKER_LINE + 1  # the child's own one stays
+    assert new.data["id"] not in child.breakpoints
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+async def test_a_breakpoint_set_while_a_child_starts_reaches_it(registry, monkeypatch) -> None:
+    """A child's session is `starting` while it attaches; a breakpoint its parent gets then is kept in the child's
+    book and sent when its start is done, and the child stops at it."""
+    from pairdbg.backends.dap.python import PythonChild
+
+    connect = PythonChild._connect
+
+    async def slow_connect(self):  # widens the window in which the child's session is starting
+        await asyncio.sleep(1)
+        return await connect(self)
+
+    monkeypatch.setattr(PythonChild, "_connect", slow_connect)
+    path, line = prog("spin_workers.py"), line_of("spin_workers.py", "# spin line")
+    reply = await registry.run("start_debugging", {"program": path, "args": ["fork"], "wait_s": 0}, "agent:test")
+    parent = reply.data["session_id"]
+    await until(lambda: children_of(registry, parent), "the worker's session")
+    child = children_of(registry, parent)[0]
+    assert child.phase.value == "starting"
+    await registry.run("set_breakpoint", {"session_id": parent, "file": path, "line": line}, "agent:test")
+    stop = stop_of(await registry.run("wait_for_stop", {"session_id": child.id, "timeout_s": 15}, "agent:test"))
+    assert stop["location"]["line"] == line and stop["hit_breakpoints"] == ["BP1"], stop
+    assert child.breakpoints["BP1"].state.verified
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("method", ["fork", "spawn"])
+async def test_a_library_breakpoint_set_later_binds_in_a_child(registry, method) -> None:
+    """A spawned child starts through debugpy's own bootstrap, not pairdbg's, and justMyCode there excludes the
+    stdlib: a breakpoint set in json after the child started must still bind and stop it (and the child's session
+    never tells the user to "attach again", which is impossible for a child)."""
+    import inspect
+    import json
+
+    path = prog("pool_json.py")
+    reply = await registry.run(
+        "start_debugging",
+        {
+            "program": path,
+            "args": [method],
+            "breakpoints": [{"file": path, "line": line_of("pool_json.py", "# worker line")}],
+            "wait_s": 25,
+        },
+        "agent:test",
+    )
+    parent = reply.data["session_id"]
+    child = next(s for s in children_of(registry, parent) if s.phase.value == "paused")
+    lines, first = inspect.getsourcelines(json.dumps)
+    line = first + next(i for i, text in enumerate(lines) if text.strip().startswith("if (not skipkeys"))
+    bp = await registry.run("set_breakpoint", {"session_id": parent, "file": json.__file__, "line": line}, "agent:test")
+    assert "attach again" not in bp.text and "in child session" not in bp.text, bp.text
+    assert child.breakpoints[bp.data["id"]].state.verified, child.breakpoints[bp.data["id"]].state
+    step = await registry.run("continue_execution", {"session_id": child.id, "wait_s": 10}, "agent:test")
+    stop = stop_of(step)
+    assert stop["location"]["file"] == json.__file__ and stop["hit_breakpoints"] == [bp.data["id"]], step.text
+    await registry.run("close_debug_session", {"session_id": parent}, "agent:test")
+
+
+@pytest.mark.asyncio
+async def test_a_parent_that_exits_before_its_child_says_so_and_refuses_control(registry) -> None:
+    """debugpy reports a parent's end only when its last child ends: pairdbg watches the program's process, says it
+    ended while its child runs, and refuses control on it with a hint naming the child."""
+    before = {pid for pid, _ in marked_processes()}
+    reply = await registry.run("start_debugging", {"program": prog("parent_leaves.py"), "wait_s": 0}, "agent:test")
+    parent = registry.hub.sessions[reply.data["session_id"]]
+    await until(lambda: parent.phase.ended, "the parent's session to say its program ended", timeout=15)
+    child = children_of(registry, parent.id)[0]
+    assert child.phase.value == "running" and parent.phase.value == "terminated"
+    assert child.backend.program == "python -c"  # debugpy calls it "-c"
+    assert f"child sessions {child.id} still run" in (parent.error or ""), parent.error
+    error = await expect_error(
+        registry, "pause_execution", {"session_id": parent.id, "wait_s": 1}, "SESSION_INVALID_STATE"
+    )
+    assert "exited" in error.message and f"session_id='{child.id}'" in (error.hint or ""), error
+    paused = stop_of(await registry.run("pause_execution", {"session_id": child.id, "wait_s": 10}, "agent:test"))
+    assert paused["location"]["line"] in (2, 3), paused  # the child is debugged still
+    await registry.run("close_debug_session", {"session_id": parent.id}, "agent:test")
+    assert child.phase.ended
+    left = wait_gone(lambda: [p for p, _ in marked_processes() if p not in before], 10)
+    assert not left, f"processes left after closing the parent: {left}"

@@ -13,6 +13,7 @@ pytestmark = pytest.mark.asyncio
 
 PROGRAM = "lib_error.py"
 CALL = line_of(PROGRAM, "# call into the library")
+STEPS = "step_lines.py"
 
 
 async def test_step_into_a_library_call_says_it_was_skipped_and_how_to_go_in(registry):
@@ -46,3 +47,30 @@ async def test_an_exception_raised_in_a_library_stops_there_with_just_my_code_of
     sid, reply = await start(registry, PROGRAM, just_my_code=False)
     stop = stop_of(reply)
     assert stop["location"]["file"].endswith("decoder.py") and not stop["exception"].get("raised_at"), reply.text
+
+
+async def test_step_into_every_line_notes_only_the_calls_it_could_not_enter(registry):
+    """The note rests on debugpy's step-in targets, not on a "(" in the line: a return with no call, the caller's
+    line after a callee returned, a tuple and a user call that was entered get none; a built-in says it cannot be
+    entered (and not "just_my_code=false"), a library call names its function and file."""
+    sid, reply = await start(registry, STEPS, line_of(STEPS, "# first line"))
+    stop_of(reply)
+    notes: dict[int, str | None] = {}
+    for _ in range(20):
+        before = registry.hub.sessions[sid].last_stop.location
+        step = await registry.run("step_into", {"session_id": sid}, "agent:test")
+        if step.data["state"] != "paused":
+            break
+        stop = stop_of(step)
+        if stop["location"]["file"].endswith(STEPS):
+            notes.setdefault(before.line, stop.get("description"))
+        if before.line == line_of(STEPS, "# last line"):
+            break
+    noted = {line: note for line, note in notes.items() if note and "did not enter" in note}
+    builtin, library = line_of(STEPS, "# a built-in call"), line_of(STEPS, "# a library call")
+    assert set(noted) == {builtin, library}, notes
+    assert "print() is built-in: cannot be entered" in noted[builtin] and "just_my_code" not in noted[builtin]
+    assert "json.dumps()" in noted[library] and json.__file__ in noted[library], noted[library]
+    assert "just_my_code=false" in noted[library]
+    for text in ("# return without a call", "# a tuple, no call", "# a user call"):
+        assert line_of(STEPS, text) in notes, notes  # the walk went through them

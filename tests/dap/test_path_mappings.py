@@ -121,3 +121,39 @@ async def test_a_path_mapping_whose_local_root_is_missing_is_refused(registry, t
         "PATH_NOT_FOUND",
     )
     assert "localRoot" in err.message and err.hint
+
+
+async def test_an_exception_in_the_users_own_mapped_file_is_not_called_library_code(registry, tmp_path):
+    """crash.py run from another root, by a relative path: the exception is raised in the user's own frame, whose
+    traceback path (remote, relative) differs from the local one pairdbg shows; it must not be called library code."""
+    remote = tmp_path / "srv" / "app"
+    remote.mkdir(parents=True)
+    shutil.copy(prog("crash.py"), remote / "crash.py")
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", "crash.py"],
+        cwd=remote,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    try:
+        args = {"target": f"127.0.0.1:{port}", "wait_s": 10}
+        reply = await attach_when_listening(
+            registry, {**args, "path_mappings": [{"localRoot": str(PROGRAMS), "remoteRoot": str(remote)}]}
+        )
+        if reply.data["state"] != "paused":
+            reply = await registry.run(
+                "wait_for_stop", {"session_id": reply.data["session_id"], "timeout_s": 10}, "agent:test"
+            )
+        stop = stop_of(reply)
+        assert stop["location"]["file"] == prog("crash.py") and stop["location"]["function"] == "divide", stop
+        assert "ZeroDivisionError" in json.dumps(stop["exception"])
+        assert not stop["exception"].get("raised_at"), reply.text
+        assert "library code" not in reply.text
+    finally:
+        try:
+            os.killpg(proc.pid, 9)
+        except ProcessLookupError:
+            pass
+        proc.wait(5)
