@@ -134,6 +134,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         states = {file: [bp.state for bp in bps] for file, bps in self._files.items()}
         if self.endpoint.waiting:
             await self._send(self.dialect.release_command)
+        elif self.process is None and not self.dialect.is_jsc and not self.endpoint.page:
+            # An attached Node may have been started with --inspect-brk (or --inspect-wait) and be waiting for a
+            # debugger: without this it never runs, and breakpoints never bind. A no-op for a program that runs.
+            await self._send("Runtime.runIfWaitingForDebugger")
         return states
 
     async def _connect(self, endpoint: Endpoint) -> None:

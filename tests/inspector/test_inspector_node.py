@@ -16,7 +16,7 @@ import pytest
 
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, expect_error, local_values, stop_of, until
+from support import IN_CI, expect_error, line_of, local_values, stop_of, until
 from support import TESTS
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
@@ -422,5 +422,28 @@ async def test_attach_and_target_restart(hub, registry):
         assert listed[0]["verified"] is True
         await run(registry, "close_debug_session", session_id=sid, terminate=False)
         assert proc.returncode is None, "detaching must leave an attached program running"
+    finally:
+        await targets.stop_process_group(proc)
+
+
+async def test_attach_to_a_node_waiting_under_inspect_brk_runs_it_to_its_first_line(registry):
+    """node --inspect-brk waits for a debugger: attaching releases it, and the session says it is paused at the
+    program's first line (not `running` while nothing runs and breakpoints never bind)."""
+    node = need_runtime("node")
+    target = str(TESTS / "js" / "target.js")
+    port = targets.free_port()
+    proc = await targets.spawn([node, f"--inspect-brk=127.0.0.1:{port}", target], cwd=JS)
+    try:
+        await targets.read_ws_url(proc.stderr, timeout=10)
+        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=5)
+        sid = reply.data["session_id"]
+        stop = stop_of(reply)
+        assert stop["reason"] == "entry" and stop["location"]["file"] == target, reply.text
+        assert stop["location"]["line"] == line_of(target, "const total"), reply.text
+        bp = await run(registry, "set_breakpoint", session_id=sid, file=target, line=line_of(target, "a + b"))
+        assert bp.data["verified"], bp.text
+        reply = await run(registry, "continue_execution", session_id=sid)
+        assert stop_of(reply)["hit_breakpoints"] == ["BP1"], reply.text
+        await run(registry, "close_debug_session", session_id=sid)
     finally:
         await targets.stop_process_group(proc)
