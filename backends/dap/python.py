@@ -296,6 +296,19 @@ class PythonLaunch(DebugpyChildren):
         return "launch", args
 
 
+async def open_debug_server(
+    host: str, port: int, failure: str, hint: str = ""
+) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+    """A TCP connection to a debugpy server, Nagle off; `failure` (with {where}) says what it means when refused."""
+    try:
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 5)
+    except (OSError, TimeoutError) as exc:
+        message = failure.format(where=f"{host}:{port}") + f" ({exc.__class__.__name__})"
+        raise DebugError(ErrorCode.CONNECTION_FAILED, message, hint=hint) from None
+    no_delay(tcp_socket(writer))
+    return reader, writer
+
+
 class PythonAttach(DebugpyChildren):
     """Attach to a program started as `python -m debugpy --listen HOST:PORT [--wait-for-client] prog.py`."""
 
@@ -321,17 +334,13 @@ class PythonAttach(DebugpyChildren):
         self.program = f"{host}:{port}"
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 5)
-        except (OSError, TimeoutError) as exc:
-            raise DebugError(
-                ErrorCode.CONNECTION_FAILED,
-                f"nothing is listening for a debugger at {self.host}:{self.port} ({exc.__class__.__name__})",
-                hint=f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
-                "your_program.py`, then attach again",
-            ) from None
-        no_delay(tcp_socket(writer))
-        return reader, writer
+        return await open_debug_server(
+            self.host,
+            self.port,
+            "nothing is listening for a debugger at {where}",
+            f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
+            "your_program.py`, then attach again",
+        )
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         return "attach", {
@@ -375,15 +384,7 @@ class PythonChild(DebugpyChildren):
         )
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        try:
-            reader, writer = await asyncio.wait_for(asyncio.open_connection(self.host, self.port), 5)
-        except (OSError, TimeoutError) as exc:
-            raise DebugError(
-                ErrorCode.CONNECTION_FAILED,
-                f"debugpy's adapter at {self.host}:{self.port} is gone ({exc.__class__.__name__})",
-            ) from None
-        no_delay(tcp_socket(writer))
-        return reader, writer
+        return await open_debug_server(self.host, self.port, "debugpy's adapter at {where} is gone")
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         config = dict(self.config)
