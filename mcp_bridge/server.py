@@ -36,7 +36,7 @@ from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.policy import MODE_SAYS, Level
+from pairdbg.backends.policy import MODE_SAYS
 from pairdbg.backends.redact import for_agent
 
 from .serving import agent_error, agent_text, new_server

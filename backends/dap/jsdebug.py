@@ -364,7 +364,7 @@ class JsDebugLaunch(DapBackend):
             merged = [v for part in self._merged[ref] for v in await self.variables(part)]
             return merged[start : start + count] if count else merged[start:]
         values = await super().variables(ref, start, count)
-        if MODULE_WRAPPER <= {v.name for v in values}:  # a CommonJS module's top-level scope: the wrapper's names
+        if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
             for value in values:
                 value.special = value.name in MODULE_WRAPPER
         return values

@@ -167,7 +167,7 @@ class InspectorValues:
             values.extend(await self._own_values(object_id, entry.frame))
         if entry.frame is not None and entry.scope_numbers:
             await self._original_names(entry.frame, values)
-        if 0 in entry.scope_numbers and MODULE_WRAPPER <= {v.name for v in values}:
+        if 0 in entry.scope_numbers and {v.name for v in values} >= MODULE_WRAPPER:
             for value in values:  # (Bun also lists the wrapper's `arguments`)
                 value.special = value.name in MODULE_WRAPPER or value.name == "arguments"
         if not values and not entry.scope_numbers and entry.object_ids:
