@@ -127,6 +127,11 @@ class PairDbgApp(Controller):
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
+        if self.launch:
+            # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action. Started
+            # before the MCP endpoint: the program's start is the longer wait, and neither needs the other.
+            args = dict(self.launch)
+            self.perform(args.pop("action", "start_debugging"), args)
         if self.http is not None:
             # Started here and stopped in on_unmount, never as a worker: cancelling a worker skips uvicorn's
             # shutdown and leaves the socket open (research pitfall P6).
@@ -139,10 +144,6 @@ class PairDbgApp(Controller):
                 self.http = None
         self.show_bridge()
         self.refresh_status()
-        if self.launch:
-            # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action.
-            args = dict(self.launch)
-            self.perform(args.pop("action", "start_debugging"), args)
 
     async def on_unmount(self) -> None:
         self.bridge.detach()

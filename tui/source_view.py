@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 from rich.segment import Segment
 from rich.style import Style
 from rich.syntax import Syntax
@@ -14,10 +16,49 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
+from pygments.lexer import Lexer
+from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+from pygments.util import ClassNotFound
+
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.source import lines_of
 
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
+
+
+# The languages pairdbg debugs, by extension: named directly, because finding a lexer by file name matches the name
+# against every pattern pygments knows (~100 ms of regex compiling before the first paint).
+LEXERS_BY_EXTENSION = {
+    ".py": "python",
+    ".pyw": "python",
+    ".js": "javascript",
+    ".mjs": "javascript",
+    ".cjs": "javascript",
+    ".jsx": "jsx",
+    ".ts": "typescript",
+    ".mts": "typescript",
+    ".cts": "typescript",
+    ".tsx": "tsx",
+    ".c": "c",
+    ".h": "c",
+    ".cc": "cpp",
+    ".cpp": "cpp",
+    ".hpp": "cpp",
+    ".rs": "rust",
+    ".go": "go",
+}
+
+
+def lexer_for(path: str | None) -> Lexer | str:
+    """The lexer for a file by its name; plain text when pygments has none. (Never guessed from the content, as
+    rich's Syntax.guess_lexer does for names it does not know: that imports every lexer pygments has.)"""
+    name = LEXERS_BY_EXTENSION.get(os.path.splitext(path or "")[1].lower())
+    try:
+        if name is not None:
+            return get_lexer_by_name(name, stripnl=False, ensurenl=False)
+        return get_lexer_for_filename(path or "", stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return "text"
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -128,8 +169,7 @@ class SourceView(ScrollView, can_focus=True):
         if not self._lines:
             self._highlighted = []
             return
-        lexer = Syntax.guess_lexer(self.path or "", "\n".join(self._lines[:50]))
-        syntax = Syntax("", lexer, theme=self._syntax_style, background_color="default")
+        syntax = Syntax("", lexer_for(self.path), theme=self._syntax_style, background_color="default")
         text = syntax.highlight("\n".join(self._lines))
         text.expand_tabs(4)
         self._highlighted = list(text.split("\n", allow_blank=True))
