@@ -11,7 +11,8 @@ def test_lexer_by_name_loads_only_that_lexer() -> None:
     probe = (
         "import sys\n"
         "from pairdbg.tui.source_view import lexer_for\n"
-        "names = [getattr(lexer_for(f), 'name', 'text') for f in ('a.py', 'b.ts', 'c.mjs', 'd.tsx', 'x.unknown', None)]\n"
+        "files = ('a.py', 'b.ts', 'c.mjs', 'd.tsx', 'x.unknown', None)\n"
+        "names = [getattr(lexer_for(f), 'name', 'text') for f in files]\n"
         "loaded = sorted(m for m in sys.modules if m.startswith('pygments.lexers.'))\n"
         "print(names); print(len(loaded))\n"
     )
