@@ -142,6 +142,11 @@ class Hub:
                 raise DebugError(ErrorCode.SESSION_INVALID_STATE, f"its parent session {parent.id} has ended")
             await self.open(backend, name, parent=parent)
         except Exception as exc:
+            if parent.closing:  # announced while its parent closes: released, and it goes the way the parent's go
+                log.debug("child %s announced while session %s closes: %s", name, parent.id, exc)
+                with contextlib.suppress(Exception):
+                    await backend.close(terminate=False)
+                return
             log.warning("could not open a session for %s: %s", name, exc)
             message = exc.message if isinstance(exc, DebugError) else str(exc)
             parent.on_output(

@@ -42,6 +42,7 @@ log = logging.getLogger(__name__)
 MIN_ANSWER_S = 0.5
 CALL_ORDER = re.compile(r" \(call \d+\)$")  # debugpy's suffix on a step-in target that is a line's 2nd call of a name
 PROCESS_GONE_GRACE_S = 1.0  # how long the adapter gets to report a watched program's end itself
+LOST_GRACE_S = 0.5  # how long a program on this machine gets to be gone when its adapter's connection drops
 MAX_CALLS_NAMED = 3  # calls on one line a step_into note looks up and names
 
 
@@ -128,6 +129,7 @@ class Session:
         self._release_task: asyncio.Future[None] | None = None
         self._close_task: asyncio.Future[None] | None = None
         self._watch_task: asyncio.Future[None] | None = None
+        self._lost_task: asyncio.Future[None] | None = None
         self._outlived = False  # the program's own process ended while its children's sessions run on
         backend.listener = self
 
@@ -247,6 +249,25 @@ class Session:
         self._set_phase(Phase.TERMINATED, detail)
 
     def on_lost(self, message: str) -> None:
+        if self.phase.ended:
+            return
+        pid = self.backend.pid if getattr(self.backend, "local", False) else None
+        if isinstance(pid, int):  # a program on this machine: an adapter that goes as it ends is not a lost program
+            self._lost_task = asyncio.ensure_future(self._lost_or_ended(pid, message))
+            return
+        self._disconnected(message)
+
+    async def _lost_or_ended(self, pid: int, message: str) -> None:
+        try:
+            await asyncio.wait_for(process_gone(pid), LOST_GRACE_S)
+        except TimeoutError:
+            self._disconnected(message)
+            return
+        if not self.phase.ended:
+            self.error = f"its program (process {pid}) exited (exit code unknown); {message}"
+            self._set_phase(Phase.TERMINATED, self.error)
+
+    def _disconnected(self, message: str) -> None:
         if not self.phase.ended:
             self.error = message
             self._set_phase(Phase.DISCONNECTED, message)
@@ -341,6 +362,11 @@ class Session:
         self.on_output("important", f"pairdbg: {self.error}\n")
         self._set_phase(Phase.TERMINATED, self.error)
 
+    @property
+    def closing(self) -> bool:
+        """A close has begun (it may still be under way)."""
+        return self._close_task is not None
+
     async def close(self, terminate: bool = True) -> None:
         """End the session (once: a second caller waits for the first close)."""
         if not terminate and getattr(self.backend, "launched", False) and not self.phase.ended:
@@ -360,6 +386,8 @@ class Session:
             task.cancel()
         if self._watch_task is not None:
             self._watch_task.cancel()
+        if self._lost_task is not None:
+            self._lost_task.cancel()
         for task in list(self._stop_tasks):
             task.cancel()
         if self._release_task is not None:

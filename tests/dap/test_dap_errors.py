@@ -215,11 +215,11 @@ async def adapter_killed(hub, sid):
     adapter, program = backend.proc.pid, backend.pid
     assert adapter and program and pid_alive(adapter) and pid_alive(program)
     os.kill(adapter, signal.SIGKILL)
-    await until(
-        lambda: hub.sessions[sid].phase.value == "disconnected",
-        "the session to notice the lost adapter",
-        timeout=10,
-    )
+    session = hub.sessions[sid]
+    await until(lambda: session.phase.ended, "the session to notice the lost adapter", timeout=10)
+    # debugpy's launcher takes the program along when the adapter goes: the session says which happened.
+    assert session.phase.value == ("disconnected" if pid_alive(program) else "terminated"), session.error
+    assert "connection lost" in session.error
     return program
 
 
@@ -235,9 +235,9 @@ async def test_adapter_killed_while_paused(registry, hub):
         err = await expect_error(
             registry, action, {"session_id": sid, **extra}, "SESSION_INVALID_STATE", "NOT_CONNECTED"
         )
-        assert "disconnected" in err.message or "not connected" in err.message, action
+        assert any(w in err.message for w in ("disconnected", "not connected", "terminated")), action
     summary = (await registry.run("list_debug_sessions", {}, "h")).data["sessions"][0]
-    assert summary["phase"] == "disconnected" and "connection lost" in summary["error"]
+    assert summary["phase"] in ("disconnected", "terminated") and "connection lost" in summary["error"]
     assert not summary["capabilities"]["can_step"]
     await registry.run("close_debug_session", {"session_id": sid}, "human")
     await until(lambda: not pid_alive(program), "the orphaned program to end", timeout=5)
@@ -255,5 +255,5 @@ async def test_adapter_killed_during_a_wait_does_not_hang(registry, hub):
     await adapter_killed(hub, sid)
     for task in (cont, waiter):
         reply = await asyncio.wait_for(task, 5)
-        assert reply.data["state"] == "disconnected" and "connection lost" in reply.data["detail"]
+        assert reply.data["state"] in ("disconnected", "terminated") and "connection lost" in reply.data["detail"]
         assert reply.data["pending"] is False
