@@ -7,7 +7,7 @@ tests/bridge/pages/vanilla.html with the SDK. Measured:
   2. ingest of console messages at 10,000/s for a few seconds with the TUI open: arrival rate, lag of the shared
      event loop (the TUI's responsiveness) and a key press -> handled while the flood runs;
   3. memory under a DOM mutation flood: Python RSS and the page's JS heap sampled during it (both must stay flat).
-Run: /work/venv/bin/python scripts/bench_bridge.py [--clicks 300] [--seconds 3]
+Run: .venv/bin/python scripts/bench_bridge.py [--clicks 300] [--seconds 3]
 """
 
 from __future__ import annotations

@@ -8,7 +8,7 @@ v1 (backends/rn/testing.py) to it, and measures:
      stdio;                                                                                       target <= 5 ms
   3. debug_diff_snapshots on a ~1 MB Redux state: states sharing structure (snapshot + patches) and two independent
      1 MB snapshots;                                                                             target <= 50 ms
-Run: /work/venv/bin/python scripts/bench_rn.py [--events 100000] [--runs 200]
+Run: .venv/bin/python scripts/bench_rn.py [--events 100000] [--runs 200]
 """
 
 from __future__ import annotations

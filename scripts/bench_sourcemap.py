@@ -1,6 +1,6 @@
 """Micro benchmark for backends/inspector/sourcemap.py: parse a ~1 MB synthetic map, then time lookups.
 
-Run: /work/venv/bin/python scripts/bench_sourcemap.py [target_bytes]
+Run: .venv/bin/python scripts/bench_sourcemap.py [target_bytes]
 """
 
 from __future__ import annotations
