@@ -3,6 +3,7 @@ on another host; pairdbg sets breakpoints on local paths, and stops, frames and 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import shutil
@@ -17,15 +18,16 @@ pytestmark = pytest.mark.asyncio
 TICK = line_of("sleeper.py", "return n + 1")
 
 
-@pytest.fixture
-def remote_copy(tmp_path):
-    """sleeper.py copied under another root and run there by `python -m debugpy --listen --wait-for-client`."""
+@contextlib.contextmanager
+def served_copy(tmp_path, name: str):
+    """tests/programs/NAME copied under another root and run there, by its relative path, under
+    `python -m debugpy --listen --wait-for-client`: yields (port, process, the copy's folder)."""
     remote = tmp_path / "srv" / "app"
     remote.mkdir(parents=True)
-    shutil.copy(prog("sleeper.py"), remote / "sleeper.py")
+    shutil.copy(prog(name), remote / name)
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", "sleeper.py"],
+        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", name],
         cwd=remote,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -39,6 +41,12 @@ def remote_copy(tmp_path):
         except ProcessLookupError:
             pass
         proc.wait(5)
+
+
+@pytest.fixture
+def remote_copy(tmp_path):
+    with served_copy(tmp_path, "sleeper.py") as served:
+        yield served
 
 
 async def attach_when_listening(registry, args: dict, action: str = "attach"):
@@ -126,18 +134,7 @@ async def test_a_path_mapping_whose_local_root_is_missing_is_refused(registry, t
 async def test_an_exception_in_the_users_own_mapped_file_is_not_called_library_code(registry, tmp_path):
     """crash.py run from another root, by a relative path: the exception is raised in the user's own frame, whose
     traceback path (remote, relative) differs from the local one pairdbg shows; it must not be called library code."""
-    remote = tmp_path / "srv" / "app"
-    remote.mkdir(parents=True)
-    shutil.copy(prog("crash.py"), remote / "crash.py")
-    port = free_port()
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "debugpy", "--listen", f"127.0.0.1:{port}", "--wait-for-client", "crash.py"],
-        cwd=remote,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-        start_new_session=True,
-    )
-    try:
+    with served_copy(tmp_path, "crash.py") as (port, _, remote):
         args = {"target": f"127.0.0.1:{port}", "wait_s": 10}
         reply = await attach_when_listening(
             registry, {**args, "path_mappings": [{"localRoot": str(PROGRAMS), "remoteRoot": str(remote)}]}
@@ -151,9 +148,3 @@ async def test_an_exception_in_the_users_own_mapped_file_is_not_called_library_c
         assert "ZeroDivisionError" in json.dumps(stop["exception"])
         assert not stop["exception"].get("raised_at"), reply.text
         assert "library code" not in reply.text
-    finally:
-        try:
-            os.killpg(proc.pid, 9)
-        except ProcessLookupError:
-            pass
-        proc.wait(5)
