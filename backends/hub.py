@@ -106,7 +106,7 @@ class Hub:
         try:
             initial = list(session.breakpoints.values())
             for spec in breakpoints or []:
-                bp = session.new_breakpoint(actor=actor, **spec)
+                bp = session.breakpoints.new(actor=actor, **spec)
                 session.breakpoints.keep(bp)  # counted at once, so the per-session limit holds for these too
                 initial.append(bp)
         except DebugError:

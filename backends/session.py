@@ -659,18 +659,6 @@ class Session:
     def exception_mode(self) -> ExceptionMode:
         return self.breakpoints.exception_mode
 
-    def new_breakpoint(
-        self,
-        file: str | None = None,
-        line: int | None = None,
-        function: str | None = None,
-        condition: str | None = None,
-        hit_condition: str | None = None,
-        log_message: str | None = None,
-        actor: str = "human",
-    ) -> Breakpoint:
-        return self.breakpoints.new(file, line, function, condition, hit_condition, log_message, actor)
-
     @property
     def _syncs_breakpoints(self) -> bool:
         """Breakpoint changes go to the target now; while the session starts they are kept, and its start sends

@@ -28,7 +28,7 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     if not p.function and (not p.file or not p.line):
         raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file and line, or function")
-    bp = session.new_breakpoint(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
+    bp = session.breakpoints.new(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
     await session.add_breakpoint(bp)
     view = bp.view()
     children = session.child_bindings(bp.id)  # a child process where it binds otherwise says so

@@ -25,7 +25,7 @@ from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.models import Phase
-from support import IN_CI, until
+from support import missing_target, until
 
 HERE = Path(__file__).resolve().parent
 PAGES = HERE / "pages"
@@ -38,9 +38,7 @@ def need_chromium() -> None:
     try:
         targets.find_chromium()
     except targets.TargetMissing as exc:
-        if IN_CI:
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
+        missing_target(str(exc))
 
 
 class Web:
@@ -249,9 +247,7 @@ def build_react(out: Path) -> None:
     esbuild = REACT / "node_modules" / ".bin" / "esbuild"
     if not esbuild.exists():
         msg = "tests/bridge/react/node_modules is missing: run scripts/setup-targets.sh"
-        if IN_CI:
-            pytest.fail(msg)
-        pytest.skip(msg)
+        missing_target(msg)
     subprocess.run(
         [str(esbuild), "app.jsx", "--bundle", "--format=esm", "--jsx=automatic", f"--outfile={out / 'app.js'}"],
         cwd=REACT,

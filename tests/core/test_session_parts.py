@@ -258,7 +258,7 @@ async def test_a_slow_watch_does_not_hold_the_stop_back():
 async def test_session_records_a_stop_through_its_parts():
     session = await started()
     await session.add_watch("x")
-    bp = session.new_breakpoint(PROGRAM, 10)
+    bp = session.breakpoints.new(PROGRAM, 10)
     await session.add_breakpoint(bp)
     session.on_stopped(StopInfo("breakpoint", thread_id=1, hit_breakpoint_ids=[10]))
     outcome = await session.wait_for_stop(0, 2)

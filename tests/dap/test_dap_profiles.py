@@ -12,7 +12,7 @@ import pytest
 
 from pairdbg.backends.dap.profile import load_profiles
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import IN_CI, prog
+from support import missing_target, prog
 from support import TESTS
 
 C_SOURCE = TESTS / "c" / "sum.c"
@@ -22,9 +22,7 @@ ADD_LINE = next(n for n, t in enumerate(C_SOURCE.read_text().splitlines(), 1) if
 def need(executable: str, hint: str) -> str:
     found = shutil.which(executable)
     if found is None:
-        if IN_CI:
-            pytest.fail(f"{executable} is missing under CI ({hint})")
-        pytest.skip(f"{executable} not installed: {hint}")
+        missing_target(f"{executable} not installed: {hint}")
     return found
 
 

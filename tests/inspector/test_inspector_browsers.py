@@ -21,7 +21,7 @@ import pytest_asyncio
 
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, expect_error, until
+from support import expect_error, missing_target, until
 from support import TESTS
 
 pytestmark = pytest.mark.timeout(60)
@@ -50,9 +50,7 @@ def need(*finders) -> None:
         try:
             find()
         except TargetMissing as exc:
-            if IN_CI:
-                pytest.fail(str(exc))
-            pytest.skip(str(exc))
+            missing_target(str(exc))
 
 
 @dataclass

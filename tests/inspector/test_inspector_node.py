@@ -16,7 +16,7 @@ import pytest
 
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, expect_error, line_of, local_values, stop_of, until
+from support import expect_error, line_of, local_values, missing_target, stop_of, until
 from support import TESTS
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
@@ -33,9 +33,7 @@ def need_runtime(runtime: str) -> str:
     try:
         return targets.find_bun() if runtime == "bun" else targets.find_node()
     except TargetMissing as exc:
-        if IN_CI:
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
+        missing_target(str(exc))
 
 
 def js(name: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import IN_CI
+from support import missing_target
 from support import TESTS
 
 JS = TESTS / "js" / "jsdebug"
@@ -32,9 +32,7 @@ def need_js_debug() -> None:
     try:
         find_js_debug()
     except TargetMissing as exc:
-        if IN_CI:
-            pytest.fail(f"js-debug is missing under CI: {exc}")
-        pytest.skip(str(exc))
+        missing_target(str(exc))
 
 
 @pytest.mark.asyncio

@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from pairdbg.backends.inspector import targets
 from pairdbg.backends import runtimes
 from pairdbg.backends.inspector.targets import TargetMissing
-from support import IN_CI, until
+from support import missing_target, until
 from support import TESTS
 
 pytestmark = pytest.mark.timeout(90)
@@ -33,9 +33,7 @@ def need(find: Callable[[], str]) -> str:
     try:
         return find()
     except TargetMissing as exc:
-        if IN_CI:
-            pytest.fail(str(exc))
-        pytest.skip(str(exc))
+        missing_target(str(exc))
 
 
 @pytest.fixture

@@ -16,7 +16,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
 from pairdbg.runtime import build_registry
-from support import IN_CI, TESTS, prog, require_debugpy, until
+from support import TESTS, missing_target, prog, require_debugpy, until
 from support.mcp import stdio_params, text
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
@@ -39,9 +39,7 @@ def program(language: str) -> tuple[str, int, str]:
         try:
             targets.find_node()
         except TargetMissing as exc:
-            if IN_CI:
-                pytest.fail(str(exc))
-            pytest.skip(str(exc))
+            missing_target(str(exc))
         path, env_token = str(TESTS / "js" / "secrets.js"), "process.env.TOKEN"
     with open(path) as fh:
         line = next(n for n, t in enumerate(fh, 1) if "stop here" in t)

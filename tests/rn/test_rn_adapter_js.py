@@ -9,9 +9,8 @@ from __future__ import annotations
 import shutil
 import subprocess
 
-import pytest
 
-from support import IN_CI, ROOT
+from support import ROOT, missing_target
 
 HARNESS = ROOT / "tests" / "rn"
 HINT = "run scripts/setup-targets.sh (or: npm install --prefix tests/rn --no-audit --no-fund)"
@@ -21,9 +20,7 @@ def _require(what: str, ok: bool) -> None:
     if ok:
         return
     msg = f"{what} missing; {HINT}"
-    if IN_CI:
-        pytest.fail(msg)
-    pytest.skip(msg)
+    missing_target(msg)
 
 
 def test_rn_adapter_node_unit_tests() -> None:

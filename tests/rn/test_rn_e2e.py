@@ -15,7 +15,7 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from support import IN_CI, ROOT, until
+from support import ROOT, missing_target, until
 
 FAKE_APP = ROOT / "tests" / "rn" / "fake-app.mjs"
 TOKEN = "e2e-token-0123456789abcdef"
@@ -29,9 +29,7 @@ def need_node_harness() -> None:
     if not (ROOT / "tests" / "rn" / "node_modules" / "@reduxjs" / "toolkit").is_dir():
         missing.append("tests/rn/node_modules (scripts/setup-targets.sh installs it)")
     if missing:
-        if IN_CI:
-            pytest.fail(f"missing under CI: {', '.join(missing)}")
-        pytest.skip(f"missing: {', '.join(missing)}")
+        missing_target(f"missing: {', '.join(missing)}")
 
 
 class App:
