@@ -8,9 +8,9 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import time
 from pathlib import Path
+from figures import median_line  # scripts/figures.py
 
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
@@ -67,10 +67,7 @@ async def main() -> None:
             firsts.append(first)
             steps.append(step)
         for what, values in ((f"{name}: start -> child stopped", firsts), (f"{name}: step_over in the child", steps)):
-            print(
-                f"  {what:<45} {statistics.median(values):8.1f}"
-                f"   ({min(values):.1f}-{max(values):.1f}, n={len(values)})"
-            )
+            print(median_line(what, values, 45))
 
 
 if __name__ == "__main__":

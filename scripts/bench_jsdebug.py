@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import statistics
 import sys
 import tempfile
 import time
 from pathlib import Path
+from figures import median_line  # scripts/figures.py
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
@@ -56,7 +56,7 @@ async def main() -> None:
         ("step_over -> stop report", steps),
         ("close_debug_session", closes),
     ):
-        print(f"  {name:<32} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+        print(median_line(name, values, 32))
 
 
 if __name__ == "__main__":

@@ -9,10 +9,10 @@ import argparse
 import asyncio
 import inspect
 import json.encoder
-import statistics
 import tempfile
 import time
 from pathlib import Path
+from figures import median_line  # scripts/figures.py
 
 from pairdbg.backends.hub import Hub
 from pairdbg.runtime import build_registry
@@ -64,7 +64,7 @@ async def main() -> None:
         ("step_over in a library frame", steps),
         ("evaluate_expression in a library frame", evals),
     ):
-        print(f"  {name:<40} {statistics.median(values):8.1f}   ({min(values):.1f}-{max(values):.1f}, n={len(values)})")
+        print(median_line(name, values, 40))
 
 
 if __name__ == "__main__":
