@@ -53,6 +53,26 @@ class Hub:
             )
         return session
 
+    def infer(self, focused: str | None, *, may_choose: bool = True) -> str:
+        """The session a call without session_id means: the only live one (the only one at all, once every session
+        has ended), else the caller's focused live session when `may_choose`; else INVALID_PARAMETERS listing them.
+        Destructive actions pass may_choose=False: they never pick one of several."""
+        live = [s.id for s in self.sessions.values() if not s.phase.ended]
+        if len(live) == 1:
+            return live[0]
+        if not live and len(self.sessions) == 1:
+            return next(iter(self.sessions))
+        if may_choose and focused in live:
+            return focused  # type: ignore[return-value]
+        if not self.sessions:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "no debug session yet", hint="call start_debugging first")
+        listed = ", ".join(
+            f"{s.id} {s.name} ({s.phase.value})" for s in list(self.sessions.values())[-8:]
+        )
+        why = "several sessions are live" if live else "every session has ended"
+        hint = "pass session_id" + ("" if may_choose else " (this action never picks one of several)")
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, f"session_id is needed: {why}: {listed}", hint=hint)
+
     def live_count(self) -> int:
         return sum(1 for s in self.sessions.values() if not s.phase.ended)
 

@@ -41,33 +41,29 @@ from pairdbg.backends.redact import for_agent
 
 from .serving import agent_error, agent_text, new_server
 from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+from .results import lean
 from .tools import ToolList
 
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
-pairdbg is a live debugger you may share with a person watching in a terminal UI; their actions (steps,
-breakpoints) change the same session, so re-read state instead of assuming it.
-Workflow: start_debugging(program, breakpoints=[{file,line}]) -> a stop report (or state running).
-Step with step_over/step_into/step_out, run with continue_execution; each returns the next stop report, or
-state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
-get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
-Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
-The person decides what agents may do (agent mode inspect, control or full; resource debug://agent says which and
-changes with it): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
-<redacted: N chars>; variable handles still work.
+pairdbg: a live debugger, maybe shared with a person in a terminal UI who acts on the same sessions.
+First call per task:
+- debug a script or module: start_debugging(program, breakpoints=[{file,line}]) -> first stop report
+- debug failing tests: debug_tests(args) -> stops at the failing line
+- a running server: attach(target='host:port') (debugpy, node --inspect, browsers)
+- a web page with the debug-bridge SDK: get_bridge_info; a React Native app: debug_health_check
+Then step_over/step_into/step_out or continue_execution: each returns the next stop report, or running +
+pending=true (call wait_for_stop). Read with handles from the report: get_variables(ref='@v3'),
+evaluate_expression(expression, frame='@f1'); they expire when the program resumes. restart_debugging keeps
+breakpoints. session_id may be left out with one live session. Lines are 1-based. Errors carry a code and a
+'Next:' hint. The person sets what agents may do (debug://agent): a refused call says PERMISSION_DENIED. Secrets
+reach you as <redacted: N chars>.
 """
 # Added to the instructions only while the group's tools are listed.
 GROUP_INSTRUCTIONS = {
-    "web": """\
-Web pages running the debug-bridge SDK are sessions too (backend bridge): get_ui_tree lists elements with @eN
-handles; click(element='@e12') / type_text(element, text) reply with what changed; get_bridge_info says how to
-connect a page. Handles end when the element leaves the page or the page reloads.
-""",
-    "rn": """\
-A React Native app's state is read with the debug_* tools: debug_health_check first, then debug_get_snapshot,
-debug_query_events (page with since_seq) and debug_diff_snapshots between two seqs.
-""",
+    "web": "Pages: get_ui_tree lists @eN handles; click/type_text reply with what changed.\n",
+    "rn": "RN app: debug_get_snapshot, debug_query_events(since_seq), debug_diff_snapshots.\n",
 }
 
 
@@ -107,7 +103,7 @@ def build_server(
         except DebugError as exc:
             exc = listing.explain(params.name, exc)
             return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
-        return _tool_result(reply.text, reply.data)
+        return _tool_result(reply.text, lean(reply.data))
 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None

@@ -13,7 +13,7 @@ from collections.abc import Iterable
 from mcp.types import Tool, ToolAnnotations
 
 from pairdbg.backends.actions import Registry
-from pairdbg.backends.actions.registry import DEFAULT_GROUP, parse_groups
+from pairdbg.backends.actions.registry import DEFAULT_GROUP, Action, parse_groups
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import Level
@@ -56,7 +56,7 @@ class ToolList:
                 name=a.name,
                 description=a.description,
                 input_schema=a.schema(),
-                annotations=ToolAnnotations(read_only_hint=True) if a.read_only else None,
+                annotations=annotations(a),
             )
             self._tools[name] = tool
         return tool
@@ -78,3 +78,15 @@ class ToolList:
         err.hint = f"{err.hint}; {note}" if err.hint else note
         err.data.setdefault("tool_group", group)
         return err
+
+
+def annotations(action: Action) -> ToolAnnotations:
+    """Every tool's hints, as the values that differ from MCP's defaults (readOnly false, destructive true,
+    idempotent false, openWorld true) plus openWorld, which hosts read to decide what to confirm."""
+    if action.read_only:
+        return ToolAnnotations(read_only_hint=True, open_world_hint=action.open_world)
+    return ToolAnnotations(
+        destructive_hint=action.destructive,
+        idempotent_hint=action.idempotent or None,
+        open_world_hint=action.open_world,
+    )

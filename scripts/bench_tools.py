@@ -118,6 +118,8 @@ async def main() -> None:
     print(f"  characters an agent reads: {s['agent_reads_text']} (text replies), {s['agent_reads_all']} "
           f"(with structured content: +{s['replies_structured']})")  # fmt: skip
     print(f"  with the tool list sent on each of the {len(s['calls'])} turns: {s['list_every_turn']}")
+    ratio = s["replies_structured"] / max(1, s["replies_text"])
+    print(f"  structured content / reply text: {ratio:.2f}x (goal <= 1.0x)")
 
 
 if __name__ == "__main__":

@@ -16,8 +16,8 @@ from .registry import Action, Reply
 
 
 class SetBreakpointParams(SessionParams):
-    file: str | None = Field(None, description="source file")
-    line: int | None = Field(None, ge=1, description="1-based line")
+    file: str | None = None
+    line: int | None = Field(None, ge=1)
     function: str | None = Field(None, description="function name (instead of file+line)")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
@@ -111,6 +111,7 @@ ACTIONS = [
         remove_breakpoint,
         "Remove breakpoint",
         level=Level.CONTROL,
+        destructive=True, idempotent=True,
     ),
     Action(
         "update_breakpoint",
@@ -120,6 +121,7 @@ ACTIONS = [
         "Edit breakpoint",
         group="more",
         level=Level.CONTROL,
+        idempotent=True,
     ),
     Action(
         "list_breakpoints",
@@ -137,5 +139,6 @@ ACTIONS = [
         set_pause_on_exceptions,
         "Pause on exceptions",
         level=Level.CONTROL,
+        idempotent=True,
     ),
 ]

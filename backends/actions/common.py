@@ -8,7 +8,8 @@ from ..session import ExecOutcome, Session
 from . import render
 from .registry import Reply
 
-SID = Field(description="e.g. S1")
+# No per-tool description: the server instructions say once what a session id is and when it may be left out.
+SID = Field()
 WAIT = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
 
 

@@ -104,6 +104,7 @@ ACTIONS = [
         pause_execution,
         "Pause",
         level=Level.CONTROL,
+        idempotent=True,
     ),
     Action(
         "wait_for_stop",

@@ -18,8 +18,8 @@ from .registry import Action, Reply
 
 class StackParams(SessionParams):
     thread_id: int | None = Field(None, description="default: the stopped thread")
-    start: int = Field(0, ge=0, description="first frame")
-    count: int = Field(20, ge=1, le=200, description="frames to return")
+    start: int = 0
+    count: int = Field(20, ge=1, le=200)
 
 
 async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
@@ -39,7 +39,7 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
 
 
 class FrameParams(SessionParams):
-    frame: str = Field("@f0", description="frame handle")
+    frame: str = "@f0"
 
 
 async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
@@ -55,8 +55,8 @@ async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
 
 class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle")
-    start: int = Field(0, ge=0, description="first child")
-    count: int = Field(50, ge=1, le=500, description="children to return")
+    start: int = 0
+    count: int = Field(50, ge=1, le=500)
     names: list[str] | None = Field(None, description="only these (default: all)")
 
 
@@ -79,7 +79,7 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
 
 class LocalsParams(FrameParams):
     include_special: bool = Field(False, description="include dunder names")
-    count: int = Field(100, ge=1, le=500, description="locals to return")
+    count: int = Field(100, ge=1, le=500)
 
 
 async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
@@ -195,7 +195,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
-    limit: int = Field(100, ge=1, le=1000, description="entries to return")
+    limit: int = Field(100, ge=1, le=1000)
     category: str | None = Field(None, description="stdout, stderr, console, important; default all")
 
 
@@ -247,6 +247,7 @@ ACTIONS = [
         get_scopes,
         "Scopes",
         read_only=True,
+        group="more",  # the stop report and get_local_variables cover the common case
     ),
     Action(
         "get_variables",
@@ -278,6 +279,7 @@ ACTIONS = [
         set_variable_value,
         "Set variable",
         group="more",
+        idempotent=True,
     ),
     Action(
         "get_source_context",
@@ -318,5 +320,8 @@ ACTIONS = [
         "Add watch",
         group="more",
     ),
-    Action("remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch", group="more"),
+    Action(
+        "remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch", group="more",
+        idempotent=True,
+    ),
 ]

@@ -21,7 +21,7 @@ from .. import queries
 from ..hub import Hub
 from ..limits import Limits
 from ..models import Phase
-from ..policy import Level
+from ..policy import Level, is_agent
 
 
 # MCP tool groups: "debug" is always listed; the others on request (--tools) or, for an app's, once it connects.
@@ -76,14 +76,42 @@ class Action:
 
     #: The MCP tool group it is listed in (DEFAULT_GROUP or one of GROUPS).
     group: str = DEFAULT_GROUP
+    #: Ends or throws away something the caller cannot get back (a session, a program's state): such an action
+    #: never picks a session by itself when several are live. An MCP tool annotation too.
+    destructive: bool = False
+    #: Calling it again with the same arguments changes nothing more (an MCP tool annotation).
+    idempotent: bool = False
+    #: Reaches something outside pairdbg and the programs it started (an attached process, a page's network).
+    open_world: bool = False
 
     def __post_init__(self) -> None:
         if self.level is None:
             self.level = Level.INSPECT if self.read_only else Level.FULL
 
     def schema(self) -> dict[str, Any]:
-        """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy."""
-        return copy.deepcopy(lean_schema(self.params))
+        """The action's arguments as the lean JSON schema every front end shows (see lean_schema); a copy.
+        A required session_id is left out of `required`: the registry infers it (Hub.infer)."""
+        schema = copy.deepcopy(lean_schema(self.params))
+        if self.infers_session and "session_id" in schema.get("required", ()):
+            schema["required"] = [name for name in schema["required"] if name != "session_id"]
+            if not schema["required"]:
+                del schema["required"]
+        return schema
+
+    @property
+    def infers_session(self) -> bool:
+        field = self.params.model_fields.get("session_id")
+        return field is not None and field.is_required()
+
+    def with_session(self, hub: Hub, args: dict[str, Any] | BaseModel | None, actor: str) -> Any:
+        """`args` with the session a call without session_id means filled in (see Hub.infer)."""
+        if not self.infers_session or isinstance(args, BaseModel):
+            return args
+        given = (args or {}).get("session_id")
+        if given not in (None, ""):
+            return args
+        session_id = hub.infer(hub.focus.of(actor).session_id, may_choose=not self.destructive)
+        return {**(args or {}), "session_id": session_id}
 
 
 class Registry:
@@ -125,7 +153,7 @@ class Registry:
     async def run(self, name: str, args: dict[str, Any] | BaseModel | None, actor: str) -> Reply:
         """Validate, run and announce one action. Raises DebugError; every failure is announced too."""
         action = self.get(name)
-        params = self.validate(action, args)
+        params = self.validate(action, action.with_session(self.hub, args, actor))
         session_id = getattr(params, "session_id", None)
         summary = _summarise(params)
         session = self.hub.sessions.get(session_id) if isinstance(session_id, str) else None
@@ -156,6 +184,10 @@ class Registry:
                 policy.redact_error(session_id, err)
             raise err from exc
         session_id = reply.data.get("session_id", session_id)
+        if is_agent(actor) and isinstance(session_id, str) and session_id in self.hub.sessions:
+            focus = self.hub.focus.of(actor)  # what a later call without session_id means for this agent
+            if focus.session_id != session_id:
+                focus.select(session_id)
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
         self._announce(action, session_id, actor, summary, True, outcome)
         if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):

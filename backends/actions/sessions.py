@@ -38,8 +38,8 @@ async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
 
 
 class BreakpointArg(BaseModel):
-    file: str = Field(description="source file")
-    line: int = Field(ge=1, description="1-based line")
+    file: str = Field()
+    line: int = Field(ge=1)
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log this instead of stopping")
@@ -52,12 +52,12 @@ class StartParams(BaseModel):
     )
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
-    args: list[str] = Field(default_factory=list, description="program arguments")
+    args: list[str] = Field(default_factory=list)
     cwd: str | None = Field(None, description="default: program's folder")
-    env: dict[str, str] = Field(default_factory=dict, description="extra environment")
+    env: dict[str, str] = Field(default_factory=dict)
     executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
     module: bool = Field(False, description="python -m program")
-    stop_on_entry: bool = Field(False, description="stop at the first line")
+    stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
     wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
@@ -280,6 +280,7 @@ ACTIONS = [
         AttachParams,
         attach,
         "Attach to host:port",
+        open_world=True,
     ),
     Action(
         "connect_debugger",
@@ -288,6 +289,7 @@ ACTIONS = [
         connect_debugger,
         "Connect to an inspector WebSocket",
         group="more",
+        open_world=True,
     ),
     Action(
         "start_from_launch_config",
@@ -315,6 +317,7 @@ ACTIONS = [
         restart_debugging,
         "Restart",
         group="more",
+        destructive=True,
     ),
     Action(
         "list_debug_sessions",
@@ -331,6 +334,7 @@ ACTIONS = [
         CloseParams,
         close_debug_session,
         "Close session",
+        destructive=True, idempotent=True,
     ),
     Action(
         "set_agent_mode",
@@ -339,5 +343,6 @@ ACTIONS = [
         set_agent_mode,
         "Agent mode",
         level=Level.HUMAN,
+        idempotent=True,
     ),
 ]

@@ -386,6 +386,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
             ClickParams,
             click,
             "Click",
+            open_world=True,  # the page may fetch, post or leave
         ),
         Action(
             "type_text",
@@ -394,6 +395,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
             TypeParams,
             type_text,
             "Type text",
+            open_world=True,  # the page may fetch, post or leave
         ),
         Action(
             "navigate",
@@ -401,6 +403,7 @@ def build_actions(svc: BridgeService) -> list[Action]:
             NavigateParams,
             navigate,
             "Navigate",
+            open_world=True,  # the page may fetch, post or leave
         ),
         Action(
             "get_app_state",

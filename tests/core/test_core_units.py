@@ -219,7 +219,7 @@ def bare_registry():
 @pytest.mark.parametrize(
     "action,args,needle",
     [
-        ("step_over", {}, "session_id"),
+        ("step_over", {"session_id": 5}, "session_id"),
         ("step_over", {"session_id": "S1", "wait_s": -1}, "wait_s"),
         ("step_over", {"session_id": "S1", "wait_s": 1000}, "wait_s"),
         ("set_breakpoint", {"session_id": "S1", "line": 0}, "line"),

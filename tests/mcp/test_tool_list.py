@@ -61,6 +61,11 @@ def compact(tools: list[types.Tool]) -> str:
     )
 
 
+# Parameters whose name, type and default say all there is (the instructions explain session ids and 1-based lines):
+# a description would be paid for on every turn and say nothing more.
+SELF_EXPLAINING = {"session_id", "args", "env", "stop_on_entry", "file", "line", "start", "count", "limit", "frame"}
+
+
 def schema_problems(name: str, schema: dict[str, Any], where: str = "") -> list[str]:
     """Generated titles, anyOf-null wrappers, $defs/$ref and undescribed or default-less parameters, anywhere."""
     problems = []
@@ -71,7 +76,7 @@ def schema_problems(name: str, schema: dict[str, Any], where: str = "") -> list[
         problems.append(f"{name}{where}: anyOf with null")
     for prop, sub in schema.get("properties", {}).items():
         path = f"{where}.{prop}"
-        if not sub.get("description"):
+        if not sub.get("description") and prop not in SELF_EXPLAINING:
             problems.append(f"{name}{path}: no description")
         problems += schema_problems(name, sub, path)
     if "items" in schema:
@@ -100,7 +105,7 @@ async def test_the_default_list_is_the_debugger_within_budget(mode) -> None:
             assert tool.annotations is None or tool.annotations.title is None, f"{tool.name}: title twice"
         instructions = client.instructions or ""
         assert "start_debugging" in instructions
-        assert "debug-bridge" not in instructions and "React Native" not in instructions
+        assert "get_ui_tree" not in instructions and "debug_get_snapshot" not in instructions
 
 
 async def test_optional_parameters_state_their_defaults() -> None:
@@ -111,7 +116,9 @@ async def test_optional_parameters_state_their_defaults() -> None:
         schema = action.schema()
         for name, field in action.params.model_fields.items():
             prop = schema["properties"][name]
-            if field.is_required():
+            if field.is_required() and name == "session_id":
+                assert name not in schema.get("required", []), f"{action.name}: the registry infers session_id"
+            elif field.is_required():
                 assert name in schema.get("required", []), f"{action.name}.{name}"
             elif field.default is None:
                 assert "default" not in prop, f"{action.name}.{name}: default null"
@@ -155,7 +162,7 @@ async def test_tools_all_lists_every_group_at_once() -> None:
         assert len(tools) > BUDGET_TOOLS and names >= PAGE_TOOLS | RN_TOOLS
         assert "get_source_context" in names and "restart_debugging" in names  # the "more" group
         instructions = client.instructions or ""
-        assert "debug-bridge" in instructions and "React Native" in instructions
+        assert "get_ui_tree" in instructions and "debug_get_snapshot" in instructions
         problems = [p for t in tools for p in schema_problems(t.name, t.input_schema)]
         assert not problems, problems
 
@@ -164,7 +171,7 @@ async def test_the_setting_lists_one_group() -> None:
     async with Client(pairdbg(env={"PAIRDBG_MCP__TOOLS": "web"}), cache=None) as client:
         names = {t.name for t in (await client.list_tools()).tools}
         assert names >= PAGE_TOOLS and not names & RN_TOOLS and "restart_debugging" not in names
-        assert "debug-bridge" in (client.instructions or "")
+        assert "get_ui_tree" in (client.instructions or "")
 
 
 async def test_an_unknown_group_stops_pairdbg_with_the_choices() -> None:
@@ -299,12 +306,12 @@ async def test_http_clients_hear_the_list_grow_and_new_ones_get_the_instructions
     heard = Heard(mode)
     async with served(tmp_path, monkeypatch) as (hub, service, bridge, rn):
         async with http_client(service.url, service.token, mode=mode, message_handler=heard.on_message) as client:
-            assert "debug-bridge" not in (client.instructions or "")
+            assert "get_ui_tree" not in (client.instructions or "")
             async with heard.listening(client):
                 await follow_the_session(client, heard, bridge.info(), rn.url)
         async with http_client(service.url, service.token, mode=mode) as later:
             instructions = later.instructions or ""
-            assert "debug-bridge" in instructions and "React Native" in instructions
+            assert "get_ui_tree" in instructions and "debug_get_snapshot" in instructions
 
 
 @pytest.mark.parametrize("mode", ["legacy", "auto"])
