@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from functools import lru_cache
 
@@ -78,3 +79,42 @@ def window(path: str | None, line: int | None, context: int = 3) -> list[SourceL
     lo = max(1, line - context)
     hi = min(len(lines), line + context)
     return [SourceLine(line=n, text=lines[n - 1], current=(n == line)) for n in range(lo, hi + 1)]
+
+
+def find_statement(path: str, statement: str, near: int | None = None) -> tuple[int, list[int]]:
+    """The 1-based line of `path` holding `statement` (spaces and quote styles ignored; a whole line beats a line
+    that only contains it), nearest to `near` when given, else the first; and the other matching lines.
+    Comment-only lines never match. INVALID_PARAMETERS naming the closest lines when nothing matches."""
+    wanted = _flat(statement)
+    if not wanted:
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, "statement is empty", hint="give the code on the line")
+    lines = lines_of(path)
+    whole: list[int] = []
+    partial: list[int] = []
+    for number, text in enumerate(lines, 1):
+        flat = _flat(text)
+        if not flat or flat.startswith(("#", "//")):
+            continue
+        if flat == wanted or flat.rstrip(";") == wanted.rstrip(";"):
+            whole.append(number)
+        elif wanted in flat:
+            partial.append(number)
+    found = whole or partial
+    if not found:
+        close = difflib.get_close_matches(wanted, [_flat(t) for t in lines], n=2, cutoff=0.6)
+        shown = "; ".join(f"{_line_of(lines, c)}: {c[:80]}" for c in close)
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"no line of {os.path.basename(path)} holds {wanted[:120]!r}",
+            hint=(f"closest: {shown}" if shown else "check the file") + "; or give line",
+        )
+    chosen = min(found, key=lambda n: (abs(n - near), n)) if near else found[0]
+    return chosen, [n for n in found if n != chosen]
+
+
+def _flat(text: str) -> str:
+    return " ".join(text.replace("'", '"').split())
+
+
+def _line_of(lines: tuple[str, ...], flat: str) -> int:
+    return next(n for n, t in enumerate(lines, 1) if _flat(t) == flat)

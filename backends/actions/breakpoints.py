@@ -10,14 +10,19 @@ from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..policy import Level
+from ..source import find_statement
 from . import render
 from .common import SessionParams
 from .registry import Action, Reply
 
 
+STATEMENT = Field(None, description="code on the line, instead of line (with line: the match nearest to it)")
+
+
 class SetBreakpointParams(SessionParams):
     file: str | None = None
     line: int | None = Field(None, ge=1)
+    statement: str | None = STATEMENT
     function: str | None = Field(None, description="function name (instead of file+line)")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
@@ -26,14 +31,23 @@ class SetBreakpointParams(SessionParams):
 
 async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    if not p.function and (not p.file or not p.line):
-        raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file and line, or function")
-    bp = session.breakpoints.new(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
+    line, note = p.line, ""
+    if p.statement is not None:
+        if not p.file or p.function:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "statement needs file (and no function)")
+        line, others = find_statement(session.resolve_file(p.file), p.statement, p.line)
+        if others:
+            note = f"\nalso on line{'s' if len(others) > 1 else ''} {', '.join(map(str, others[:5]))}" + (
+                " (give line to pick the nearest)" if not p.line else ""
+            )
+    if not p.function and (not p.file or not line):
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file and line (or statement), or function")
+    bp = session.breakpoints.new(p.file, line, p.function, p.condition, p.hit_condition, p.log_message, actor)
     await session.add_breakpoint(bp)
     view = bp.view()
     children = session.child_bindings(bp.id)  # a child process where it binds otherwise says so
     return Reply(
-        render.breakpoint_line(view) + (f"\n{children}" if children else ""),
+        render.breakpoint_line(view) + note + (f"\n{children}" if children else ""),
         {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)},
     )
 

@@ -11,6 +11,7 @@ from .. import factory
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level
+from ..source import find_statement, resolve_path
 from . import render
 from .common import WAIT, SessionParams, _outcome_reply
 from .registry import Action, Reply
@@ -39,7 +40,8 @@ async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
 
 class BreakpointArg(BaseModel):
     file: str = Field()
-    line: int = Field(ge=1)
+    line: int | None = Field(None, ge=1)
+    statement: str | None = Field(None, description="code on the line, instead of line")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log this instead of stopping")
@@ -63,10 +65,21 @@ class StartParams(BaseModel):
     just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
+def _placed(bp: BreakpointArg, cwd: str | None, program: str) -> dict:
+    """A breakpoint argument with its line: given, or the line holding its statement (the nearest to a line given)."""
+    if bp.statement is None:
+        if bp.line is None:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"breakpoint in {bp.file}: give line or statement")
+        return bp.model_dump(exclude={"statement"})
+    folders = [cwd or "", os.path.dirname(program) if os.path.isabs(program) else ""]
+    line, _ = find_statement(resolve_path(bp.file, folders), bp.statement, bp.line)
+    return {**bp.model_dump(exclude={"statement"}), "line": line}
+
+
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     spec = factory.LaunchSpec(**p.model_dump(exclude={"breakpoints", "wait_s"}))
     _, program, make = factory.launcher(spec)
-    breakpoints = [bp.model_dump() for bp in p.breakpoints]
+    breakpoints = [_placed(bp, p.cwd, program) for bp in p.breakpoints]
     session = await hub.create(make, display_name(program), breakpoints, actor)
     session.launch_args = p.model_dump()  # what restart_debugging starts again
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s

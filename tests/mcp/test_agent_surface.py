@@ -117,3 +117,19 @@ async def test_structured_content_holds_handles_and_values_not_a_second_renderin
         assert handle.startswith("@v")
         expanded = await client.call_tool("get_variables", {"ref": handle, "count": 2})
         assert not expanded.is_error and expanded.structured_content["variables"][0]["value"] == "0"
+
+
+async def test_a_breakpoint_aimed_by_statement_text_binds_at_that_line(registry) -> None:
+    program = prog(LOOP)
+    started = await registry.run(
+        "start_debugging", {"program": program, "breakpoints": [{"file": LOOP, "statement": "return total"}]}, AGENT
+    )
+    assert started.data["stop"]["location"]["line"] == line_of(LOOP, "return total"), started.text
+    placed = await registry.run("set_breakpoint", {"file": program, "statement": "print('step', i, acc)"}, AGENT)
+    assert placed.data["line"] == line_of(LOOP, 'print("step", i, acc)') and placed.data["verified"], placed.text
+    assert 'print("step", i, acc)' in placed.text  # the bound line's own text comes back
+    nearest = await registry.run("set_breakpoint", {"file": LOOP, "statement": "acc", "line": 12}, AGENT)
+    assert nearest.data["line"] == line_of(LOOP, "big_dict =") + 1 and "also on lines" in nearest.text, nearest.text
+    typo = {"file": LOOP, "statement": "retrun totl"}
+    missing = await expect_error(registry, "set_breakpoint", typo, "INVALID_PARAMETERS")
+    assert "closest: 3: return total" in (missing.hint or ""), missing.hint
