@@ -93,11 +93,11 @@ class ValueInspector:
         try:
             raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
         except DebugError as exc:
-            if exc.code == ErrorCode.PROTOCOL_ERROR:
+            if exc.code == ErrorCode.PROTOCOL_ERROR:  # the target refused the request itself: say what it said
                 raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS,
+                    ErrorCode.PROTOCOL_ERROR,
                     f"evaluating {expression!r} failed: {_last_line(exc.message)}",
-                    hint="fix the expression; names are those visible in the frame",
+                    hint="the debugger could not run the expression; get_call_stack shows the frames it can use",
                     detail=exc.message,
                 ) from None
             raise

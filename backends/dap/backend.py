@@ -24,7 +24,7 @@ from ..base import (
     StepKind,
     StopInfo,
 )
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, evaluation_failed
 from ..process import signal_group, spawn, stop_group
 from .client import DapClient
 
@@ -387,7 +387,14 @@ class DapBackend(Debugger):
         args: dict[str, Any] = {"expression": expression, "context": context}
         if frame_id is not None:
             args["frameId"] = frame_id
-        body = await self._req("evaluate", args)
+        try:
+            body = await self._req("evaluate", args)
+        except DebugError as exc:
+            # An adapter answers an expression that raised (or does not parse) with an error naming the exception:
+            # the program's failure, not the protocol's.
+            if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raise evaluation_failed(expression, exc.message) or exc from None
+            raise
         return RawValue(
             name=expression,
             value=body.get("result", ""),

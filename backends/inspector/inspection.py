@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, evaluation_failed
 from .sourcemap import ChainedMap
 from .values import describe, type_of
 
@@ -307,13 +307,33 @@ class InspectorValues:
             result = await self._send("Debugger.evaluateOnCallFrame", params)
         else:
             result = await self._send("Runtime.evaluate", params)
-        thrown = self.dialect.thrown(result)
+        thrown = self.dialect.thrown(result, whole=True)
         if thrown is not None:
-            raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+            failed = evaluation_failed(expression, thrown, thrown=True)
+            if failed is not None and failed.data.get("syntax_error"):
+                # JSC's errors carry no stack: a SyntaxError may come from code the expression ran (JSON.parse).
+                failed = evaluation_failed(expression, thrown, thrown=True, parses=await self._compiles(expression))
+            raise failed or DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
         obj = result.get("result") or {}
         if by_value and "value" in obj and obj.get("type") in ("object", "array"):
             return RawValue(name=expression, value=json.dumps(obj["value"], ensure_ascii=False), type=type_of(obj))
         return self._raw(expression, obj, frame_id)
+
+    async def _compiles(self, expression: str) -> bool | None:
+        """Whether the engine parses `expression` (as an expression or as statements) without running it: a function
+        made from it is never called. None when that cannot be asked."""
+        source = json.dumps(expression)
+        probe = (
+            "(function(s){ for (const body of ['return (' + s + '\\n)', s]) "
+            "{ try { Function(body); return true } catch (e) { if (!(e instanceof SyntaxError)) return true } } "
+            f"return false }})({source})"
+        )
+        try:
+            result = await self._send("Runtime.evaluate", {"expression": probe, "returnByValue": True})
+        except DebugError:
+            return None
+        value = (result.get("result") or {}).get("value")
+        return value if isinstance(value, bool) and self.dialect.thrown(result) is None else None
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         entry = self._refs.get(ref)
