@@ -141,7 +141,9 @@ def evaluation_failed(
         hint = "fix the expression's syntax (it was not run)"
     else:
         message = f"evaluating {expression!r} raised {shown}"
-        hint = "the expression ran and raised in the program; names are those visible in the frame (get_local_variables)"
+        hint = (
+            "the expression ran and raised in the program; names are those visible in the frame (get_local_variables)"
+        )
     return DebugError(
         ErrorCode.EVALUATION_FAILED,
         message,

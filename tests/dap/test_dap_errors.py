@@ -284,4 +284,5 @@ async def test_an_expression_that_raises_is_the_programs_failure(registry):
     # A watch that raises shows the same words, and the session is unharmed.
     watch = await registry.run("add_watch", {"session_id": sid, "expression": "1 / 0"}, "agent:test")
     assert "ZeroDivisionError" in watch.text, watch.text
-    assert (await registry.run("evaluate_expression", {"session_id": sid, "expression": "2 + 2"}, "h")).data["value"] == "4"
+    fine = await registry.run("evaluate_expression", {"session_id": sid, "expression": "2 + 2"}, "h")
+    assert fine.data["value"] == "4"
