@@ -44,6 +44,18 @@ class BreakpointState:
     line: int | None = None
     message: str | None = None
     backend_id: int | str | None = None
+    #: Times the target is known to have passed it without stopping (its condition raised); 0 when none are known.
+    passed: int = 0
+
+
+@dataclass
+class FunctionLocation:
+    """Where a function breakpoint binds as a line breakpoint (file, first body line), or why it cannot stop."""
+
+    file: str | None = None
+    line: int | None = None
+    problem: str | None = None  # set: the breakpoint is unverified with this reason
+    hint: str | None = None  # how to make it stop anyway
 
 
 @dataclass
@@ -233,6 +245,13 @@ class Debugger(Backend):
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
+
+    async def function_location(self, name: str) -> FunctionLocation | None:
+        """Where a function breakpoint on `name` must be bound as a line breakpoint, for a target whose own function
+        breakpoints would not stop there (debugpy's match bare names in traced code only); a FunctionLocation with a
+        `problem` when it cannot stop at all. None: the target's own function breakpoint does what the name says
+        (or the function cannot be looked up yet; it is asked again once the program runs)."""
+        return None
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         raise self.unsupported("cannot set variables")  # features.set_variable

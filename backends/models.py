@@ -122,6 +122,11 @@ class BreakpointView(BaseModel):
     source: str | None = Field(None, description="the text of the line it is bound to")
     set_by: str = "human"
     enabled: bool = True
+    hits: int = Field(0, description="times the program stopped at it")
+    passed_without_stopping: Literal["yes", "no", "unknown"] = Field(
+        "unknown", description="whether the program is known to have passed it without stopping"
+    )
+    passed_note: str | None = Field(None, description="how that is known, or why it cannot be")
 
 
 class SessionSummary(BaseModel):

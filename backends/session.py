@@ -326,6 +326,9 @@ class Session:
     async def start(self, breakpoints: list[Breakpoint]) -> None:
         for bp in breakpoints:
             self.breakpoints.keep(bp)
+        if self.backend.debugs_code:
+            with contextlib.suppress(DebugError):  # what cannot be looked up now is looked up once the program runs
+                await self.breakpoints.bind_functions()
         by_file = self.breakpoints.line_specs()
         try:
             states = await self.backend.start(

@@ -73,7 +73,7 @@ async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> 
 async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views = [bp.view() for bp in session.breakpoints.values()]
-    text = "\n".join(render.breakpoint_line(v) for v in views) or "No breakpoints."
+    text = "\n".join(render.breakpoint_line(v, counts=True) for v in views) or "No breakpoints."
     text += f"\nPause on exceptions: {session.exception_mode}"
     return Reply(
         text,

@@ -102,9 +102,12 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
     return "\n".join(lines)
 
 
-def breakpoint_line(bp: BreakpointView) -> str:
+def breakpoint_line(bp: BreakpointView, counts: bool = False) -> str:
+    """One breakpoint; with `counts`, its hits and whether the program passed it without stopping (list_breakpoints)."""
     if bp.kind == "function":
         target = f"function {bp.function}"
+        if bp.file and bp.actual_line:  # bound as a line breakpoint on its first body line
+            target += f" at {where(bp.file, bp.actual_line)}"
     else:
         target = where(bp.file, bp.line)
         if bp.actual_line and bp.line and bp.actual_line != bp.line:
@@ -125,6 +128,10 @@ def breakpoint_line(bp: BreakpointView) -> str:
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"
+    if counts:
+        text += f"; hits {bp.hits}, passed without stopping: {bp.passed_without_stopping}"
+        if bp.passed_without_stopping != "no" and bp.passed_note:
+            text += f" ({bp.passed_note})"
     if bp.source:
         text += f"  | {bp.source}"
     return text

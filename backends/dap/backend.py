@@ -243,7 +243,9 @@ class DapBackend(Debugger):
             if times & (times - 1):  # tell on the 1st, 2nd, 4th, 8th… failure: a hot loop must not flood the bus
                 continue
             message = f"its condition raised {error} (at least {times}x); it does not stop while the condition fails"
-            self.listener.on_breakpoint_changed(bp_id, BreakpointState(state.verified, state.line, message, bp_id))
+            self.listener.on_breakpoint_changed(
+                bp_id, BreakpointState(state.verified, state.line, message, bp_id, passed=times)
+            )
 
     def _remember_conditions(self, conditions: list[str | None], states: list[BreakpointState]) -> None:
         for condition, state in zip(conditions, states, strict=False):

@@ -16,10 +16,11 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec
+from ..base import BreakpointState, ExceptionDetails, FunctionBreakpointSpec, FunctionLocation, LineBreakpointSpec
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
+FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
 
 
@@ -210,6 +211,56 @@ class DebugpyChildren(DapBackend):
             return found if isinstance(found, str) else ""
         return None
 
+    async def function_location(self, name: str) -> FunctionLocation | None:
+        """A qualified name (module.function, module.Class.method) binds as a line breakpoint on the function's first
+        body line, found in the program (before it starts: by its interpreter, on its path); so it stops in library
+        code too, as line breakpoints there do. A bare name stays debugpy's own function breakpoint, which matches any
+        function of that name in the code debugpy traces."""
+        if "." not in name.strip():
+            return None
+        answer = await self._find_function(name)
+        if answer is None:
+            return None
+        if answer[0] != "ok":
+            return FunctionLocation(
+                problem=f"cannot find {name}: {answer[1]}",
+                hint="name it as module.function or module.Class.method (as imported), or set a line breakpoint in "
+                "the function",
+            )
+        _, file, line, _how = answer
+        return FunctionLocation(file=self._local_path(file), line=int(line))
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        """debugpy's own function breakpoints (bare names): each says what it matches, since "verified" there only
+        means the name was taken."""
+        states = await super().set_function_breakpoints(specs)
+        for spec, state in zip(specs, states, strict=False):
+            if state.verified and not state.message:
+                where = "your code and files with breakpoints" if self.just_my_code else "any Python code"
+                state.message = (
+                    f"stops in any function named {spec.name} in {where}; for a library function give "
+                    "module.function (it then binds to that function's first line)"
+                )
+        return states
+
+    async def _find_function(self, name: str) -> tuple | None:
+        """pyfunction.resolve(name) run in the program, or None when it cannot be asked (not started, an attach)."""
+        source = FUNCTION_FINDER.read_text()
+        if self.client is None or self.client.closed:
+            return None
+        expression = (
+            f"(lambda ns: (exec({source!r}, ns), ns['resolve']({name!r}))[1])({{'__name__': 'pairdbg_function'}})"
+        )
+        try:
+            raw = await self.evaluate(expression, None, context="hover")
+            answer = ast.literal_eval(raw.value)
+        except (DebugError, ValueError, SyntaxError):
+            return None
+        return answer if isinstance(answer, tuple) and answer else None
+
+    def _local_path(self, path: str) -> str:
+        return path
+
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
         raised inside a library stops at the caller's line, and debugpy's own trace leaves the library out)."""
@@ -262,6 +313,37 @@ class PythonLaunch(DebugpyChildren):
         self.stop_on_entry = stop_on_entry
         self.just_my_code = just_my_code
         self.module = module
+
+    async def _find_function(self, name: str) -> tuple | None:
+        """Before the program starts, its interpreter reads the source on the program's path (nothing is imported)."""
+        if self.client is not None:
+            return await super()._find_function(name)
+        cwd = self.cwd or os.path.dirname(os.path.abspath(self.program))
+        first = cwd if self.module else os.path.dirname(os.path.abspath(self.program))
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                self.python,
+                str(FUNCTION_FINDER),
+                first,
+                name,
+                cwd=cwd,
+                env={**os.environ, **self.env},
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return None
+        with contextlib.suppress(ValueError, SyntaxError):
+            answer = ast.literal_eval(out.decode(errors="replace").strip())
+            return answer if isinstance(answer, tuple) and answer else None
+        return None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         ok, why = debugpy_available()
@@ -332,6 +414,14 @@ class PythonAttach(DebugpyChildren):
         # paths back, so every path pairdbg sees is local.
         self.path_mappings = [{"localRoot": local, "remoteRoot": remote} for local, remote in path_mappings or []]
         self.program = f"{host}:{port}"
+
+    def _local_path(self, path: str) -> str:
+        """A path in the attached program as this machine knows it (its path mappings, as debugpy maps stacks)."""
+        for mapping in self.path_mappings:
+            remote = mapping["remoteRoot"].rstrip("/")
+            if path == remote or path.startswith(remote + "/"):
+                return mapping["localRoot"].rstrip("/") + path[len(remote) :]
+        return path
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         return await open_debug_server(
