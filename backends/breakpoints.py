@@ -235,7 +235,9 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         counts, unbound until the new target answers; the same exception mode and id counter."""
         self._ids = previous._ids
         for bp in previous.values():
-            self._by_id[bp.id] = bp.unbound()
+            carried = self._by_id[bp.id] = bp.unbound()
+            if not carried.enabled:
+                carried.state = BreakpointState(False, message="disabled")
         self.exception_mode = previous.exception_mode
 
     def copy_of(self, bp: Breakpoint) -> Breakpoint | None:

@@ -264,6 +264,11 @@ class WatchList(Mapping[str, Watch]):
         self._by_id[watch.id] = watch
         return watch
 
+    def carry(self, previous: WatchList) -> None:
+        """A restarted program's watches: the same ids and expressions, evaluated afresh at its first stop."""
+        self._seq = previous._seq
+        self._by_id = {w.id: Watch(w.id, w.expression) for w in previous.values()}
+
     def remove(self, watch_id: str) -> Watch:
         watch = self._by_id.pop(watch_id.strip().upper(), None)
         if watch is None:

@@ -21,7 +21,7 @@ class SetBreakpointParams(SessionParams):
     function: str | None = Field(None, description="function name (instead of file+line)")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
-    log_message: str | None = Field(None, description="log this instead of stopping")
+    log_message: str | None = Field(None, description="log it, do not stop")
 
 
 async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
@@ -86,7 +86,7 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
 
 
 class ExceptionModeParams(SessionParams):
-    mode: Literal["none", "uncaught", "all"] = Field(description="which pause (sessions start with uncaught)")
+    mode: Literal["none", "uncaught", "all"] = Field(description="sessions start with uncaught")
 
 
 async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) -> Reply:
@@ -98,7 +98,7 @@ async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) 
 ACTIONS = [
     Action(
         "set_breakpoint",
-        "Set a breakpoint at file+line or a function; says if verified and where it bound.",
+        "Break at file+line or a function; says if verified and where it bound.",
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",

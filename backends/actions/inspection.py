@@ -194,7 +194,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 
 
 class OutputParams(SessionParams):
-    since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
+    since: int = Field(0, ge=0, description="next_since of the last call")
     limit: int = Field(100, ge=1, le=1000, description="entries to return")
     category: str | None = Field(None, description="stdout, stderr, console, important; default all")
 
