@@ -76,6 +76,9 @@ class RawFrame:
     line: int | None
     column: int | None = None
     hint: str | None = None  # "subtle"/"deemphasize" frames are library/internal ones
+    #: Left out of the target's own stack by its filter (debugpy's justMyCode); listed only when asked for.
+    library: bool = False
+    package: str | None = None  # what a library frame belongs to (its top-level package, or its file's name)
 
 
 @dataclass
@@ -236,6 +239,12 @@ class Debugger(Backend):
     @abstractmethod
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         """Frames from the top, and the total depth."""
+
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The stopped thread's whole stack as the program has it, from the top frame `stack` gave: the frames the
+        target's filter hides are in it with `library` set (they work as frame ids like the others). None when the
+        target hides no frames, or cannot say which."""
+        return None
 
     @abstractmethod
     async def scopes(self, frame_id: int) -> list[RawScope]: ...

@@ -16,7 +16,14 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import BreakpointState, ExceptionDetails, FunctionBreakpointSpec, FunctionLocation, LineBreakpointSpec
+from ..base import (
+    BreakpointState,
+    ExceptionDetails,
+    FunctionBreakpointSpec,
+    FunctionLocation,
+    LineBreakpointSpec,
+    RawFrame,
+)
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
@@ -120,6 +127,48 @@ RAISE_SITE = (
 )
 
 
+# Run in the stopped program: the stop's frames as pydevd keeps them (the same list its stackTrace filters), each as
+# (frame id on the wire, function, file, line, kind, module); kind is "debugger" for pydevd's own frames, "library"
+# for those justMyCode hides, else "shown". pydevd keeps every frame of the stop, so a hidden one's id works in
+# scopes, variables and evaluate like a shown one's.
+WHOLE_STACK = """
+def walk(top):
+    import sys
+    import pydevd_file_utils
+    from _pydevd_bundle._debug_adapter.pydevd_base_schema import BaseSchema
+    db = sys.modules["pydevd"].get_global_debugger()
+    manager = db.suspended_frames_manager
+    thread = manager.get_thread_id_for_variable_reference(BaseSchema._translate_id_from_dap(top))
+    frames = manager.get_frames_list(thread) if thread is not None else None
+    if frames is None:
+        return None
+    out = []
+    for f in frames:
+        if f.f_code is None or len(out) >= 1000:
+            continue
+        path = pydevd_file_utils.get_abs_path_real_path_and_base_from_frame(f)
+        if db.get_file_type(f, path) == db.PYDEV_FILE:
+            kind = "debugger"
+        elif db.is_files_filter_enabled and db.apply_files_filter(f, path[0], False):
+            kind = "library"
+        else:
+            kind = "shown"
+        line = frames.frame_id_to_lineno.get(id(f), f.f_lineno)
+        name = f.f_globals.get("__name__")
+        out.append((BaseSchema._translate_id_to_dap(id(f)), f.f_code.co_name, path[0], line, kind,
+                    name if isinstance(name, str) else ""))
+    return out
+"""
+WHOLE_STACK_EXPRESSION = "(lambda ns: (exec({source!r}, ns), ns['walk']({top}))[1])({{}})"
+
+
+def frame_package(module: str, file: str) -> str:
+    """What a library frame belongs to: its module's top-level package (jinja2), else its file's name (<template>)."""
+    if module and module != "__main__":
+        return module.split(".", 1)[0]
+    return os.path.basename(file) or file
+
+
 TRACKER = "multiprocessing resource tracker"
 
 
@@ -191,6 +240,35 @@ class DebugpyChildren(DapBackend):
 
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return (frame.get("source") or {}).get("path") != BOOT
+
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """With justMyCode on, the frames it hides, read from pydevd in the program (None with it off: none hidden)."""
+        if not self.just_my_code:
+            return None
+        expression = WHOLE_STACK_EXPRESSION.format(source=WHOLE_STACK, top=int(top_frame_id))
+        try:
+            raw = await self.evaluate(expression, top_frame_id, context="hover")
+            walked = ast.literal_eval(raw.value)
+        except (DebugError, ValueError, SyntaxError):
+            return None  # a pydevd without these internals: the stack says nothing it cannot know
+        if not isinstance(walked, list):
+            return None
+        frames = []
+        for frame_id, name, file, line, kind, module in walked:
+            if kind == "debugger" or os.path.abspath(file) == BOOT:
+                continue
+            library = kind == "library"
+            frames.append(
+                RawFrame(
+                    frame_id,
+                    name,
+                    self._local_path(file),
+                    line,
+                    library=library,
+                    package=frame_package(module, file) if library else None,
+                )
+            )
+        return frames
 
     @property
     def skipped_code_hint(self) -> str | None:  # type: ignore[override]
