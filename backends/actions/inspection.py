@@ -68,7 +68,7 @@ class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle")
     start: int = Field(0, ge=0, description="first child")
     count: int = Field(50, ge=1, le=500, description="children to return")
-    names: list[str] | None = Field(None, description="only these (default: all)")
+    names: list[str] | None = Field(None, description="only these")
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
@@ -111,7 +111,7 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 class EvaluateParams(SessionParams):
     expression: str = Field(description="in the program's language")
-    frame: str | None = Field(None, description="frame handle (default @f0); 'global' in JavaScript, also running")
+    frame: str | None = Field(None, description="default @f0; 'global' in JavaScript, also running")
     return_by_value: bool = Field(False, description="JavaScript: the whole value as JSON")
 
 

@@ -251,7 +251,7 @@ async def close_debug_session(hub: Hub, p: CloseParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "list_supported_languages",
-        "Languages and backends ready here, and how to get the rest.",
+        "Languages and backends ready here, how to get the rest.",
         NoParams,
         list_supported_languages,
         "Supported languages",
