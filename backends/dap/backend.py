@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -52,6 +53,7 @@ def dap_capabilities(answer: dict[str, Any], allowed: frozenset[str] | None = No
 CONDITION_ERROR = "Error while evaluating expression in conditional breakpoint:"  # pydevd's output line
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
 MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
+MAX_WHOLE_STACK = 1000  # frames read when a stop's library frames are placed in its stack
 ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
 ADAPTER_STOP_S = 0.5  # how long a server adapter (adapter_serves_on) gets after TERM
 
@@ -332,21 +334,31 @@ class DapBackend(Debugger):
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": start, "levels": levels})
         raw = body.get("stackFrames", [])
-        frames = [
-            RawFrame(
-                id=f["id"],
-                name=f.get("name", "?"),
-                file=(f.get("source") or {}).get("path"),
-                line=f.get("line") or None,
-                column=f.get("column") or None,
-                hint=f.get("presentationHint") or (f.get("source") or {}).get("presentationHint"),
-            )
-            for f in raw
-            if self._keep_frame(f)
-        ]
-        # Frames a profile hides (its own bootstrap) sit at the bottom of every stack: keep them out of the total.
-        total = (body.get("totalFrames") or start + len(raw)) - (len(raw) - len(frames))
-        return frames, total
+        frames = [_raw_frame(f) for f in raw if self._keep_frame(f)]
+        if len(frames) == len(raw):
+            return frames, body.get("totalFrames") or start + len(raw)
+        # A profile leaves frames out (its own bootstrap, js-debug's node internals and labels): the adapter's
+        # positions and total are not ours, so the whole stack is read once and paged as shown.
+        if start or (body.get("totalFrames") or 0) > len(raw):
+            body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": MAX_WHOLE_STACK})
+            shown = [_raw_frame(f) for f in body.get("stackFrames", []) if self._keep_frame(f)]
+            return shown[start : start + levels], len(shown)
+        return frames, len(frames)
+
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The library frames `stack` leaves out (those the adapter marks deemphasized or subtle, e.g. js-debug's
+        skipFiles <node_internals>), in their place; a profile's own frames and labels stay out. None if none."""
+        body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": MAX_WHOLE_STACK})
+        frames: list[RawFrame] = []
+        hidden = False
+        for f in body.get("stackFrames", []):
+            if self._keep_frame(f):
+                frames.append(_raw_frame(f))
+            elif _raw_frame(f).hint in ("deemphasize", "subtle"):
+                hidden = True
+                path = (f.get("source") or {}).get("path") or ""
+                frames.append(dataclasses.replace(_raw_frame(f), library=True, package=path.split("/", 1)[0] or None))
+        return frames if hidden else None
 
     async def step_in_targets(self, frame_id: int) -> list[str] | None:
         """The calls a step_into on this frame's current line could enter (the adapter's `stepInTargets`), by name;
@@ -483,6 +495,17 @@ class DapBackend(Debugger):
         assert self.proc is not None and self.proc.stderr is not None
         while line := await self.proc.stderr.readline():
             self.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+
+def _raw_frame(f: dict[str, Any]) -> RawFrame:
+    return RawFrame(
+        id=f["id"],
+        name=f.get("name", "?"),
+        file=(f.get("source") or {}).get("path"),
+        line=f.get("line") or None,
+        column=f.get("column") or None,
+        hint=f.get("presentationHint") or (f.get("source") or {}).get("presentationHint"),
+    )
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:

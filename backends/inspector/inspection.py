@@ -75,6 +75,30 @@ class InspectorValues:
         total = len(frames)
         return frames[start : start + levels], total
 
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The runtime's own frames that `stack` leaves out (node:internal/…, bun:…, built-ins), in their place; they
+        are call frames of the pause like the others (scopes, evaluate). None when there are none."""
+        frames: list[RawFrame] = []
+        hidden = False
+        for index, frame in enumerate(self._frames()):
+            location = frame.get("location") or {}
+            script_id = str(location.get("scriptId", ""))
+            name = frame.get("functionName") or "(anonymous)"
+            if index and self._internal(script_id):
+                hidden = True
+                script = self.scripts.by_id.get(script_id)
+                url = script.url if script is not None else ""
+                line = location.get("lineNumber", 0) + 1
+                frames.append(RawFrame(index, name, url or None, line, library=True, package=_runtime_of(url)))
+                continue
+            file, line0, column0 = self.scripts.from_wire(
+                script_id, location.get("lineNumber", 0), location.get("columnNumber", 0)
+            )
+            frames.append(RawFrame(index, name, file, line0 + 1, column0 + 1))
+        if not hidden:
+            return None
+        return frames + self._async_frames()
+
     def _internal(self, script_id: str) -> bool:
         script = self.scripts.by_id.get(str(script_id))
         # The runtime's own code: Node's node:/internal/ modules, Bun's bun: ones, and WebKit's built-ins
@@ -446,3 +470,12 @@ def _name_before(lines: list[str], source_map, name: str, start: dict[str, int],
             if found:
                 return found
     return None
+
+
+def _runtime_of(url: str) -> str:
+    """What a runtime frame the stack leaves out belongs to, by its script's URL."""
+    if url.startswith(("node:", "internal/")):
+        return "node internals"
+    if url.startswith("bun:"):
+        return "bun internals"
+    return "runtime built-ins"
