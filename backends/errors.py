@@ -112,6 +112,7 @@ def not_paused(session_id: str, phase: str) -> DebugError:
 # engines put it first, before the stack: `ReferenceError: x is not defined`, V8's `Uncaught ReferenceError: …`, and
 # js-debug's `Uncaught ReferenceError ReferenceError: …` (class name, then the error's own text).
 _RAISED = re.compile(r"^([A-Za-z_$][\w$.]*)(?::\s?(.*))?$", re.DOTALL)
+_EXCEPTION_NAME = re.compile(r"(Error|Exception|Exit|Interrupt|Warning|Iteration)$")
 _CLASS_THEN_TEXT = re.compile(r"^([A-Za-z_$][\w$]*) (.+)$", re.DOTALL)
 # Evidence that the expression's own code ran (so a SyntaxError came from code it called, e.g. JSON.parse): a frame of
 # the evaluated code in Python's traceback (`File "<string>", line 1, in <module>`) or in a JavaScript stack.
@@ -165,7 +166,7 @@ def _exception_in(text: str) -> tuple[str, str] | None:
     if match is not None and _looks_like_exception(match.group(1), match.group(2)):
         return match.group(1), (match.group(2) or "").strip()
     pair = _CLASS_THEN_TEXT.match(line)  # js-debug: "ReferenceError ReferenceError: x is not defined", "Error 42"
-    if pair is not None and _looks_like_exception(pair.group(1), None):
+    if pair is not None and _EXCEPTION_NAME.search(pair.group(1)):
         inner = _RAISED.match(pair.group(2))
         if inner is not None and inner.group(1) == pair.group(1):
             return inner.group(1), (inner.group(2) or "").strip()
@@ -176,9 +177,7 @@ def _exception_in(text: str) -> tuple[str, str] | None:
 def _looks_like_exception(name: str, message: str | None) -> bool:
     """`KeyError: 'x'`, `Error`, `SystemExit`: an exception class's name, not any "word: text" line."""
     last = name.rsplit(".", 1)[-1]
-    return bool(re.search(r"(Error|Exception|Exit|Interrupt|Warning|Iteration)$", last)) or (
-        message is None and last[:1].isupper()
-    )
+    return bool(_EXCEPTION_NAME.search(last)) or (message is None and last[:1].isupper())
 
 
 def check_length(what: str, text: str | None, limit: int) -> None:
