@@ -44,6 +44,18 @@ class BreakpointState:
     line: int | None = None
     message: str | None = None
     backend_id: int | str | None = None
+    #: Times the target is known to have passed it without stopping (its condition raised); 0 when none are known.
+    passed: int = 0
+
+
+@dataclass
+class FunctionLocation:
+    """Where a function breakpoint binds as a line breakpoint (file, first body line), or why it cannot stop."""
+
+    file: str | None = None
+    line: int | None = None
+    problem: str | None = None  # set: the breakpoint is unverified with this reason
+    hint: str | None = None  # how to make it stop anyway
 
 
 @dataclass
@@ -64,6 +76,9 @@ class RawFrame:
     line: int | None
     column: int | None = None
     hint: str | None = None  # "subtle"/"deemphasize" frames are library/internal ones
+    #: Left out of the target's own stack by its filter (debugpy's justMyCode); listed only when asked for.
+    library: bool = False
+    package: str | None = None  # what a library frame belongs to (its top-level package, or its file's name)
 
 
 @dataclass
@@ -225,6 +240,12 @@ class Debugger(Backend):
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         """Frames from the top, and the total depth."""
 
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The stopped thread's whole stack as the program has it, from the top frame `stack` gave: the frames the
+        target's filter hides are in it with `library` set (they work as frame ids like the others). None when the
+        target hides no frames, or cannot say which."""
+        return None
+
     @abstractmethod
     async def scopes(self, frame_id: int) -> list[RawScope]: ...
 
@@ -233,6 +254,13 @@ class Debugger(Backend):
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
+
+    async def function_location(self, name: str) -> FunctionLocation | None:
+        """Where a function breakpoint on `name` must be bound as a line breakpoint, for a target whose own function
+        breakpoints would not stop there (debugpy's match bare names in traced code only); a FunctionLocation with a
+        `problem` when it cannot stop at all. None: the target's own function breakpoint does what the name says
+        (or the function cannot be looked up yet; it is asked again once the program runs)."""
+        return None
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         raise self.unsupported("cannot set variables")  # features.set_variable

@@ -58,17 +58,47 @@ class Breakpoint:
     set_by: str = "human"
     enabled: bool = True  # a disabled breakpoint is kept and listed but not sent to the target
     state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
+    hits: int = 0  # stops at this breakpoint, in this session (kept across a restart)
+    # A function breakpoint the target binds as a line breakpoint (Debugger.function_location): that line, or why
+    # it cannot stop. Found again for each process (a child's, a restarted program's).
+    bound_file: str | None = None
+    bound_line: int | None = None
+    problem: str | None = None
+
+    def unbound(self) -> Breakpoint:
+        """This breakpoint for another process (a child's session, a restarted program): same id and settings,
+        nothing bound yet."""
+        return dataclasses.replace(self, state=BreakpointState(False), bound_file=None, bound_line=None, problem=None)
+
+    def passed_without_stopping(self) -> tuple[Literal["yes", "no", "unknown"], str]:
+        """Whether the program is known to have passed this breakpoint's place without stopping, and why that is known
+        (or not). Only a bound breakpoint with nothing that can hold it back stops on every pass."""
+        if self.state.passed:
+            return "yes", f"its condition raised, {self.state.passed}x or more"
+        if not self.enabled:
+            return "unknown", "disabled"
+        if self.log_message:
+            return "unknown", "a log point"
+        if not self.state.verified:
+            return "unknown", "not bound"
+        if self.condition or self.hit_condition:
+            return "unknown", "conditional"
+        if self.kind == "function" and not self.bound_file:
+            return "unknown", "the name is matched by the target"
+        return "no", "bound, unconditional: every pass stops"
 
     def view(self) -> BreakpointView:
-        actual = self.state.line or self.line
+        file = self.bound_file or self.file
+        actual = self.bound_line or self.state.line or self.line
         source = None
-        if self.file and actual:
+        if file and actual:
             with contextlib.suppress(DebugError, IndexError):
-                source = lines_of(self.file)[actual - 1].strip()
+                source = lines_of(file)[actual - 1].strip()
+        passed, why = self.passed_without_stopping()
         return BreakpointView(
             id=self.id,
             kind=self.kind,
-            file=self.file,
+            file=file,
             line=self.line,
             function=self.function,
             condition=self.condition,
@@ -80,6 +110,9 @@ class Breakpoint:
             source=source,
             set_by=self.set_by,
             enabled=self.enabled,
+            hits=self.hits,
+            passed_without_stopping=passed,
+            passed_note=why,
         )
 
 
@@ -194,14 +227,24 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         own breakpoint never shares an id with one of its family's: a shared id means inherited."""
         self._ids = parent._ids
         for bp in parent.values():
-            self._by_id[bp.id] = dataclasses.replace(bp, state=BreakpointState(False))
+            self._by_id[bp.id] = dataclasses.replace(bp.unbound(), hits=0)
         self.exception_mode = parent.exception_mode
+
+    def carry(self, previous: BreakpointBook) -> None:
+        """A restarted program's book: the previous run's breakpoints under the same ids, with their settings and hit
+        counts, unbound until the new target answers; the same exception mode and id counter."""
+        self._ids = previous._ids
+        for bp in previous.values():
+            carried = self._by_id[bp.id] = bp.unbound()
+            if not carried.enabled:
+                carried.state = BreakpointState(False, message="disabled")
+        self.exception_mode = previous.exception_mode
 
     def copy_of(self, bp: Breakpoint) -> Breakpoint | None:
         """A parent's new breakpoint for this (child) book, same id; None if this book has it already."""
         if bp.id in self._by_id:
             return None
-        return dataclasses.replace(bp, state=BreakpointState(False))
+        return dataclasses.replace(bp.unbound(), hits=0)
 
     async def add_inherited(self, bp: Breakpoint, live: bool) -> None:
         """Keep a parent's new breakpoint (from copy_of) whatever the target says: sent now if `live`, else by the
@@ -252,6 +295,9 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             if bp.kind == "line" and bp.file and bp.line and bp.enabled:
                 spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
                 by_file.setdefault(bp.file, []).append((bp, spec))
+            elif bp.kind == "function" and bp.bound_file and bp.bound_line and bp.enabled:
+                spec = LineBreakpointSpec(bp.bound_line, bp.condition, bp.hit_condition)
+                by_file.setdefault(bp.bound_file, []).append((bp, spec))
         return by_file
 
     def started(
@@ -274,9 +320,36 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         for (bp, _), state in zip(specs, states, strict=False):
             bp.state = state
 
+    async def bind_functions(self) -> set[str]:
+        """Find where the target binds each enabled function breakpoint not bound yet as a line breakpoint (see
+        Debugger.function_location); the files that gained one. One that cannot stop is kept, unverified, with why."""
+        debugger = self.backend.debugger("has no function breakpoints")
+        files: set[str] = set()
+        for bp in self._by_id.values():
+            if bp.kind != "function" or not bp.enabled or bp.bound_file or bp.problem:
+                continue
+            place = await debugger.function_location(bp.function or "")
+            if place is None:
+                continue
+            if place.problem:
+                bp.problem = place.problem + (f"; {place.hint}" if place.hint else "")
+                bp.state = BreakpointState(False, message=bp.problem)
+            elif place.file and place.line:
+                bp.bound_file, bp.bound_line = place.file, place.line
+                files.add(place.file)
+        return files
+
     async def _sync_functions(self) -> None:
-        bps = [bp for bp in self._by_id.values() if bp.kind == "function" and bp.enabled]
-        states = await self.backend.debugger("has no function breakpoints").set_function_breakpoints(
+        """Bind what binds as a line breakpoint (and send those files), the rest as the target's own."""
+        for file in await self.bind_functions():
+            await self._sync_file(file)
+        bps = [
+            bp
+            for bp in self._by_id.values()
+            if bp.kind == "function" and bp.enabled and not bp.bound_file and not bp.problem
+        ]
+        debugger = self.backend.debugger("has no function breakpoints")
+        states = await debugger.set_function_breakpoints(
             [FunctionBreakpointSpec(bp.function or "", bp.condition, bp.hit_condition) for bp in bps]
         )
         for bp, state in zip(bps, states, strict=False):
@@ -289,11 +362,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             raise debugger.unsupported("has no function breakpoints")
         self._by_id[bp.id] = bp
         try:
-            if bp.kind == "function":
-                await self._sync_functions()
-            else:
-                assert bp.file is not None
-                await self._sync_file(bp.file)
+            await self._sync_one(bp)
         except DebugError:
             del self._by_id[bp.id]
             raise
@@ -312,7 +381,9 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         return bp
 
     async def _sync_one(self, bp: Breakpoint) -> None:
-        if bp.kind == "function":
+        if bp.kind == "function" and bp.bound_file:
+            await self._sync_file(bp.bound_file)
+        elif bp.kind == "function":
             await self._sync_functions()
         elif bp.file:
             await self._sync_file(bp.file)
@@ -357,7 +428,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         if not bp.enabled:
             bp.state = BreakpointState(False, message="disabled")  # not in the target, so not verified
         elif not before.enabled:
-            bp.state = BreakpointState(False)  # the target's answer decides
+            bp.state = BreakpointState(False, message=bp.problem)  # the target's answer decides
         if live:
             try:
                 await self._sync_one(bp)
@@ -386,14 +457,17 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 return
 
     def verify_hit(self, report: StopReport) -> None:
-        """A breakpoint the program stopped at is bound, even if the target's "resolved" event has not come in yet
-        (Node under load sends it after the pause)."""
+        """Count a stop at each breakpoint it hit; one the program stopped at is bound, even if the target's "resolved"
+        event has not come in yet (Node under load sends it after the pause)."""
+        for bp in self._by_id.values():
+            if bp.id in report.hit_breakpoints:
+                bp.hits += 1
         hit = [bp for bp in self._by_id.values() if bp.id in report.hit_breakpoints and not bp.state.verified]
         for bp in hit:
             bp.state = dataclasses.replace(
                 bp.state, verified=True, line=bp.state.line or report.location.line, message=None
             )
-        if hit:
+        if report.hit_breakpoints:
             self.publish()
 
     def publish(self) -> None:

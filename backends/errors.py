@@ -14,6 +14,8 @@
         PATH_NOT_FOUND         a file, handle or path does not exist (or has expired)
         LIMIT_EXCEEDED         a configured limit (sessions, breakpoints, expression size) was hit
         BUSY                   another actor holds the session for a conflicting action
+        EVALUATION_FAILED      an expression ran in the program and raised, or does not parse (data: exception_type,
+                               exception_message, syntax_error); the arguments were fine
       React Native listener (backends/rn, PROTOCOL.md; wire and tool codes are the same strings):
         STREAM_UNAVAILABLE     the app has no such stream (redux, navigation, mmkv) or nothing mirrored for it
         SCOPE_NOT_FOUND        a snapshot scope does not exist in the state
@@ -35,6 +37,7 @@ Messages say what happened; hints say what to do next, so an agent's next call c
 
 from __future__ import annotations
 
+import re
 from enum import StrEnum
 from typing import Any
 
@@ -56,6 +59,7 @@ class ErrorCode(StrEnum):
     PAYLOAD_TOO_LARGE = "PAYLOAD_TOO_LARGE"
     LIMIT_EXCEEDED = "LIMIT_EXCEEDED"
     BUSY = "BUSY"
+    EVALUATION_FAILED = "EVALUATION_FAILED"
     SEQ_EVICTED = "SEQ_EVICTED"
     SNAPSHOT_UNAVAILABLE = "SNAPSHOT_UNAVAILABLE"
     UNAUTHORIZED = "UNAUTHORIZED"
@@ -102,6 +106,78 @@ def not_paused(session_id: str, phase: str) -> DebugError:
         hint=f"call wait_for_stop(session_id='{session_id}') or pause_execution first",
         phase=phase,
     )
+
+
+# An exception named in an error text: Python's traceback ends with `ZeroDivisionError: division by zero`; JavaScript
+# engines put it first, before the stack: `ReferenceError: x is not defined`, V8's `Uncaught ReferenceError: …`, and
+# js-debug's `Uncaught ReferenceError ReferenceError: …` (class name, then the error's own text).
+_RAISED = re.compile(r"^([A-Za-z_$][\w$.]*)(?::\s?(.*))?$", re.DOTALL)
+_EXCEPTION_NAME = re.compile(r"(Error|Exception|Exit|Interrupt|Warning|Iteration)$")
+_CLASS_THEN_TEXT = re.compile(r"^([A-Za-z_$][\w$]*) (.+)$", re.DOTALL)
+# Evidence that the expression's own code ran (so a SyntaxError came from code it called, e.g. JSON.parse): a frame of
+# the evaluated code in Python's traceback (`File "<string>", line 1, in <module>`) or in a JavaScript stack.
+_RAN = re.compile(r'File "<string>", line \d+, in |^\s*at (?:eval \(|<anonymous>:\d)', re.MULTILINE)
+
+
+def evaluation_failed(
+    expression: str, error_text: str, thrown: bool = False, parses: bool | None = None
+) -> DebugError | None:
+    """EVALUATION_FAILED for the target's answer to an expression that raised or does not parse, with the exception's
+    type and message. None when `error_text` names no exception (the request failed, not the expression), unless the
+    target said the expression threw (`thrown`: JavaScript can throw any value, `throw 42`). `parses`, when the caller
+    asked the target, says whether the expression compiles (else the error text's stack decides)."""
+    found = _exception_in(error_text)
+    if found is None:
+        if not thrown:
+            return None
+        lines = error_text.strip().splitlines()
+        found = ("a thrown value", (lines[0] if lines else "").removeprefix("Uncaught ").strip())
+    exc_type, exc_message = found
+    syntax = exc_type.rsplit(".", 1)[-1] in ("SyntaxError", "IndentationError", "TabError") and not (
+        parses if parses is not None else _RAN.search(error_text)
+    )
+    shown = f"{exc_type}: {exc_message}" if exc_message else exc_type
+    if syntax:
+        message = f"{expression!r} is not a valid expression: {shown}"
+        hint = "fix the expression's syntax (it was not run)"
+    else:
+        message = f"evaluating {expression!r} raised {shown}"
+        hint = (
+            "the expression ran and raised in the program; names are those visible in the frame (get_local_variables)"
+        )
+    return DebugError(
+        ErrorCode.EVALUATION_FAILED,
+        message,
+        hint=hint,
+        exception_type=exc_type,
+        exception_message=exc_message,
+        syntax_error=syntax,
+    )
+
+
+def _exception_in(text: str) -> tuple[str, str] | None:
+    """The (type, message) an error text names: a Python traceback's last line, a JavaScript error's first."""
+    lines = [line.strip() for line in text.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    python = any(line.startswith("Traceback (most recent call last)") for line in lines)
+    line = (lines[-1] if python else lines[0]).removeprefix("Uncaught ").strip()
+    match = _RAISED.match(line)
+    if match is not None and _looks_like_exception(match.group(1), match.group(2)):
+        return match.group(1), (match.group(2) or "").strip()
+    pair = _CLASS_THEN_TEXT.match(line)  # js-debug: "ReferenceError ReferenceError: x is not defined", "Error 42"
+    if pair is not None and _EXCEPTION_NAME.search(pair.group(1)):
+        inner = _RAISED.match(pair.group(2))
+        if inner is not None and inner.group(1) == pair.group(1):
+            return inner.group(1), (inner.group(2) or "").strip()
+        return pair.group(1), pair.group(2).strip()
+    return None
+
+
+def _looks_like_exception(name: str, message: str | None) -> bool:
+    """`KeyError: 'x'`, `Error`, `SystemExit`: an exception class's name, not any "word: text" line."""
+    last = name.rsplit(".", 1)[-1]
+    return bool(_EXCEPTION_NAME.search(last)) or (message is None and last[:1].isupper())
 
 
 def check_length(what: str, text: str | None, limit: int) -> None:

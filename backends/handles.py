@@ -48,6 +48,13 @@ class Handles:
         self._frames[handle] = frame_id
         return handle
 
+    def library_frame(self, shown: int, offset: int, frame_id: int) -> str:
+        """A frame the stack hides (library code), named from the nearest shown frame: `@f0+2` is the second hidden
+        frame below @f0, `@f0-1` the one just above it (where an exception was raised)."""
+        handle = f"@f{shown}{offset:+d}"
+        self._frames[handle] = frame_id
+        return handle
+
     def thread_frame(self, thread_id: int, index: int, frame_id: int) -> str:
         """A frame of a thread other than the stopped one: `@f<thread>.<position>`, valid until the program runs."""
         handle = f"@f{thread_id}.{index}"

@@ -147,6 +147,32 @@ class Hub:
             raise
         return session
 
+    async def restart(self, session_id: str, make: Callable[[], Awaitable[Backend]], name: str) -> Session:
+        """End a session's program and start it again (`make` builds its backend) under the same session id, with
+        its breakpoints, watches, exception mode, output and stop numbers (Session's `previous`). Child processes'
+        sessions end with the old program. If the new start fails, the session is there in phase error, saying why."""
+        old = self.get(session_id)
+        if old.parent is not None:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"session {old.id} is a child process of {old.parent.id}; its program starts with its parent's",
+                hint=f"restart_debugging(session_id='{old.parent.id}')",
+            )
+        await old.close(terminate=True)
+        backend = await make()
+        session = Session(
+            old.id, name, backend, self.bus, self.limits, backend.language, open_child=self._open_child, previous=old
+        )
+        self.sessions[old.id] = session
+        self.bus.publish(SessionAdded(old.id, name=name))
+        try:
+            await session.start([])
+        except BaseException:
+            with contextlib.suppress(Exception):
+                await backend.close(terminate=True)
+            raise
+        return session
+
     async def close(self, session_id: str, terminate: bool = True) -> Session:
         session = self.get(session_id)
         await session.close(terminate)

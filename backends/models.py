@@ -58,6 +58,29 @@ class FrameView(BaseModel):
     file: str | None = None
     line: int | None = None
     column: int | None = None
+    library: bool = Field(False, description="hidden from the stack by justMyCode (library code); shown when asked")
+
+
+class HiddenFrames(BaseModel):
+    """A run of library frames the stack leaves out (debugpy's justMyCode), between two frames it shows."""
+
+    count: int
+    packages: list[str] = Field(default_factory=list, description="what they belong to, e.g. jinja2")
+    after: str | None = Field(None, description="the shown frame above them (None: above the top, where it raised)")
+    before: str | None = Field(None, description="the shown frame below them (None: below the bottom)")
+    handles: list[str] = Field(default_factory=list, description="their own handles, top first (@f0+1, …)")
+
+    def text(self) -> str:
+        what = f"{self.count} library frame{'s' if self.count != 1 else ''} hidden"
+        if self.packages:
+            what += f" ({', '.join(self.packages)})"
+        if self.after and self.before:
+            where = f"between {self.after} and {self.before}"
+        elif self.after:
+            where = f"below {self.after}"
+        else:
+            where = f"above {self.before}"
+        return f"{what} {where}"
 
 
 class WatchView(BaseModel):
@@ -101,6 +124,7 @@ class StopReport(BaseModel):
     locals_total: int = 0
     stack: list[FrameView] = Field(default_factory=list)
     stack_total: int = 0
+    hidden_frames: list[HiddenFrames] = Field(default_factory=list, description="library frames the stack leaves out")
     watches: list[WatchView] = Field(default_factory=list)
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0
@@ -122,6 +146,11 @@ class BreakpointView(BaseModel):
     source: str | None = Field(None, description="the text of the line it is bound to")
     set_by: str = "human"
     enabled: bool = True
+    hits: int = Field(0, description="times the program stopped at it")
+    passed_without_stopping: Literal["yes", "no", "unknown"] = Field(
+        "unknown", description="whether the program is known to have passed it without stopping"
+    )
+    passed_note: str | None = Field(None, description="how that is known, or why it cannot be")
 
 
 class SessionSummary(BaseModel):

@@ -13,7 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from .base import RawValue
 from .errors import DebugError, ErrorCode
-from .models import FrameView, Phase, StopReport, VariableView
+from .models import FrameView, HiddenFrames, Phase, StopReport, VariableView
+from .stops import place_library_frames
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -123,10 +124,23 @@ async def async_tasks(session: Session, frame: str | None) -> list[dict[str, Any
     ]
 
 
-async def call_stack(session: Session, thread_id: int, start: int, count: int) -> tuple[list[FrameView], int]:
+async def call_stack(
+    session: Session, thread_id: int, start: int, count: int, include_library: bool = False
+) -> tuple[list[FrameView], int]:
     """Frames of a thread: the stopped thread's are @fN (positions in the stop's stack), another thread's
-    @f<thread>.<N>; both work in get_scopes, get_variables and evaluate until the program runs."""
+    @f<thread>.<N>; both work in get_scopes, get_variables and evaluate until the program runs. With
+    `include_library`, the stopped thread's stack also lists the library frames the target hides (library=True,
+    handles @fN+k / @f0-k, which work the same)."""
     snapshot = session.snapshot
+    if include_library and snapshot is not None and snapshot.thread_id == thread_id:
+        full = await snapshot.full_stack()
+        if full is not None:
+            entries, _ = place_library_frames(full, session.handles)
+            frames = [
+                FrameView(handle=h, function=f.name, file=f.file, line=f.line, column=f.column, library=f.library)
+                for h, f in entries[start : start + count]
+            ]
+            return frames, len(entries)
     if snapshot is not None and snapshot.thread_id == thread_id:
         raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
     else:
@@ -187,22 +201,29 @@ class FrameData:
     scopes: list[VariableView] = field(default_factory=list)
     first_scope_children: list[VariableView] = field(default_factory=list)
     first_scope_total: int = 0
+    #: Runs of library frames the stack leaves out (each `text()` says how many, of what, where). With
+    #: include_library they are in `frames` instead, each with `library` set (to show greyed).
+    hidden: list[HiddenFrames] = field(default_factory=list)
 
 
-async def frame_view(session: Session, frame: str, max_frames: int) -> FrameData | None:
+async def frame_view(
+    session: Session, frame: str, max_frames: int, include_library: bool = False
+) -> FrameData | None:
     """The current stop's frames (more than the report's when the stack is deeper), the scopes of `frame` and its
     first scope's children. What the stop report already read (top frames, top-frame locals) is not asked again.
-    None when there is no stop, or a newer stop came while reading."""
+    `include_library` lists the hidden library frames too. None when there is no stop, or a newer stop came while
+    reading."""
     stop = session.last_stop
     if stop is None:
         return None
     number = session.stop_number
     frames, total = list(stop.stack), stop.stack_total
-    if total > len(frames) and stop.thread_id is not None:
-        frames, total = await call_stack(session, stop.thread_id, 0, min(total, max_frames))
+    wants_library = include_library and bool(stop.hidden_frames)
+    if (total > len(frames) or wants_library) and stop.thread_id is not None:
+        frames, total = await call_stack(session, stop.thread_id, 0, max_frames, wants_library)
         if session.stop_number != number:
             return None
-    data = FrameData(session.id, number, frames, total, frame)
+    data = FrameData(session.id, number, frames, total, frame, hidden=list(stop.hidden_frames))
     data.scopes = await scopes(session, frame)
     if not data.scopes or not data.scopes[0].handle:
         return data

@@ -87,7 +87,9 @@ class Session:
         limits: Limits,
         language: str,
         open_child: Callable[[Session, Backend, str], Awaitable[None]] | None = None,
+        previous: Session | None = None,
     ) -> None:
+        """`previous`: the same program's last run, when this session restarts it (see `Hub.restart`)."""
         self.id = session_id
         self.name = name
         self.backend = backend
@@ -99,8 +101,9 @@ class Session:
         self.last_stop: StopReport | None = None
         self.exit_code: int | None = None
         self.error: str | None = None
-        self.output = OutputRing(limits.output_capacity, limits.output_bytes)
-        self.handles = Handles()
+        # A restart goes on with the same output (cursors stay valid) and handle numbers (an old @vN is still expired).
+        self.output = previous.output if previous else OutputRing(limits.output_capacity, limits.output_bytes)
+        self.handles = previous.handles if previous else Handles()
         self.breakpoints = BreakpointBook(session_id, backend, bus, limits, self.require_live, self.source_folders)
         self.values = ValueInspector(
             backend, self.handles, limits, lambda: self.phase, self.require_paused, self.require_live
@@ -131,7 +134,18 @@ class Session:
         self._watch_task: asyncio.Future[None] | None = None
         self._lost_task: asyncio.Future[None] | None = None
         self._outlived = False  # the program's own process ended while its children's sessions run on
+        if previous is not None:
+            self._carry(previous)
         backend.listener = self
+
+    def _carry(self, previous: Session) -> None:
+        """A restart: the previous run's breakpoints (ids, settings, hit counts), watches, exception mode and
+        launch, and its stop numbers go on (a stop number names one stop of this session id)."""
+        self.breakpoints.carry(previous.breakpoints)
+        self.watches.carry(previous.watches)
+        self.launch_args = previous.launch_args
+        self.stop_number = previous.stop_number
+        self._output_mark = self.output.cursor
 
     # ----- phase machine ---------------------------------------------------------------------------------------
 
@@ -326,6 +340,9 @@ class Session:
     async def start(self, breakpoints: list[Breakpoint]) -> None:
         for bp in breakpoints:
             self.breakpoints.keep(bp)
+        if self.backend.debugs_code:
+            with contextlib.suppress(DebugError):  # what cannot be looked up now is looked up once the program runs
+                await self.breakpoints.bind_functions()
         by_file = self.breakpoints.line_specs()
         try:
             states = await self.backend.start(

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .base import StopInfo
 from .errors import DebugError
-from .models import ExceptionInfo, FrameView, Location, StopReport
+from .models import ExceptionInfo, FrameView, HiddenFrames, Location, StopReport
 from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
@@ -36,6 +36,8 @@ class StopSnapshot:
         self._debugger = debugger
         self._frames = list(frames)
         self._scopes: dict[int, list[RawScope]] = {}
+        self._full: list[RawFrame] | None = None
+        self._full_asked = False
 
     async def stack(self, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         """Frames start..start+levels of the stopped thread, and the depth; only frames not seen yet are fetched."""
@@ -45,6 +47,15 @@ class StopSnapshot:
             self._frames.extend(more)
             self.total = max(total, len(self._frames))
         return self._frames[start:end], self.total
+
+    async def full_stack(self) -> list[RawFrame] | None:
+        """The whole stack with the library frames the target hides (None: it hides none); asked once per stop."""
+        if not self._full_asked:
+            self._full_asked = True
+            if self._frames:
+                with contextlib.suppress(DebugError):
+                    self._full = await self._debugger.stack_with_library(self.thread_id, self._frames[0].id)
+        return self._full
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         if frame_id not in self._scopes:
@@ -95,6 +106,10 @@ class StopRecorder:
             FrameView(handle=handles.frame(i, f.id), function=f.name, file=f.file, line=f.line, column=f.column)
             for i, f in enumerate(frames)
         ]
+        hidden: list[HiddenFrames] = []
+        full = await snapshot.full_stack()
+        if full is not None:
+            _, hidden = place_library_frames(full, handles)
         top = frames[0] if frames else None
         location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
         locals_, locals_total = ([], 0)
@@ -136,6 +151,7 @@ class StopRecorder:
             locals_total=locals_total,
             stack=stack,
             stack_total=total,
+            hidden_frames=hidden,
             watches=watches,
             output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
@@ -151,6 +167,46 @@ class StopRecorder:
                 if text is not None:
                     register_source(file, text)
         return window(file, location.line, self.limits.report_context)
+
+
+def place_library_frames(
+    full: list[RawFrame], handles: Handles
+) -> tuple[list[tuple[str, RawFrame]], list[HiddenFrames]]:
+    """The whole stack with a handle for each frame (a shown frame keeps its @fN; a hidden one is named from the
+    shown frame next to it, @f0+1 below it or @f0-1 above the top), and the runs of hidden frames."""
+    entries: list[tuple[str, RawFrame]] = []
+    groups: list[HiddenFrames] = []
+    pending: list[RawFrame] = []
+    shown = -1
+
+    def flush(before: int | None) -> None:
+        if not pending:
+            return
+        if shown < 0:  # above the top shown frame: counted upwards from it
+            names = [handles.library_frame(0, -(len(pending) - j), f.id) for j, f in enumerate(pending)]
+        else:
+            names = [handles.library_frame(shown, j + 1, f.id) for j, f in enumerate(pending)]
+        entries.extend(zip(names, pending, strict=True))
+        groups.append(
+            HiddenFrames(
+                count=len(pending),
+                packages=list(dict.fromkeys(f.package for f in pending if f.package)),
+                after=f"@f{shown}" if shown >= 0 else None,
+                before=f"@f{before}" if before is not None else None,
+                handles=names,
+            )
+        )
+        pending.clear()
+
+    for frame in full:
+        if frame.library:
+            pending.append(frame)
+            continue
+        flush(shown + 1)
+        shown += 1
+        entries.append((handles.frame(shown, frame.id), frame))
+    flush(None)
+    return entries, groups
 
 
 def cap_text(text: str | None, limit: int = TEXT_CAP) -> str | None:

@@ -93,11 +93,11 @@ class ValueInspector:
         try:
             raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
         except DebugError as exc:
-            if exc.code == ErrorCode.PROTOCOL_ERROR:
+            if exc.code == ErrorCode.PROTOCOL_ERROR:  # the target refused the request itself: say what it said
                 raise DebugError(
-                    ErrorCode.INVALID_PARAMETERS,
+                    ErrorCode.PROTOCOL_ERROR,
                     f"evaluating {expression!r} failed: {_last_line(exc.message)}",
-                    hint="fix the expression; names are those visible in the frame",
+                    hint="the debugger could not run the expression; get_call_stack shows the frames it can use",
                     detail=exc.message,
                 ) from None
             raise
@@ -263,6 +263,11 @@ class WatchList(Mapping[str, Watch]):
         watch = Watch(f"W{self._seq}", expression)
         self._by_id[watch.id] = watch
         return watch
+
+    def carry(self, previous: WatchList) -> None:
+        """A restarted program's watches: the same ids and expressions, evaluated afresh at its first stop."""
+        self._seq = previous._seq
+        self._by_id = {w.id: Watch(w.id, w.expression) for w in previous.values()}
 
     def remove(self, watch_id: str) -> Watch:
         watch = self._by_id.pop(watch_id.strip().upper(), None)

@@ -26,7 +26,7 @@ class SetBreakpointParams(SessionParams):
     function: str | None = Field(None, description="function name (instead of file+line)")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
-    log_message: str | None = Field(None, description="log this instead of stopping")
+    log_message: str | None = Field(None, description="log it, do not stop")
 
 
 async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
@@ -87,7 +87,7 @@ async def update_breakpoint(hub: Hub, p: UpdateBreakpointParams, actor: str) -> 
 async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views = [bp.view() for bp in session.breakpoints.values()]
-    text = "\n".join(render.breakpoint_line(v) for v in views) or "No breakpoints."
+    text = "\n".join(render.breakpoint_line(v, counts=True) for v in views) or "No breakpoints."
     text += f"\nPause on exceptions: {session.exception_mode}"
     return Reply(
         text,
@@ -100,7 +100,7 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
 
 
 class ExceptionModeParams(SessionParams):
-    mode: Literal["none", "uncaught", "all"] = Field(description="which pause (sessions start with uncaught)")
+    mode: Literal["none", "uncaught", "all"] = Field(description="sessions start with uncaught")
 
 
 async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) -> Reply:
@@ -112,7 +112,7 @@ async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) 
 ACTIONS = [
     Action(
         "set_breakpoint",
-        "Set a breakpoint at file+line or a function; says if verified and where it bound.",
+        "Break at file+line or a function; says if verified and where it bound.",
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",

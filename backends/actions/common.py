@@ -10,7 +10,7 @@ from .registry import Reply
 
 # No per-tool description: the server instructions say once what a session id is and when it may be left out.
 SID = Field()
-WAIT = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+WAIT = Field(None, ge=0, le=300, description="default 10")
 
 
 class SessionParams(BaseModel):

@@ -41,7 +41,7 @@ async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
 
 class WaitParams(SessionParams):
     timeout_s: float = Field(30, ge=0, le=600, description="seconds to wait")
-    after_stop: int | None = Field(None, ge=0, description="stop number to wait past (default: the last you saw)")
+    after_stop: int | None = Field(None, ge=0, description="default: the last stop you saw")
 
 
 async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
@@ -67,7 +67,7 @@ async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "continue_execution",
-        "Resume; returns the next stop report, or state running + pending=true, or the end.",
+        "Resume; returns the next stop, running with pending=true, or the end.",
         ControlParams,
         _control("continue"),
         "Continue",

@@ -20,22 +20,33 @@ class StackParams(SessionParams):
     thread_id: int | None = Field(None, description="default: the stopped thread")
     start: int = 0
     count: int = Field(20, ge=1, le=200)
+    include_library: bool = Field(False, description="list hidden library frames")
 
 
 async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     queries.require_paused(session)
-    thread = p.thread_id or (session.last_stop.thread_id if session.last_stop else None) or 0
-    frames, total = await queries.call_stack(session, thread, p.start, p.count)
-    lines = [f"{f.handle:<5} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}" for f in frames]
-    data = [
-        {"handle": f.handle, "function": f.function, "file": f.file, "line": f.line, "column": f.column} for f in frames
-    ]
+    stop = session.last_stop
+    thread = p.thread_id or (stop.thread_id if stop else None) or 0
+    frames, total = await queries.call_stack(session, thread, p.start, p.count, p.include_library)
+    listed = any(f.library for f in frames) or (p.include_library and not (stop and stop.hidden_frames))
+    # Where the stack leaves library frames out, it says so between the frames (unless they are listed).
+    hidden = {} if listed or not stop or stop.thread_id != thread else {g.after: g for g in stop.hidden_frames}
+    lines = []
+    if None in hidden:
+        lines.append(f"      ({hidden[None].text()})")
+    for f in frames:
+        tag = "  (library)" if f.library else ""
+        lines.append(f"{f.handle:<6} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}{tag}")
+        if f.handle in hidden:
+            lines.append(f"      ({hidden[f.handle].text()}: include_library=true lists them)")
+    data = [f.model_dump(mode="json") for f in frames]
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
-    return Reply(
-        "\n".join(lines) or "no frames", {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}
-    )
+    reply = {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}
+    if hidden:
+        reply["hidden_frames"] = [g.model_dump(mode="json") for g in hidden.values()]
+    return Reply("\n".join(lines) or "no frames", reply)
 
 
 class FrameParams(SessionParams):
@@ -57,7 +68,7 @@ class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle")
     start: int = 0
     count: int = Field(50, ge=1, le=500)
-    names: list[str] | None = Field(None, description="only these (default: all)")
+    names: list[str] | None = Field(None, description="only these")
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
@@ -100,7 +111,7 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 class EvaluateParams(SessionParams):
     expression: str = Field(description="in the program's language")
-    frame: str | None = Field(None, description="frame handle (default @f0); 'global' in JavaScript, also running")
+    frame: str | None = Field(None, description="default @f0; 'global' in JavaScript, also running")
     return_by_value: bool = Field(False, description="JavaScript: the whole value as JSON")
 
 
@@ -194,7 +205,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 
 
 class OutputParams(SessionParams):
-    since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
+    since: int = Field(0, ge=0, description="next_since of the last call")
     limit: int = Field(100, ge=1, le=1000)
     category: str | None = Field(None, description="stdout, stderr, console, important; default all")
 
@@ -234,7 +245,7 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread (@fN) or of another thread (@f<thread>.<N>).",
+        "Frames of the stopped thread (@fN) or another (@f<thread>.<N>), and what is hidden.",
         StackParams,
         get_call_stack,
         "Call stack",

@@ -213,8 +213,11 @@ class Registry:
         )
 
 
-# Failures a target gives when the program moved under a request ("Unable to find thread"), not the caller's fault.
-RACE_CODES = frozenset({ErrorCode.PROTOCOL_ERROR, ErrorCode.INVALID_PARAMETERS, ErrorCode.TIMEOUT})
+# Failures a target gives when the program moved under a request ("Unable to find thread"), not the caller's fault;
+# an expression evaluated in a frame that a step replaced raises too (a NameError that is no one's).
+RACE_CODES = frozenset(
+    {ErrorCode.PROTOCOL_ERROR, ErrorCode.INVALID_PARAMETERS, ErrorCode.TIMEOUT, ErrorCode.EVALUATION_FAILED}
+)
 
 
 def moved_on(session: Any, before: tuple[Any, int], err: DebugError) -> bool:

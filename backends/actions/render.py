@@ -4,7 +4,15 @@ from __future__ import annotations
 
 import os
 
-from ..models import BreakpointView, ExecOutcome, FrameView, SessionSummary, StopReport, VariableView
+from ..models import (
+    BreakpointView,
+    ExecOutcome,
+    FrameView,
+    HiddenFrames,
+    SessionSummary,
+    StopReport,
+    VariableView,
+)
 
 
 def short(path: str | None) -> str:
@@ -68,10 +76,23 @@ def stop_report(r: StopReport) -> str:
             + " · ".join(f"{w.id} {w.expression} = {w.value}{' *changed' if w.changed else ''}" for w in r.watches)
         )
     lines.append(f"Stack ({r.stack_total}): " + stack_line(r.stack, r.stack_total))
+    lines.extend(hidden_lines(r.hidden_frames))
     if r.output_tail:
         lines.append(f"Output since last stop (cursor {r.output_cursor}):")
         lines.extend(f"  | {t}" for t in r.output_tail)
     return "\n".join(lines)
+
+
+def hidden_lines(groups: list[HiddenFrames]) -> list[str]:
+    """What the stack leaves out, said once per run of hidden frames, with their handles."""
+    if not groups:
+        return []
+    parts = [
+        g.text() + (f" ({g.handles[0]}…{g.handles[-1]})" if len(g.handles) > 1 else f" ({g.handles[0]})")
+        for g in groups
+        if g.handles
+    ]
+    return ["; ".join(parts) + "; get_call_stack(include_library=true) lists them"]
 
 
 def stop_headline(r: StopReport) -> str:
@@ -102,9 +123,12 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
     return "\n".join(lines)
 
 
-def breakpoint_line(bp: BreakpointView) -> str:
+def breakpoint_line(bp: BreakpointView, counts: bool = False) -> str:
+    """One breakpoint; with `counts`, its hits and whether the program passed it without stopping (list_breakpoints)."""
     if bp.kind == "function":
         target = f"function {bp.function}"
+        if bp.file and bp.actual_line:  # bound as a line breakpoint on its first body line
+            target += f" at {where(bp.file, bp.actual_line)}"
     else:
         target = where(bp.file, bp.line)
         if bp.actual_line and bp.line and bp.actual_line != bp.line:
@@ -125,6 +149,10 @@ def breakpoint_line(bp: BreakpointView) -> str:
     text = f"{bp.id} {target} {status}"
     if extras:
         text += " [" + ", ".join(extras) + "]"
+    if counts:
+        text += f"; hits {bp.hits}, passed without stopping: {bp.passed_without_stopping}"
+        if bp.passed_without_stopping != "no" and bp.passed_note:
+            text += f" ({bp.passed_note})"
     if bp.source:
         text += f"  | {bp.source}"
     return text

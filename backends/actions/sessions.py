@@ -13,7 +13,7 @@ from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level
 from ..source import find_statement, resolve_path
 from . import render
-from .common import WAIT, SessionParams, _outcome_reply
+from .common import SessionParams, _outcome_reply
 from .registry import Action, Reply
 
 
@@ -44,13 +44,13 @@ class BreakpointArg(BaseModel):
     statement: str | None = Field(None, description="code on the line, instead of line")
     condition: str | None = Field(None, description="stop only when true")
     hit_condition: str | None = Field(None, description="e.g. '>5'")
-    log_message: str | None = Field(None, description="log this instead of stopping")
+    log_message: str | None = Field(None, description="log it, do not stop")
 
 
 class StartParams(BaseModel):
     program: str = Field(description="script path, or module name with module=true")
     language: str | None = Field(
-        None, description="python, javascript, typescript, c, cpp, rust (default: by extension)"
+        None, description="default: by file extension"
     )
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
@@ -61,7 +61,7 @@ class StartParams(BaseModel):
     module: bool = Field(False, description="python -m program")
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="default 10")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
@@ -104,7 +104,7 @@ class PathMapping(BaseModel):
 
 
 class AttachParams(BaseModel):
-    target: str = Field(description="host:port (debugpy --listen, node --inspect, a browser) or ws:// URL")
+    target: str = Field(description="host:port or ws:// URL")
     language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
@@ -190,50 +190,41 @@ async def list_launch_configs(hub: Hub, p: WorkspaceParams, actor: str) -> Reply
 
 
 class RestartParams(SessionParams):
-    wait_s: float | None = WAIT
+    pass  # waits the default time for the first stop (wait_for_stop waits longer): one parameter less to list
 
 
 async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
-    """End the program and start it again the same way, with the same breakpoints, watches and exception mode."""
+    """End the program and start it again the same way, as the same session: its id, breakpoints (ids, enabled state,
+    conditions, hit counts), watches and exception mode stay."""
     old = hub.get(p.session_id)
-    launch = getattr(old, "launch_args", None)
+    launch = old.launch_args
     if launch is None:
         raise DebugError(
             ErrorCode.CAPABILITY_UNSUPPORTED,
             f"session {old.id} was attached, not launched by pairdbg",
             hint="restart the program yourself, then attach again",
         )
-    breakpoints = [
-        {
-            k: v
-            for k, v in (
-                ("file", bp.file),
-                ("line", bp.line),
-                ("condition", bp.condition),
-                ("hit_condition", bp.hit_condition),
-                ("log_message", bp.log_message),
-            )
-            if v is not None
-        }
-        for bp in old.breakpoints.values()
-        if bp.kind == "line"
-    ]
-    watches = [w.expression for w in old.watches.values()]
-    mode = old.exception_mode
-    await hub.close(old.id, terminate=True)
-    args = {**launch, "breakpoints": breakpoints, "wait_s": 0}
-    started = await start_debugging(hub, StartParams(**args), actor)
-    session = hub.get(started.data["session_id"])
-    if mode != "uncaught":
-        await session.set_exception_mode(mode)
-    for expression in watches:
-        await session.add_watch(expression)
-    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-    outcome = await session.wait_for_stop(0, wait)
+    spec = factory.LaunchSpec(**{k: v for k, v in launch.items() if k not in ("breakpoints", "wait_s")})
+    _, program, make = factory.launcher(spec)
+    before = old.stop_number
+    session = await hub.restart(old.id, make, display_name(program))
+    wait = hub.limits.default_wait_s
+    outcome = await session.wait_for_stop(before, wait)
     hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, wait, actor)
-    reply.text = f"Restarted {old.id} as {session.id} (same program, breakpoints, watches)\n" + reply.text
-    reply.data["previous_session_id"] = old.id
+    kept = [
+        f"{len(session.breakpoints)} breakpoint(s)",
+        f"{len(session.watches)} watch(es)",
+        f"pause on {session.exception_mode} exceptions",
+    ]
+    pid = session.backend.pid or "?"
+    started = f"Restarted {session.id} ({display_name(program)}, pid {pid}; kept {', '.join(kept)})"
+    reply.text = started + "\n" + reply.text
+    reply.headline = started + (f" · {reply.headline}" if reply.headline else "")
+    bps = [bp.view() for bp in session.breakpoints.values()]
+    if bps:
+        reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
+        reply.data["breakpoints"] = [b.model_dump(mode="json", exclude_none=True) for b in bps]
     return reply
 
 
@@ -273,7 +264,7 @@ async def close_debug_session(hub: Hub, p: CloseParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "list_supported_languages",
-        "Languages and backends: which are ready here, how to get the rest.",
+        "Languages and backends ready here, how to get the rest.",
         NoParams,
         list_supported_languages,
         "Supported languages",
@@ -282,14 +273,14 @@ ACTIONS = [
     ),
     Action(
         "start_debugging",
-        "Launch a program under the debugger; returns the session id and first stop report.",
+        "Launch a program; returns the session id and first stop report.",
         StartParams,
         start_debugging,
         "Start debugging a program",
     ),
     Action(
         "attach",
-        "Attach to a running debugpy or JS inspector (Node, Bun, Chromium, WebKitGTK).",
+        "Attach to debugpy or a JS inspector (Node, Bun, Chromium, WebKitGTK).",
         AttachParams,
         attach,
         "Attach to host:port",
@@ -324,17 +315,15 @@ ACTIONS = [
     ),
     Action(
         "restart_debugging",
-        "End a launched program and start it again the same way (arguments, breakpoints, watches); returns the new "
-        "session's first stop report.",
+        "Run a launched program again as the same session (breakpoints kept).",
         RestartParams,
         restart_debugging,
         "Restart",
-        group="more",
         destructive=True,
     ),
     Action(
         "list_debug_sessions",
-        "Sessions, their phase and where they are stopped.",
+        "Sessions, their phases and where they are stopped.",
         NoParams,
         list_debug_sessions,
         "List sessions",

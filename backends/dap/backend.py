@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import dataclasses
 import logging
 import os
 import signal
@@ -24,7 +25,7 @@ from ..base import (
     StepKind,
     StopInfo,
 )
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, evaluation_failed
 from ..process import signal_group, spawn, stop_group
 from .client import DapClient
 
@@ -52,6 +53,7 @@ def dap_capabilities(answer: dict[str, Any], allowed: frozenset[str] | None = No
 CONDITION_ERROR = "Error while evaluating expression in conditional breakpoint:"  # pydevd's output line
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
 MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
+MAX_WHOLE_STACK = 1000  # frames read when a stop's library frames are placed in its stack
 ADAPTER_EXIT_S = 2.0  # how long an adapter told to disconnect gets to exit before its group is killed
 ADAPTER_STOP_S = 0.5  # how long a server adapter (adapter_serves_on) gets after TERM
 
@@ -243,7 +245,9 @@ class DapBackend(Debugger):
             if times & (times - 1):  # tell on the 1st, 2nd, 4th, 8th… failure: a hot loop must not flood the bus
                 continue
             message = f"its condition raised {error} (at least {times}x); it does not stop while the condition fails"
-            self.listener.on_breakpoint_changed(bp_id, BreakpointState(state.verified, state.line, message, bp_id))
+            self.listener.on_breakpoint_changed(
+                bp_id, BreakpointState(state.verified, state.line, message, bp_id, passed=times)
+            )
 
     def _remember_conditions(self, conditions: list[str | None], states: list[BreakpointState]) -> None:
         for condition, state in zip(conditions, states, strict=False):
@@ -330,21 +334,31 @@ class DapBackend(Debugger):
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": start, "levels": levels})
         raw = body.get("stackFrames", [])
-        frames = [
-            RawFrame(
-                id=f["id"],
-                name=f.get("name", "?"),
-                file=(f.get("source") or {}).get("path"),
-                line=f.get("line") or None,
-                column=f.get("column") or None,
-                hint=f.get("presentationHint") or (f.get("source") or {}).get("presentationHint"),
-            )
-            for f in raw
-            if self._keep_frame(f)
-        ]
-        # Frames a profile hides (its own bootstrap) sit at the bottom of every stack: keep them out of the total.
-        total = (body.get("totalFrames") or start + len(raw)) - (len(raw) - len(frames))
-        return frames, total
+        frames = [_raw_frame(f) for f in raw if self._keep_frame(f)]
+        if len(frames) == len(raw):
+            return frames, body.get("totalFrames") or start + len(raw)
+        # A profile leaves frames out (its own bootstrap, js-debug's node internals and labels): the adapter's
+        # positions and total are not ours, so the whole stack is read once and paged as shown.
+        if start or (body.get("totalFrames") or 0) > len(raw):
+            body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": MAX_WHOLE_STACK})
+            shown = [_raw_frame(f) for f in body.get("stackFrames", []) if self._keep_frame(f)]
+            return shown[start : start + levels], len(shown)
+        return frames, len(frames)
+
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The library frames `stack` leaves out (those the adapter marks deemphasized or subtle, e.g. js-debug's
+        skipFiles <node_internals>), in their place; a profile's own frames and labels stay out. None if none."""
+        body = await self._req("stackTrace", {"threadId": thread_id, "startFrame": 0, "levels": MAX_WHOLE_STACK})
+        frames: list[RawFrame] = []
+        hidden = False
+        for f in body.get("stackFrames", []):
+            if self._keep_frame(f):
+                frames.append(_raw_frame(f))
+            elif _raw_frame(f).hint in ("deemphasize", "subtle"):
+                hidden = True
+                path = (f.get("source") or {}).get("path") or ""
+                frames.append(dataclasses.replace(_raw_frame(f), library=True, package=path.split("/", 1)[0] or None))
+        return frames if hidden else None
 
     async def step_in_targets(self, frame_id: int) -> list[str] | None:
         """The calls a step_into on this frame's current line could enter (the adapter's `stepInTargets`), by name;
@@ -387,7 +401,14 @@ class DapBackend(Debugger):
         args: dict[str, Any] = {"expression": expression, "context": context}
         if frame_id is not None:
             args["frameId"] = frame_id
-        body = await self._req("evaluate", args)
+        try:
+            body = await self._req("evaluate", args)
+        except DebugError as exc:
+            # An adapter answers an expression that raised (or does not parse) with an error naming the exception:
+            # the program's failure, not the protocol's.
+            if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raise evaluation_failed(expression, exc.message) or exc from None
+            raise
         return RawValue(
             name=expression,
             value=body.get("result", ""),
@@ -474,6 +495,17 @@ class DapBackend(Debugger):
         assert self.proc is not None and self.proc.stderr is not None
         while line := await self.proc.stderr.readline():
             self.stderr_tail.append(line.decode(errors="replace").rstrip())
+
+
+def _raw_frame(f: dict[str, Any]) -> RawFrame:
+    return RawFrame(
+        id=f["id"],
+        name=f.get("name", "?"),
+        file=(f.get("source") or {}).get("path"),
+        line=f.get("line") or None,
+        column=f.get("column") or None,
+        hint=f.get("presentationHint") or (f.get("source") or {}).get("presentationHint"),
+    )
 
 
 def _raw_value(v: dict[str, Any]) -> RawValue:

@@ -16,10 +16,18 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec
+from ..base import (
+    BreakpointState,
+    ExceptionDetails,
+    FunctionBreakpointSpec,
+    FunctionLocation,
+    LineBreakpointSpec,
+    RawFrame,
+)
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
+FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
 
 
@@ -119,6 +127,48 @@ RAISE_SITE = (
 )
 
 
+# Run in the stopped program: the stop's frames as pydevd keeps them (the same list its stackTrace filters), each as
+# (frame id on the wire, function, file, line, kind, module); kind is "debugger" for pydevd's own frames, "library"
+# for those justMyCode hides, else "shown". pydevd keeps every frame of the stop, so a hidden one's id works in
+# scopes, variables and evaluate like a shown one's.
+WHOLE_STACK = """
+def walk(top):
+    import sys
+    import pydevd_file_utils
+    from _pydevd_bundle._debug_adapter.pydevd_base_schema import BaseSchema
+    db = sys.modules["pydevd"].get_global_debugger()
+    manager = db.suspended_frames_manager
+    thread = manager.get_thread_id_for_variable_reference(BaseSchema._translate_id_from_dap(top))
+    frames = manager.get_frames_list(thread) if thread is not None else None
+    if frames is None:
+        return None
+    out = []
+    for f in frames:
+        if f.f_code is None or len(out) >= 1000:
+            continue
+        path = pydevd_file_utils.get_abs_path_real_path_and_base_from_frame(f)
+        if db.get_file_type(f, path) == db.PYDEV_FILE:
+            kind = "debugger"
+        elif db.is_files_filter_enabled and db.apply_files_filter(f, path[0], False):
+            kind = "library"
+        else:
+            kind = "shown"
+        line = frames.frame_id_to_lineno.get(id(f), f.f_lineno)
+        name = f.f_globals.get("__name__")
+        out.append((BaseSchema._translate_id_to_dap(id(f)), f.f_code.co_name, path[0], line, kind,
+                    name if isinstance(name, str) else ""))
+    return out
+"""
+WHOLE_STACK_EXPRESSION = "(lambda ns: (exec({source!r}, ns), ns['walk']({top}))[1])({{}})"
+
+
+def frame_package(module: str, file: str) -> str:
+    """What a library frame belongs to: its module's top-level package (jinja2), else its file's name (<template>)."""
+    if module and module != "__main__":
+        return module.split(".", 1)[0]
+    return os.path.basename(file) or file
+
+
 TRACKER = "multiprocessing resource tracker"
 
 
@@ -191,6 +241,35 @@ class DebugpyChildren(DapBackend):
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return (frame.get("source") or {}).get("path") != BOOT
 
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """With justMyCode on, the frames it hides, read from pydevd in the program (None with it off: none hidden)."""
+        if not self.just_my_code:
+            return None
+        expression = WHOLE_STACK_EXPRESSION.format(source=WHOLE_STACK, top=int(top_frame_id))
+        try:
+            raw = await self.evaluate(expression, top_frame_id, context="hover")
+            walked = ast.literal_eval(raw.value)
+        except (DebugError, ValueError, SyntaxError):
+            return None  # a pydevd without these internals: the stack says nothing it cannot know
+        if not isinstance(walked, list):
+            return None
+        frames = []
+        for frame_id, name, file, line, kind, module in walked:
+            if kind == "debugger" or os.path.abspath(file) == BOOT:
+                continue
+            library = kind == "library"
+            frames.append(
+                RawFrame(
+                    frame_id,
+                    name,
+                    self._local_path(file),
+                    line,
+                    library=library,
+                    package=frame_package(module, file) if library else None,
+                )
+            )
+        return frames
+
     @property
     def skipped_code_hint(self) -> str | None:  # type: ignore[override]
         if not self.just_my_code:
@@ -209,6 +288,56 @@ class DebugpyChildren(DapBackend):
             found = ast.literal_eval(raw.value)
             return found if isinstance(found, str) else ""
         return None
+
+    async def function_location(self, name: str) -> FunctionLocation | None:
+        """A qualified name (module.function, module.Class.method) binds as a line breakpoint on the function's first
+        body line, found in the program (before it starts: by its interpreter, on its path); so it stops in library
+        code too, as line breakpoints there do. A bare name stays debugpy's own function breakpoint, which matches any
+        function of that name in the code debugpy traces."""
+        if "." not in name.strip():
+            return None
+        answer = await self._find_function(name)
+        if answer is None:
+            return None
+        if answer[0] != "ok":
+            return FunctionLocation(
+                problem=f"cannot find {name}: {answer[1]}",
+                hint="name it as module.function or module.Class.method (as imported), or set a line breakpoint in "
+                "the function",
+            )
+        _, file, line, _how = answer
+        return FunctionLocation(file=self._local_path(file), line=int(line))
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        """debugpy's own function breakpoints (bare names): each says what it matches, since "verified" there only
+        means the name was taken."""
+        states = await super().set_function_breakpoints(specs)
+        for spec, state in zip(specs, states, strict=False):
+            if state.verified and not state.message:
+                where = "your code and files with breakpoints" if self.just_my_code else "any Python code"
+                state.message = (
+                    f"stops in any function named {spec.name} in {where}; for a library function give "
+                    "module.function (it then binds to that function's first line)"
+                )
+        return states
+
+    async def _find_function(self, name: str) -> tuple | None:
+        """pyfunction.resolve(name) run in the program, or None when it cannot be asked (not started, an attach)."""
+        source = FUNCTION_FINDER.read_text()
+        if self.client is None or self.client.closed:
+            return None
+        expression = (
+            f"(lambda ns: (exec({source!r}, ns), ns['resolve']({name!r}))[1])({{'__name__': 'pairdbg_function'}})"
+        )
+        try:
+            raw = await self.evaluate(expression, None, context="hover")
+            answer = ast.literal_eval(raw.value)
+        except (DebugError, ValueError, SyntaxError):
+            return None
+        return answer if isinstance(answer, tuple) and answer else None
+
+    def _local_path(self, path: str) -> str:
+        return path
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
@@ -262,6 +391,37 @@ class PythonLaunch(DebugpyChildren):
         self.stop_on_entry = stop_on_entry
         self.just_my_code = just_my_code
         self.module = module
+
+    async def _find_function(self, name: str) -> tuple | None:
+        """Before the program starts, its interpreter reads the source on the program's path (nothing is imported)."""
+        if self.client is not None:
+            return await super()._find_function(name)
+        cwd = self.cwd or os.path.dirname(os.path.abspath(self.program))
+        first = cwd if self.module else os.path.dirname(os.path.abspath(self.program))
+        try:
+            proc = await asyncio.create_subprocess_exec(
+                self.python,
+                str(FUNCTION_FINDER),
+                first,
+                name,
+                cwd=cwd,
+                env={**os.environ, **self.env},
+                stdout=asyncio.subprocess.PIPE,
+                stderr=asyncio.subprocess.DEVNULL,
+                stdin=asyncio.subprocess.DEVNULL,
+            )
+        except OSError:
+            return None
+        try:
+            out, _ = await asyncio.wait_for(proc.communicate(), 10)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+            return None
+        with contextlib.suppress(ValueError, SyntaxError):
+            answer = ast.literal_eval(out.decode(errors="replace").strip())
+            return answer if isinstance(answer, tuple) and answer else None
+        return None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         ok, why = debugpy_available()
@@ -332,6 +492,14 @@ class PythonAttach(DebugpyChildren):
         # paths back, so every path pairdbg sees is local.
         self.path_mappings = [{"localRoot": local, "remoteRoot": remote} for local, remote in path_mappings or []]
         self.program = f"{host}:{port}"
+
+    def _local_path(self, path: str) -> str:
+        """A path in the attached program as this machine knows it (its path mappings, as debugpy maps stacks)."""
+        for mapping in self.path_mappings:
+            remote = mapping["remoteRoot"].rstrip("/")
+            if path == remote or path.startswith(remote + "/"):
+                return mapping["localRoot"].rstrip("/") + path[len(remote) :]
+        return path
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         return await open_debug_server(

@@ -219,8 +219,9 @@ class Dialect:
     def properties(self, result: dict[str, Any]) -> list[dict[str, Any]]:
         return list(result.get("properties" if self.is_jsc else "result") or [])
 
-    def thrown(self, result: dict[str, Any]) -> str | None:
-        """The error line (`ReferenceError: x is not defined`) when an evaluation threw, else None."""
+    def thrown(self, result: dict[str, Any], whole: bool = False) -> str | None:
+        """The error line (`ReferenceError: x is not defined`) when an evaluation threw, else None; `whole` keeps the
+        stack lines after it (they tell an expression that did not parse from one whose code raised)."""
         if self.is_jsc:
             if not result.get("wasThrown"):
                 return None
@@ -232,7 +233,7 @@ class Dialect:
                 return None
             exc = details.get("exception") or {}
             text = exc.get("description") or details.get("text") or "exception"
-        return text.strip().split("\n", 1)[0]  # JS puts the message first and the stack after it
+        return text.strip() if whole else text.strip().split("\n", 1)[0]  # the message first, the stack after it
 
     @property
     def exception_states(self) -> dict[str, str]:

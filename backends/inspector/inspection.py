@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
-from ..errors import DebugError, ErrorCode
+from ..errors import DebugError, ErrorCode, evaluation_failed
 from .sourcemap import ChainedMap
 from .values import describe, type_of
 
@@ -74,6 +74,30 @@ class InspectorValues:
         frames.extend(self._async_frames())
         total = len(frames)
         return frames[start : start + levels], total
+
+    async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
+        """The runtime's own frames that `stack` leaves out (node:internal/…, bun:…, built-ins), in their place; they
+        are call frames of the pause like the others (scopes, evaluate). None when there are none."""
+        frames: list[RawFrame] = []
+        hidden = False
+        for index, frame in enumerate(self._frames()):
+            location = frame.get("location") or {}
+            script_id = str(location.get("scriptId", ""))
+            name = frame.get("functionName") or "(anonymous)"
+            if index and self._internal(script_id):
+                hidden = True
+                script = self.scripts.by_id.get(script_id)
+                url = script.url if script is not None else ""
+                line = location.get("lineNumber", 0) + 1
+                frames.append(RawFrame(index, name, url or None, line, library=True, package=_runtime_of(url)))
+                continue
+            file, line0, column0 = self.scripts.from_wire(
+                script_id, location.get("lineNumber", 0), location.get("columnNumber", 0)
+            )
+            frames.append(RawFrame(index, name, file, line0 + 1, column0 + 1))
+        if not hidden:
+            return None
+        return frames + self._async_frames()
 
     def _internal(self, script_id: str) -> bool:
         script = self.scripts.by_id.get(str(script_id))
@@ -307,13 +331,33 @@ class InspectorValues:
             result = await self._send("Debugger.evaluateOnCallFrame", params)
         else:
             result = await self._send("Runtime.evaluate", params)
-        thrown = self.dialect.thrown(result)
+        thrown = self.dialect.thrown(result, whole=True)
         if thrown is not None:
-            raise DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
+            failed = evaluation_failed(expression, thrown, thrown=True)
+            if failed is not None and failed.data.get("syntax_error"):
+                # JSC's errors carry no stack: a SyntaxError may come from code the expression ran (JSON.parse).
+                failed = evaluation_failed(expression, thrown, thrown=True, parses=await self._compiles(expression))
+            raise failed or DebugError(ErrorCode.PROTOCOL_ERROR, thrown)
         obj = result.get("result") or {}
         if by_value and "value" in obj and obj.get("type") in ("object", "array"):
             return RawValue(name=expression, value=json.dumps(obj["value"], ensure_ascii=False), type=type_of(obj))
         return self._raw(expression, obj, frame_id)
+
+    async def _compiles(self, expression: str) -> bool | None:
+        """Whether the engine parses `expression` (as an expression or as statements) without running it: a function
+        made from it is never called. None when that cannot be asked."""
+        source = json.dumps(expression)
+        probe = (
+            "(function(s){ for (const body of ['return (' + s + '\\n)', s]) "
+            "{ try { Function(body); return true } catch (e) { if (!(e instanceof SyntaxError)) return true } } "
+            f"return false }})({source})"
+        )
+        try:
+            result = await self._send("Runtime.evaluate", {"expression": probe, "returnByValue": True})
+        except DebugError:
+            return None
+        value = (result.get("result") or {}).get("value")
+        return value if isinstance(value, bool) and self.dialect.thrown(result) is None else None
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         entry = self._refs.get(ref)
@@ -426,3 +470,12 @@ def _name_before(lines: list[str], source_map, name: str, start: dict[str, int],
             if found:
                 return found
     return None
+
+
+def _runtime_of(url: str) -> str:
+    """What a runtime frame the stack leaves out belongs to, by its script's URL."""
+    if url.startswith(("node:", "internal/")):
+        return "node internals"
+    if url.startswith("bun:"):
+        return "bun internals"
+    return "runtime built-ins"

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from typing import Any
 
 from mcp.types import Resource, ResourceTemplate
@@ -125,9 +124,6 @@ def parse(text: str) -> Any:
 
 
 #: a failed evaluation whose text is the protocol's own refusal ("Debugger.evaluateOnCallFrame: …"), not a throw
-PROTOCOL_REFUSAL = re.compile(r"^(Debugger|Runtime)\.\w+: ")
-
-
 def build(hub: Hub) -> Profile:
     targets: dict[str, str] = {}  # session id -> the websocket URL it was connected with
 
@@ -292,13 +288,11 @@ def build(hub: Hub) -> Profile:
                 )
             ).data
         except DebugError as exc:
-            thrown = exc.data.get("detail")  # the target's own exception text: the expression threw
-            if exc.code != ErrorCode.INVALID_PARAMETERS or not thrown:
+            if exc.code != ErrorCode.EVALUATION_FAILED:  # the expression threw (or does not parse): the seed's answer
                 raise
-            first = str(thrown).strip().splitlines()[0]
-            if PROTOCOL_REFUSAL.match(first):
-                raise DebugError(ErrorCode.PROTOCOL_ERROR, first, hint=exc.hint) from None
-            error = {"type": "object", "subtype": "error", "className": first.split(":")[0], "description": thrown}
+            kind, message = exc.data.get("exception_type") or "Error", exc.data.get("exception_message") or ""
+            first = f"{kind}: {message}" if message else kind
+            error = {"type": "object", "subtype": "error", "className": kind, "description": first}
             return {"result": error, "exception_details": {"text": f"Uncaught {first}", "exception": error}}
         return {
             "result": remote_object(data.get("type"), data["value"], data.get("handle"), by_value),

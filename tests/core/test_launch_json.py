@@ -101,11 +101,11 @@ async def test_restart_keeps_breakpoints_watches_and_exception_mode(registry, wo
     await registry.run("set_pause_on_exceptions", {"session_id": "S1", "mode": "all"}, "agent:test")
     assert first.data["stop"]["location"]["line"] == 3
     again = await registry.run("restart_debugging", {"session_id": "S1"}, "human")
-    assert again.data["previous_session_id"] == "S1" and again.data["session_id"] == "S2"
+    assert again.data["session_id"] == "S1", again.text  # the same session, not a new one
     stop = again.data["stop"]
     assert stop["location"]["line"] == 3 and stop["watches"][0]["expression"] == "total * 10"
-    session = registry.hub.sessions["S2"]
-    assert session.exception_mode == "all" and "S1" not in registry.hub.sessions
+    session = registry.hub.sessions["S1"]
+    assert session.exception_mode == "all" and list(registry.hub.sessions) == ["S1"]
 
 
 def test_launch_json_just_my_code_is_honoured(tmp_path):

@@ -31,3 +31,6 @@ async def test_a_condition_that_raises_is_reported_on_the_breakpoint(registry) -
     listed = await registry.run("list_breakpoints", {"session_id": sid}, "agent:x")
     assert "its condition raised AttributeError: 'int' object has no attribute 'missing'" in listed.text
     assert "does not stop while the condition fails" in listed.text
+    bp = next(b for b in listed.data["breakpoints"] if b.get("condition"))
+    assert bp["passed_without_stopping"] == "yes" and bp["hits"] == 0, bp  # known: it raised, so it did not stop
+    assert "its condition raised, 1x or more" in bp["passed_note"], bp

@@ -198,11 +198,11 @@ async def test_bad_executable_path(registry, hub, tmp_path):
 async def test_evaluate_errors_and_expression_shapes(registry):
     sid, _ = await start(registry, LOOP, ADD_BODY)
     err = await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "1 +"}, "INVALID_PARAMETERS"
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1 +"}, "EVALUATION_FAILED"
     )
     assert "SyntaxError" in err.message
     err = await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "1/0"}, "INVALID_PARAMETERS"
+        registry, "evaluate_expression", {"session_id": sid, "expression": "1/0"}, "EVALUATION_FAILED"
     )
     assert "ZeroDivisionError" in err.message
     ok = await registry.run("evaluate_expression", {"session_id": sid, "expression": "a"}, "human")
@@ -257,3 +257,32 @@ async def test_adapter_killed_during_a_wait_does_not_hang(registry, hub):
         reply = await asyncio.wait_for(task, 5)
         assert reply.data["state"] in ("disconnected", "terminated") and "connection lost" in reply.data["detail"]
         assert reply.data["pending"] is False
+
+
+async def test_an_expression_that_raises_is_the_programs_failure(registry):
+    """EVALUATION_FAILED with the exception's type and message (not INVALID_PARAMETERS: the arguments were fine); an
+    expression that does not parse says so, and a SyntaxError raised by code the expression ran does not."""
+    sid, reply = await start(registry, LOOP, ADD_BODY)
+    stop_of(reply)
+
+    async def failed(expression: str) -> dict:
+        args = {"session_id": sid, "expression": expression}
+        err = await expect_error(registry, "evaluate_expression", args, "EVALUATION_FAILED")
+        assert err.hint, err.message
+        return {"message": err.message, **err.data}
+
+    raised = await failed("1 / 0")
+    assert (raised["exception_type"], raised["exception_message"]) == ("ZeroDivisionError", "division by zero")
+    assert raised["syntax_error"] is False and "raised ZeroDivisionError" in raised["message"], raised
+    missing = await failed("nosuch.attr")
+    assert missing["exception_type"] == "NameError" and "nosuch" in missing["exception_message"], missing
+    syntax = await failed("total +* 2")
+    assert syntax["exception_type"] == "SyntaxError" and syntax["syntax_error"] is True, syntax
+    assert "not a valid expression" in syntax["message"], syntax
+    ran = await failed("__import__('ast').literal_eval('1 +')")
+    assert ran["exception_type"] == "SyntaxError" and ran["syntax_error"] is False, ran
+    # A watch that raises shows the same words, and the session is unharmed.
+    watch = await registry.run("add_watch", {"session_id": sid, "expression": "1 / 0"}, "agent:test")
+    assert "ZeroDivisionError" in watch.text, watch.text
+    fine = await registry.run("evaluate_expression", {"session_id": sid, "expression": "2 + 2"}, "h")
+    assert fine.data["value"] == "4"

@@ -188,7 +188,7 @@ async def test_evaluate_and_set_variable_value(registry):
     stop = stop_of(await registry.run("step_over", {"session_id": sid}, "human"))
     assert local_values(stop)["total"] == "42", "the program ran with the new value"
     bad = await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "nosuch + 1"}, "INVALID_PARAMETERS"
+        registry, "evaluate_expression", {"session_id": sid, "expression": "nosuch + 1"}, "EVALUATION_FAILED"
     )
     assert "NameError" in bad.message
     await expect_error(

@@ -294,23 +294,27 @@ async def scenario_lazy_file(registry, runtime: str) -> None:
 
 
 async def scenario_evaluate_throws(registry, runtime: str) -> None:
+    """An expression that throws is the program's failure (EVALUATION_FAILED, with the error's type and message), not a
+    wrong argument; one that does not parse says so, and a SyntaxError raised by code it ran (JSON.parse) does not."""
     sid, reply = await launch(registry, runtime, FLOW, (FLOW, line(FLOW, "ADD_BODY")))
     stop_of(reply)
-    err = await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "nope + 1"}, "INVALID_PARAMETERS"
-    )
-    assert "ReferenceError" in err.message and "nope" in err.message, err.message
-    err = await expect_error(
-        registry,
-        "evaluate_expression",
-        {"session_id": sid, "expression": "(() => { throw new TypeError('bad thing') })()"},
-        "INVALID_PARAMETERS",
-    )
-    assert "TypeError: bad thing" in err.message, err.message
-    err = await expect_error(
-        registry, "evaluate_expression", {"session_id": sid, "expression": "a +* b"}, "INVALID_PARAMETERS"
-    )
-    assert "SyntaxError" in err.message, err.message
+
+    async def failed(expression: str) -> dict:
+        args = {"session_id": sid, "expression": expression}
+        err = await expect_error(registry, "evaluate_expression", args, "EVALUATION_FAILED")
+        return {"message": err.message, **err.data}
+
+    missing = await failed("nope + 1")
+    assert missing["exception_type"] == "ReferenceError" and "nope" in missing["exception_message"], missing
+    assert missing["syntax_error"] is False, missing
+    raised = await failed("(() => { throw new TypeError('bad thing') })()")
+    assert (raised["exception_type"], raised["exception_message"]) == ("TypeError", "bad thing"), raised
+    assert "TypeError: bad thing" in raised["message"], raised
+    syntax = await failed("a +* b")
+    assert syntax["exception_type"] == "SyntaxError" and syntax["syntax_error"] is True, syntax
+    assert "not a valid expression" in syntax["message"], syntax
+    parsed = await failed("JSON.parse('{')")
+    assert parsed["exception_type"] == "SyntaxError" and parsed["syntax_error"] is False, parsed
     # The session is unharmed: evaluation still works and the program still ends normally.
     assert (await run(registry, "evaluate_expression", session_id=sid, expression="a + b")).data["value"] == "1"
     await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id="BP1")

@@ -11,7 +11,7 @@ import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import missing_target
+from support import expect_error, missing_target
 from support import TESTS
 
 JS = TESTS / "js" / "jsdebug"
@@ -48,6 +48,10 @@ async def test_breakpoint_stack_variables_evaluate_set_step_and_exit(registry) -
     assert [f["function"] for f in stop["stack"]][:2] == ["global.add", "<anonymous>"]  # no node internals
     value = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "a + b * 10"}, "h")
     assert value.data["value"] == "21"
+    for expression, kind, syntax in (("nope.x", "ReferenceError", False), ("a +* b", "SyntaxError", True)):
+        args = {"session_id": "S1", "expression": expression}
+        err = await expect_error(registry, "evaluate_expression", args, "EVALUATION_FAILED")
+        assert err.data["exception_type"] == kind and err.data["syntax_error"] is syntax, err.data
     changed = await registry.run("set_variable_value", {"session_id": "S1", "name": "b", "value": "40"}, "h")
     assert changed.data["value"] == "40"
     stepped = await registry.run("step_over", {"session_id": "S1"}, "h")

@@ -160,7 +160,7 @@ async def test_tools_all_lists_every_group_at_once() -> None:
         tools = (await client.list_tools()).tools
         names = {t.name for t in tools}
         assert len(tools) > BUDGET_TOOLS and names >= PAGE_TOOLS | RN_TOOLS
-        assert "get_source_context" in names and "restart_debugging" in names  # the "more" group
+        assert "get_source_context" in names and "remove_watch" in names  # the "more" group
         instructions = client.instructions or ""
         assert "get_ui_tree" in instructions and "debug_get_snapshot" in instructions
         problems = [p for t in tools for p in schema_problems(t.name, t.input_schema)]
@@ -170,7 +170,7 @@ async def test_tools_all_lists_every_group_at_once() -> None:
 async def test_the_setting_lists_one_group() -> None:
     async with Client(pairdbg(env={"PAIRDBG_MCP__TOOLS": "web"}), cache=None) as client:
         names = {t.name for t in (await client.list_tools()).tools}
-        assert names >= PAGE_TOOLS and not names & RN_TOOLS and "restart_debugging" not in names
+        assert names >= PAGE_TOOLS and not names & RN_TOOLS and "remove_watch" not in names
         assert "get_ui_tree" in (client.instructions or "")
 
 
@@ -203,7 +203,7 @@ async def test_unlisted_tools_answer_and_their_errors_say_how_to_list_them(tmp_p
                                                           '"request": "launch", "program": "demo.py"}]}')
         configs = await client.call_tool("list_launch_configs", {"workspace": str(tmp_path)})
         assert not configs.is_error and "demo: start_debugging" in configs.content[0].text, configs.content[0].text
-        wrong = await client.call_tool("restart_debugging", {"session_id": "S9"})
+        wrong = await client.call_tool("remove_watch", {"session_id": "S9", "watch_id": "W1"})
         assert wrong.is_error and wrong.structured_content["error"]["code"] == "SESSION_NOT_FOUND"
         assert "--tools more" in wrong.structured_content["error"]["hint"]
         # Strict arguments hold for listed and unlisted tools alike.

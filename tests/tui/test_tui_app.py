@@ -190,7 +190,7 @@ async def test_console_evaluates_in_the_selected_frame(core):
         assert ">>> price * qty" in console_lines(app)
         await pilot.press(*"nope_undefined", "enter")
         await until(
-            lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
+            lambda: any(line.startswith("✗ EVALUATION_FAILED") for line in console_lines(app)),
             "the evaluation error",
             pilot=pilot,
         )
