@@ -9,6 +9,12 @@ Order matters to js-debug (seed 004): the child connects on a second TCP connect
 `initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
 `initialized`, sets breakpoints and exception filters, then `configurationDone`. Every debuggee-scoped request
 goes to the child; output and the end of the program arrive on the parent.
+
+Forks and worker threads: js-debug finds them itself (on attach it puts its bootloader into the program's
+NODE_OPTIONS; workers through Node's NodeWorker domain) and offers each with a further `startDebugging`; each becomes
+a session of its own (`JsDebugChild`), so every process and worker is debugged by exactly one session. The program's
+forks must not inherit its --inspect-brk (they would wait on an inspector nobody attaches to): `jsdebug_boot.cjs`,
+preloaded, keeps the flag out of the arguments Node hands on.
 """
 
 from __future__ import annotations
@@ -20,7 +26,15 @@ import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawScope, RawValue
+from ..base import (
+    BreakpointState,
+    Capabilities,
+    ExceptionMode,
+    LineBreakpointSpec,
+    RawScope,
+    RawValue,
+    StepKind,
+)
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -33,6 +47,9 @@ ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 # The arguments of the function a CommonJS module runs in: left out of its top-level locals unless asked for.
 MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
+BOOT = os.path.join(os.path.dirname(__file__), "jsdebug_boot.cjs")  # keeps --inspect-brk from the program's forks
+WORKER_NAME = re.compile(r"^\[worker \d+\]")  # js-debug's name for a worker thread's target
+PROCESS_NAME = re.compile(r"\[(\d+)\]$")  # js-debug's name for a process it found: "<script> [<pid>]"
 
 
 def project_root(program: str) -> str:
@@ -61,12 +78,110 @@ def compiled_folders(root: str, limit: int = 50) -> list[str]:
     return found
 
 
-class JsDebugLaunch(DapBackend):
+class JsDebugTarget(DapBackend):
+    """One JavaScript target js-debug debugs (the program, a fork, a worker): what all of them show the same way.
+
+    js-debug names sources that are not on disk by a sourceReference, lists a block's variables as scopes of their own
+    and a CommonJS module's wrapper arguments as locals; every session on it, the program's and its children's,
+    reads them alike."""
+
     language = "javascript"
     adapter_id = "pwa-node"
+    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
+        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
+        self._merged_seq = 0
+        self._pausing = False  # a pause was asked for and has not stopped the target yet
+
+    @staticmethod
+    def _is_noise(body: dict[str, Any]) -> bool:
+        """js-debug's own lines: the command it ran (category console) and Node's debugger chatter."""
+        text = body.get("output", "")
+        return body.get("category") in ("telemetry", "console") or any(
+            marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
+        )
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "stopped" and self._pausing:
+            # A pause that lands in skipped code (Node's timers, while the program idles) is stepped on by js-debug
+            # into the program's own code, which it then calls a "step": it is still the pause that was asked for.
+            self._pausing = False
+            if body.get("reason") == "step":
+                body = {**body, "reason": "pause"}
+        super()._on_event(event, body)
+
+    async def pause(self, thread_id: int | None) -> None:
+        self._pausing = True
+        await super().pause(thread_id)
+
+    async def resume(self, thread_id: int | None) -> None:
+        self._pausing = False
+        await super().resume(thread_id)
+
+    async def step(self, kind: StepKind, thread_id: int | None) -> None:
+        self._pausing = False
+        await super().step(kind, thread_id)
+
+    @property
+    def features(self) -> Capabilities:  # type: ignore[override]
+        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
+        # js-debug by their sourceReference.
+        return dataclasses.replace(super().features, remote_sources=True)
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
+        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
+        scopes = await super().scopes(frame_id)
+        blocks = 0
+        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
+            blocks += 1
+        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
+            return scopes
+        self._merged_seq -= 1
+        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
+        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
+            del self._merged[next(iter(self._merged))]
+        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
+            if any(v.name == name for v in await super().variables(part)):
+                return await super().set_variable(part, name, value)
+        return await super().set_variable(ref, name, value)
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        if ref in self._merged:
+            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
+            return merged[start : start + count] if count else merged[start:]
+        values = await super().variables(ref, start, count)
+        if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
+            for value in values:
+                value.special = value.name in MODULE_WRAPPER
+        return values
+
+    async def script_source(self, path: str) -> str | None:
+        reference = self._source_refs.get(path)
+        if not reference:
+            return None
+        body = await self._req(
+            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
+        )
+        return body.get("content")
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        source = frame.get("source") or {}
+        if source.get("sourceReference") and source.get("path"):
+            self._source_refs[source["path"]] = source["sourceReference"]
+        path = source.get("path") or ""
+        return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
+
+
+class JsDebugLaunch(JsDebugTarget):
     adapter_serves_on = True
     launched = True
-    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
 
     def __init__(
         self,
@@ -95,9 +210,6 @@ class JsDebugLaunch(DapBackend):
         self._stopped_once = asyncio.Event()
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
-        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
-        self._merged_seq = 0
 
     # ----- the server and the parent session ----------------------------------------------------------------
 
@@ -123,14 +235,13 @@ class JsDebugLaunch(DapBackend):
     async def _start_program(self, node: str) -> None:
         """Node paused before its first line, its inspector reached through the relay."""
         self.runtime = await RuntimeProcess.spawn(
-            [node, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
+            [node, "--require", BOOT, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
             self.cwd or os.path.dirname(self.program),
             self.env,
         )
         self.pid = self.runtime.pid
         self.runtime.on_output = self._program_output
         self.runtime.on_exit = self._program_exited
-        self.runtime.on_child_inspector = self._child_process
         match = re.match(r"ws://([^/:]+):(\d+)(/.*)", self.runtime.ws_url)
         if match is None:
             raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {self.runtime.ws_url}")
@@ -142,17 +253,6 @@ class JsDebugLaunch(DapBackend):
             return
         if self.listener is not None:
             self.listener.on_output(category, text)
-
-    def _child_process(self, url: str) -> None:
-        """A fork or worker of the program, paused on --inspect-brk: debug it as a session of its own, through
-        pairdbg's inspector backend (it is a plain Node inspector, and it waits until a debugger releases it)."""
-        from ..inspector.backend import Endpoint, InspectorBackend
-        from ..inspector.dialect import Dialect
-
-        if self.listener is not None:
-            backend = InspectorBackend(Endpoint(url, Dialect("v8"), waiting=True), "javascript", url)
-            with contextlib.suppress(DebugError):  # a session that cannot open children leaves it waiting
-                self.listener.on_child(backend, f"{os.path.basename(self.program)} child")
 
     def _on_close(self, reason: str) -> None:
         """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
@@ -242,11 +342,11 @@ class JsDebugLaunch(DapBackend):
             return await super()._on_reverse(command, args)
         configuration = args.get("configuration") or {}
         if self._adopted:
-            # Another process (a fork, a worker): it becomes a session of its own beside this one. Declining it
-            # would leave that process waiting for a debugger forever.
+            # Another target (a fork, a worker thread): it becomes a session of its own beside this one, the only
+            # one debugging it. Declining it would leave that process waiting for a debugger forever.
             if self.listener is None:
                 raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
-            child = JsDebugChild(self.port, args.get("request", "launch"), configuration)
+            child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
             self.listener.on_child(child, configuration.get("name") or "child process")
             return {}
         self._adopted = True
@@ -318,72 +418,11 @@ class JsDebugLaunch(DapBackend):
             return  # the parent's copies: output comes from the program's pipes, the end from its exit
         super()._on_event(event, body)
 
-    @staticmethod
-    def _is_noise(body: dict[str, Any]) -> bool:
-        """js-debug's own lines: the command it ran (category console) and Node's debugger chatter."""
-        text = body.get("output", "")
-        return body.get("category") in ("telemetry", "console") or any(
-            marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
-        )
-
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
         self._files[file] = list(specs)
         if self.client is self.parent or self.client is None:  # before the child exists: remember, bind later
             return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
         return await super().set_line_breakpoints(file, specs)
-
-    @property
-    def features(self) -> Capabilities:  # type: ignore[override]
-        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
-        # js-debug by their sourceReference.
-        return dataclasses.replace(super().features, remote_sources=True)
-
-    async def scopes(self, frame_id: int) -> list[RawScope]:
-        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
-        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
-        scopes = await super().scopes(frame_id)
-        blocks = 0
-        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
-            blocks += 1
-        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
-            return scopes
-        self._merged_seq -= 1
-        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
-        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
-            del self._merged[next(iter(self._merged))]
-        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
-
-    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
-        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
-            if any(v.name == name for v in await super().variables(part)):
-                return await super().set_variable(part, name, value)
-        return await super().set_variable(ref, name, value)
-
-    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
-        if ref in self._merged:
-            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
-            return merged[start : start + count] if count else merged[start:]
-        values = await super().variables(ref, start, count)
-        if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
-            for value in values:
-                value.special = value.name in MODULE_WRAPPER
-        return values
-
-    async def script_source(self, path: str) -> str | None:
-        reference = self._source_refs.get(path)
-        if not reference:
-            return None
-        body = await self._req(
-            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
-        )
-        return body.get("content")
-
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        source = frame.get("source") or {}
-        if source.get("sourceReference") and source.get("path"):
-            self._source_refs[source["path"]] = source["sourceReference"]
-        path = source.get("path") or ""
-        return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
@@ -407,21 +446,23 @@ class JsDebugLaunch(DapBackend):
             await self.runtime.stop(terminate)
 
 
-class JsDebugChild(DapBackend):
-    """A further process of a js-debug session (a fork or a worker), debugged as a session of its own on the same
-    js-debug server. js-debug owns the process; ending the session asks js-debug to end it."""
+class JsDebugChild(JsDebugTarget):
+    """A further target of a js-debug session (a fork, a worker thread), debugged as a session of its own on the same
+    js-debug server, which announced it (reverse `startDebugging`). js-debug owns it; ending the session asks
+    js-debug to let it go. Its stops, steps and values work as the program's do."""
 
-    language = "javascript"
-    adapter_id = "pwa-node"
     owns_debuggee = False
-    exception_filters = JsDebugLaunch.exception_filters
 
-    def __init__(self, port: int, request: str, configuration: dict[str, Any]) -> None:
+    def __init__(self, port: int, request: str, configuration: dict[str, Any], parent_pid: int | None) -> None:
         super().__init__()
         self.port = port
         self.request = request
         self.configuration = configuration
         self.program = configuration.get("name") or "child process"
+        # A worker runs in its parent's process; a fork is named by js-debug with its own pid.
+        self.is_worker = WORKER_NAME.match(self.program) is not None
+        named = PROCESS_NAME.search(self.program)
+        self.pid = parent_pid if self.is_worker else int(named.group(1)) if named else None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         try:
@@ -433,12 +474,9 @@ class JsDebugChild(DapBackend):
         return self.request, self.configuration
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
-        if event == "output" and JsDebugLaunch._is_noise(body):
+        if event == "output" and self._is_noise(body):
             return
         super()._on_event(event, body)
-
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        return JsDebugLaunch._keep_frame(self, frame)  # type: ignore[arg-type]
 
 
 class JsDebugAttach(JsDebugLaunch):

@@ -11,8 +11,7 @@ import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import missing_target
-from support import TESTS
+from support import TESTS, missing_target, until
 
 JS = TESTS / "js" / "jsdebug"
 APP = str(JS / "app.js")
@@ -78,6 +77,59 @@ async def test_a_forked_child_becomes_a_session_of_its_own(registry) -> None:
     ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
     assert ended.data["state"] == "terminated"
     assert "child exited 0 5" in "\n".join(ended.data["output_tail"])
+
+
+@pytest.mark.asyncio
+async def test_a_worker_and_a_fork_each_stop_step_evaluate_and_pause_in_one_session(registry) -> None:
+    """js-debug offers a worker thread and a fork as targets of their own: each is one session (never a second one on
+    another backend), and stops, steps, evaluates and pauses there as in the program's own session."""
+    need_js_debug()
+    family = str(JS / "family.js")
+    in_worker, in_child = line_of(family, "worker"), line_of(family, "child")
+    await registry.run("start_debugging", {
+        "program": family, "language": "javascript", "backend": "dap", "wait_s": 0,
+        "breakpoints": [{"file": family, "line": in_worker}, {"file": family, "line": in_child}]}, "agent:test")
+    hub = registry.hub
+    sessions = lambda: list(hub.sessions.values())  # noqa: E731
+    await until(lambda: len(sessions()) == 3 and all(s.phase.value == "paused" for s in sessions()[1:]),
+                lambda: f"a paused worker and fork: {[(s.id, s.name, s.phase.value) for s in sessions()]}")
+    main = hub.sessions["S1"]
+    worker = next(s for s in hub.sessions.values() if s.name.startswith("[worker"))
+    child = next(s for s in hub.sessions.values() if s is not main and s is not worker)
+    assert worker.parent is main and child.parent is main
+    assert {s.backend.kind for s in hub.sessions.values()} == {"dap"}  # nobody else debugs the fork
+    assert worker.backend.pid == main.backend.pid and child.backend.pid not in (None, main.backend.pid)
+    listed = await registry.run("list_debug_sessions", {}, "h")
+    assert len(listed.data["sessions"]) == 3, listed.text
+
+    for session, line, n, caller_text in (
+        (worker, in_worker, 10, "parentPort.postMessage"),
+        (child, in_child, 20, "child computed"),
+    ):
+        sid = session.id
+        stop = (await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 5}, "h")).data["stop"]
+        assert stop["location"]["line"] == line and stop["process"].endswith("child of S1"), stop
+        value = await registry.run("evaluate_expression", {"session_id": sid, "expression": "n * 100"}, "h")
+        assert value.data["value"] == str(n * 100), value.text
+        stepped = await registry.run("step_over", {"session_id": sid}, "h")
+        assert stepped.data["stop"]["location"]["line"] == line + 1, stepped.text
+        local = {v["name"]: v["value"] for v in stepped.data["stop"]["locals"]}
+        assert local.get("doubled" if session is worker else "tripled") == str(n * (2 if session is worker else 3))
+        out = await registry.run("step_out", {"session_id": sid}, "h")
+        caller = next(n for n, text in enumerate(Path(family).read_text().splitlines(), 1) if caller_text in text)
+        assert out.data["stop"]["location"]["line"] == caller, out.text
+
+    ended = await registry.run("continue_execution", {"session_id": worker.id}, "h")
+    assert ended.data["state"] == "terminated", ended.text
+    ticking = await registry.run("continue_execution", {"session_id": child.id, "wait_s": 0.5}, "h")
+    assert ticking.data["state"] == "running", ticking.text
+    paused = await registry.run("pause_execution", {"session_id": child.id}, "h")
+    assert paused.data["state"] == "paused" and paused.data["stop"]["reason"] == "pause", paused.text
+    await registry.run("evaluate_expression", {"session_id": child.id, "expression": "keepTicking = false"}, "h")
+    await registry.run("continue_execution", {"session_id": child.id}, "h")
+    done = await registry.run("wait_for_stop", {"session_id": "S1", "timeout_s": 15}, "h")
+    assert done.data["state"] == "terminated" and "family done" in "\n".join(done.data["output_tail"]), done.text
+    assert child.phase.value == "terminated"
 
 
 @pytest.mark.asyncio
