@@ -169,7 +169,8 @@ def build_actions(svc: RnService) -> list[Action]:
         try:
             scope = parse_path(p.scope) if p.scope else []
         except ValueError as exc:
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint="use dots and [n]: 'todos.items[0]'") from None
+            hint = "use dots and [n]: 'todos.items[0]'"
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint=hint) from None
         s = stream_of(p.stream)
         source, stale, reason = "mirror", True, None
         seq: int | None = None
