@@ -116,6 +116,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._bootstraps = {}
         self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
         self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
+        self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
         self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
@@ -396,6 +397,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
         here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
         before, self._last_stop_at = self._last_stop_at, here
+        note, self._step_note = self._step_note, None
+        if reason == "step" and note:  # the end of a step out (another stop ended it early: nothing to say)
+            description = f"{description}; {note}" if description else note
         if description is None and reason == "step" and before is not None and before[:2] == here[:2]:
             # A step within one line (a call's arguments, a loop's header): the column is what moved.
             description = f"still on line {here[1] + 1}, now at column {here[2] + 1} (was {before[2] + 1})"
@@ -473,11 +477,16 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def resume(self, thread_id: int | None) -> None:
         self._last_request = None
         self._returned = None
+        self._step_note = None
         await self._send_running("Debugger.resume")
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
         self._returned = None
+        self._step_note = None
+        if kind == "out" and not self.dialect.returns_values:
+            # JSC's call frames carry no return value, and it has no return positions to stop at first.
+            self._step_note = f"(return value not available on {'Bun' if self.transpiles else 'WebKit'}'s inspector)"
         if kind == "out" and self.dialect.returns_values and self._paused is not None:
             top = self._frames()[0]
             if "returnValue" in top:  # already at a return: the value is here
