@@ -22,20 +22,25 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import itertools
 import os
 import re
 from typing import Any
+
+import aiohttp
 
 from ..base import (
     BreakpointState,
     Capabilities,
     ExceptionMode,
     LineBreakpointSpec,
+    RawFrame,
     RawScope,
     RawValue,
     StepKind,
 )
 from ..errors import DebugError, ErrorCode
+from ..hosts import check_host
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.process import RuntimeProcess
@@ -78,6 +83,67 @@ def compiled_folders(root: str, limit: int = 50) -> list[str]:
     return found
 
 
+class CdpProxy:
+    """js-debug's CDP proxy for one target (the custom `requestCDPProxy` request): plain CDP requests beside the DAP
+    session, for what DAP cannot ask, such as where a function returns. js-debug replays the current pause to a
+    client that enables the Debugger domain, which is how the paused call frames are read."""
+
+    def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self._session = session
+        self._socket = socket
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()  # one request at a time: a reply is read off the socket by its caller
+
+    @classmethod
+    async def open(cls, where: dict[str, Any]) -> CdpProxy:
+        host, port, path = str(where.get("host") or ""), where.get("port"), str(where.get("path") or "")
+        check_host(host, [], "js-debug's CDP proxy")  # js-debug serves it on loopback; never follow it elsewhere
+        session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5))
+        try:
+            socket = await session.ws_connect(f"ws://{host}:{port}{path}", max_msg_size=0)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            await session.close()
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy: {exc.__class__.__name__}") from None
+        return cls(session, socket)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict]]:
+        """The result of one CDP request, and the events that arrived before it."""
+        async with self._lock:
+            number = next(self._ids)
+            events: list[dict] = []
+            try:
+                await self._socket.send_json({"id": number, "method": method, "params": params or {}})
+                while True:
+                    message = await asyncio.wait_for(self._socket.receive_json(), 5)
+                    if message.get("id") == number:
+                        break
+                    events.append(message)
+            except (aiohttp.ClientError, OSError, TimeoutError, TypeError, ValueError) as exc:
+                raise DebugError(
+                    ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy ({method}): {exc.__class__.__name__}"
+                ) from None
+            if "error" in message:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{method}: {(message['error'] or {}).get('message')}")
+            return message.get("result") or {}, events
+
+    async def paused(self) -> dict[str, Any] | None:
+        """The current pause's `Debugger.paused` parameters (None while running)."""
+        _, events = await self.call("Debugger.enable")  # (V8 ignores it for a session that has the domain on)
+        return next((e["params"] for e in events if e.get("method") == "Debugger.paused"), None)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._socket.close()
+        await self._session.close()
+
+
+@dataclasses.dataclass
+class _StepOut:
+    wire_ids: list[str]  # temporary CDP breakpoints on the function's return positions
+    depth: int  # stack depth of the function's frame
+    function: str
+
+
 class JsDebugTarget(DapBackend):
     """One JavaScript target js-debug debugs (the program, a fork, a worker): what all of them show the same way.
 
@@ -95,6 +161,13 @@ class JsDebugTarget(DapBackend):
         self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
         self._merged_seq = 0
         self._pausing = False  # a pause was asked for and has not stopped the target yet
+        self._proxy: CdpProxy | None = None
+        self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
+        self._returned: RawValue | None = None  # what the function a step out left gave back
+        self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
+        self._top_frame: int | None = None  # the current stop's top frame, and its first scope (the returned value's)
+        self._returned_scope: int | None = None
+        self._step_tasks: set[asyncio.Future[None]] = set()
 
     @staticmethod
     def _is_noise(body: dict[str, Any]) -> bool:
@@ -105,13 +178,25 @@ class JsDebugTarget(DapBackend):
         )
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "stopped" and self._step_out is not None:
+            self._spawn_task(self._continue_step_out(body))  # at one of the function's returns, or stopped before
+            return
         if event == "stopped" and self._pausing:
             # A pause that lands in skipped code (Node's timers, while the program idles) is stepped on by js-debug
             # into the program's own code, which it then calls a "step": it is still the pause that was asked for.
             self._pausing = False
             if body.get("reason") == "step":
                 body = {**body, "reason": "pause"}
+        if event == "stopped":
+            note, self._step_note = self._step_note, None
+            if note and body.get("reason") == "step":  # the end of a step out (a breakpoint ending it: no note)
+                body = {**body, "description": note}
         super()._on_event(event, body)
+
+    def _spawn_task(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._step_tasks.add(task)
+        task.add_done_callback(self._step_tasks.discard)
 
     async def pause(self, thread_id: int | None) -> None:
         self._pausing = True
@@ -119,11 +204,116 @@ class JsDebugTarget(DapBackend):
 
     async def resume(self, thread_id: int | None) -> None:
         self._pausing = False
+        self._returned = self._step_note = None
         await super().resume(thread_id)
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._pausing = False
+        self._returned = self._step_note = None
+        if kind == "out" and await self._arm_step_out(thread_id):
+            await DapBackend.resume(self, thread_id)  # on to the function's returns; the step out goes on from there
+            return
         await super().step(kind, thread_id)
+
+    # ----- step out with the function's return value ------------------------------------------------------------
+
+    async def _arm_step_out(self, thread_id: int | None) -> bool:
+        """V8 shows a function's return value only while paused at one of its returns, and js-debug lists it then
+        ("Return value" in the Local scope); a plain step out never pauses there. So, as the inspector backend does,
+        stop at the function's return positions first (temporary CDP breakpoints through js-debug's proxy), take the
+        value, then step out. False: a plain step out (already at a return, or the value cannot be had; then the
+        stop says why)."""
+        try:
+            if self._proxy is None:
+                self._proxy = await CdpProxy.open(await self._req("requestCDPProxy"))
+            paused = await self._proxy.paused()
+            frames = (paused or {}).get("callFrames") or []
+            if not frames:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "no paused call frames")
+            top = frames[0]
+            function = top.get("functionName") or "(anonymous)"
+            if "returnValue" in top:  # at a return already: the value is listed now
+                self._returned = await self._return_value(function, thread_id)
+                return False
+            local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
+            start, end = top.get("functionLocation"), (local or {}).get("endLocation")
+            if not start or not end:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "the function's extent is unknown")
+            found, _ = await self._proxy.call(
+                "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
+            )
+            returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
+            here = top.get("location") or {}
+            if any((r.get("lineNumber"), r.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
+                   for r in returns):
+                self._step_note = "(return value not available: paused on the return before its value was computed)"
+                return False
+            ids = []
+            for r in returns:
+                where = {k: r[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in r}
+                with contextlib.suppress(DebugError):
+                    bound, _ = await self._proxy.call("Debugger.setBreakpoint", {"location": where})
+                    ids.append(bound["breakpointId"])
+            if not ids:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "no return position could be stopped at")
+        except (DebugError, KeyError) as exc:
+            detail = exc.message if isinstance(exc, DebugError) else "unexpected answer"
+            self._step_note = f"(return value not available through js-debug: {detail})"
+            return False
+        self._step_out = _StepOut(ids, len(frames), function)
+        return True
+
+    async def _continue_step_out(self, body: dict[str, Any]) -> None:
+        out, proxy = self._step_out, self._proxy
+        assert out is not None and proxy is not None
+        thread = body.get("threadId")
+        try:
+            paused = await proxy.paused() or {}
+        except DebugError:
+            paused = {}
+        hit = paused.get("hitBreakpoints") or []
+        at_return = bool(hit) and set(hit) <= set(out.wire_ids)
+        if at_return and len(paused.get("callFrames") or []) != out.depth:  # the function, called deeper: not ours
+            try:
+                await DapBackend.resume(self, thread)
+                return
+            except DebugError:
+                at_return = False  # cannot go on: this is where the step out ends
+        self._step_out = None
+        for wire_id in out.wire_ids:
+            with contextlib.suppress(DebugError):
+                await proxy.call("Debugger.removeBreakpoint", {"breakpointId": wire_id})
+        if not at_return:  # something else stopped the program first (a breakpoint, an exception): that is the stop
+            self._on_event("stopped", body)
+            return
+        try:
+            self._returned = await self._return_value(out.function, thread)
+            if self._returned is None:
+                self._step_note = "(return value not available: js-debug listed none at the return)"
+            await DapBackend.step(self, "out", thread)
+        except DebugError as exc:  # the value or the step failed: report where the program is, and why
+            self._step_note = f"(stopped at the return of {out.function}: {exc.message})"
+            self._on_event("stopped", {**body, "reason": "step"})
+
+    async def _return_value(self, function: str, thread_id: int | None) -> RawValue | None:
+        """js-debug's "Return value" entry of the top frame's Local scope, named as pairdbg names a returned value.
+        Its reference dies as the program moves on, so it is kept as a value, not expandable."""
+        if thread_id is None:
+            threads = await self.threads()
+            thread_id = threads[0][0] if threads else 0
+        frames, _ = await DapBackend.stack(self, thread_id, 0, 1)
+        scopes = await DapBackend.scopes(self, frames[0].id) if frames else []
+        for scope in scopes[:2]:  # (a block scope may come before the function's own)
+            for value in await DapBackend.variables(self, scope.ref):
+                if value.name == "Return value":
+                    return RawValue(f"(return) {function}", value.value, value.type)
+        return None
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        frames, total = await super().stack(thread_id, start, levels)
+        if start == 0 and frames:
+            self._top_frame = frames[0].id
+        return frames, total
 
     @property
     def features(self) -> Capabilities:  # type: ignore[override]
@@ -134,7 +324,12 @@ class JsDebugTarget(DapBackend):
     async def scopes(self, frame_id: int) -> list[RawScope]:
         """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
         Locals scope, as the inspector path does, so a stop report has the function's variables too."""
-        scopes = await super().scopes(frame_id)
+        scopes = self._merged_blocks(await super().scopes(frame_id))
+        if frame_id == self._top_frame and scopes:
+            self._returned_scope = scopes[0].ref
+        return scopes
+
+    def _merged_blocks(self, scopes: list[RawScope]) -> list[RawScope]:
         blocks = 0
         while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
             blocks += 1
@@ -146,6 +341,13 @@ class JsDebugTarget(DapBackend):
             del self._merged[next(iter(self._merged))]
         return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
 
+    async def close(self, terminate: bool = True) -> None:
+        for task in list(self._step_tasks):
+            task.cancel()
+        if self._proxy is not None:
+            await self._proxy.close()
+        await super().close(terminate)
+
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
             if any(v.name == name for v in await super().variables(part)):
@@ -153,9 +355,14 @@ class JsDebugTarget(DapBackend):
         return await super().set_variable(ref, name, value)
 
     async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
-        if ref in self._merged:
-            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
+        returned = [self._returned] if self._returned is not None and ref == self._returned_scope else []
+        if ref in self._merged or returned:
+            parts = self._merged.get(ref, [ref])
+            merged = returned + [v for part in parts for v in await self._own_variables(part)]
             return merged[start : start + count] if count else merged[start:]
+        return await self._own_variables(ref, start, count)
+
+    async def _own_variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
         values = await super().variables(ref, start, count)
         if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
             for value in values:

@@ -118,6 +118,9 @@ async def test_a_worker_and_a_fork_each_stop_step_evaluate_and_pause_in_one_sess
         out = await registry.run("step_out", {"session_id": sid}, "h")
         caller = next(n for n, text in enumerate(Path(family).read_text().splitlines(), 1) if caller_text in text)
         assert out.data["stop"]["location"]["line"] == caller, out.text
+        returned = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+        function = "inWorker" if session is worker else "inChild"
+        assert returned[f"(return) {function}"] == str(n * (2 if session is worker else 3) + 1), out.text
 
     ended = await registry.run("continue_execution", {"session_id": worker.id}, "h")
     assert ended.data["state"] == "terminated", ended.text
@@ -223,4 +226,37 @@ async def test_block_and_function_variables_are_one_locals_scope(registry) -> No
         assert changed.data["value"] == value, changed.text
     shown = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "acc * 10 + i"}, "h")
     assert shown.data["value"] == "52", shown.text
+    await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_step_out_brings_back_the_return_value(registry) -> None:
+    """V8 shows a return value only at the function's return; a step out through js-debug stops there first (CDP
+    breakpoints through js-debug's proxy), so the caller's stop lists `(return) add`, as on the inspector backend."""
+    need_js_debug()
+    flow = str(TESTS / "js" / "inspector" / "flow.js")
+    lines = Path(flow).read_text().splitlines()
+    body, ret = (next(n for n, t in enumerate(lines, 1) if mark in t) for mark in ("ADD_BODY", "ADD_RETURN"))
+    started = await registry.run("start_debugging", {
+        "program": flow, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": flow, "line": body}]}, "agent:test")
+    assert started.data["stop"]["location"]["function"].endswith("add"), started.text
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")
+    stop = out.data["stop"]
+    assert stop["reason"] == "step" and stop["location"]["function"].endswith("sumAll"), out.text
+    local = {v["name"]: v["value"] for v in stop["locals"]}
+    assert local["(return) add"] == "1" and local["acc"] == "1", out.text  # add(0, 1), as the caller got it
+    assert "not available" not in out.text
+    over = await registry.run("step_over", {"session_id": "S1"}, "h")
+    assert "(return) add" not in {v["name"] for v in over.data["stop"]["locals"]}, "only on the stop right after"
+
+    # A breakpoint reached before sumAll returns ends its step out there, as a breakpoint stop without a value.
+    await registry.run("set_breakpoint", {"session_id": "S1", "file": flow, "line": ret}, "h")
+    early = await registry.run("step_out", {"session_id": "S1"}, "h")
+    stop = early.data["stop"]
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == ret, early.text
+    assert not any(v["name"].startswith("(return)") for v in stop["locals"]) and "not available" not in early.text
+    again = await registry.run("continue_execution", {"session_id": "S1"}, "h")
+    assert again.data["stop"]["hit_breakpoints"] == ["BP2"], again.text
     await registry.run("close_debug_session", {"session_id": "S1"}, "h")
