@@ -160,6 +160,7 @@ class JsDebugTarget(DapBackend):
         self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
         self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
         self._merged_seq = 0
+        self.port = 0  # js-debug's server: where a further target's session connects
         self._pausing = False  # a pause was asked for and has not stopped the target yet
         self._proxy: CdpProxy | None = None
         self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
@@ -176,6 +177,18 @@ class JsDebugTarget(DapBackend):
         return body.get("category") in ("telemetry", "console") or any(
             marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
         )
+
+    async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """A target this one started (a fork, a worker thread; js-debug asks the session of the process that made
+        it): a session of its own, the only one debugging it. Declining would leave it waiting for a debugger."""
+        if command != "startDebugging":
+            return await super()._on_reverse(command, args)
+        if self.listener is None:
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
+        configuration = args.get("configuration") or {}
+        child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
+        self.listener.on_child(child, configuration.get("name") or "child process")
+        return {}
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "stopped" and self._step_out is not None:
@@ -405,7 +418,6 @@ class JsDebugLaunch(JsDebugTarget):
         self.env = dict(env or {})
         self.stop_on_entry = stop_on_entry
         self.parent: DapClient | None = None
-        self.port = 0
         self.runtime: RuntimeProcess | None = None
         self.relay: TcpRelay | None = None
         self.ws_url = ""
@@ -547,17 +559,10 @@ class JsDebugLaunch(JsDebugTarget):
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
         if command != "startDebugging":
             return await super()._on_reverse(command, args)
-        configuration = args.get("configuration") or {}
         if self._adopted:
-            # Another target (a fork, a worker thread): it becomes a session of its own beside this one, the only
-            # one debugging it. Declining it would leave that process waiting for a debugger forever.
-            if self.listener is None:
-                raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
-            child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
-            self.listener.on_child(child, configuration.get("name") or "child process")
-            return {}
+            return await super()._on_reverse(command, args)
         self._adopted = True
-        self._spawn(self._adopt(args.get("request", "launch"), configuration))
+        self._spawn(self._adopt(args.get("request", "launch"), args.get("configuration") or {}))
         return {}
 
     async def _adopt(self, request: str, configuration: dict[str, Any]) -> None:

@@ -136,6 +136,29 @@ async def test_a_worker_and_a_fork_each_stop_step_evaluate_and_pause_in_one_sess
 
 
 @pytest.mark.asyncio
+async def test_a_fork_of_a_fork_is_a_session_under_its_parents(registry) -> None:
+    """js-debug asks the fork's own session about the fork's fork: it becomes a session too (refusing would leave it
+    waiting for a debugger), listed under the fork's."""
+    need_js_debug()
+    nest = str(JS / "nest.js")
+    await registry.run("start_debugging", {
+        "program": nest, "language": "javascript", "backend": "dap", "wait_s": 0,
+        "breakpoints": [{"file": nest, "line": line_of(nest, "at"), "condition": "level === 2"}]}, "agent:test")
+    hub = registry.hub
+    await until(lambda: "S3" in hub.sessions and hub.sessions["S3"].phase.value == "paused",
+                lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}")
+    deepest = hub.sessions["S3"]
+    assert deepest.parent is hub.sessions["S2"] and hub.sessions["S2"].parent is hub.sessions["S1"]
+    assert deepest.last_stop.location.line == line_of(nest, "at")
+    value = await registry.run("evaluate_expression", {"session_id": "S3", "expression": "level + depth"}, "h")
+    assert value.data["value"] == "4", value.text
+    await registry.run("continue_execution", {"session_id": "S3"}, "h")
+    done = await registry.run("wait_for_stop", {"session_id": "S1", "timeout_s": 15}, "h")
+    assert done.data["state"] == "terminated" and "fork of 0 done" in "\n".join(done.data["output_tail"]), done.text
+    assert len(hub.sessions) == 3
+
+
+@pytest.mark.asyncio
 async def test_js_debug_missing_says_how_to_get_it(registry, monkeypatch) -> None:
     monkeypatch.setenv("PAIRDBG_JS_DEBUG", "/nonexistent/vsDebugServer.cjs")
     with pytest.raises(DebugError) as err:
