@@ -504,12 +504,14 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
         start, end = top.get("functionLocation"), (local or {}).get("endLocation")
         if not start or not end:
+            self._step_note = "(return value not available: the function's extent is unknown)"
             return False
         try:
             found = await self._send(
                 "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
             )
-        except DebugError:
+        except DebugError as exc:
+            self._step_note = f"(return value not available: {exc.message})"
             return False
         returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
         here = top.get("location") or {}
@@ -517,13 +519,16 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             (loc.get("lineNumber"), loc.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
             for loc in returns
         ):
-            return False  # paused on a return already (its value not computed yet): a plain step out
+            # Paused on a return already, its value not computed yet: a plain step out.
+            self._step_note = "(return value not available: paused on the return before its value was computed)"
+            return False
         ids = []
         for location in returns:
             where = {k: location[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in location}
             with contextlib.suppress(DebugError, KeyError):
                 ids.append((await self._send("Debugger.setBreakpoint", {"location": where}))["breakpointId"])
         if not ids:
+            self._step_note = "(return value not available: no return position could be stopped at)"
             return False
         self._step_out = _StepOut(ids, len(frames), top.get("functionName") or "(anonymous)")
         return True
