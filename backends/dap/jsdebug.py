@@ -54,6 +54,7 @@ LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
 BOOT = os.path.join(os.path.dirname(__file__), "jsdebug_boot.cjs")  # keeps --inspect-brk from the program's forks
 WORKER_NAME = re.compile(r"^\[worker \d+\]")  # js-debug's name for a worker thread's target
+PROXY_MESSAGE_MAX = 64 * 1024 * 1024  # a pause with a deep stack is a big message; still bounded
 PROCESS_NAME = re.compile(r"\[(\d+)\]$")  # js-debug's name for a process it found: "<script> [<pid>]"
 
 
@@ -100,7 +101,7 @@ class CdpProxy:
         check_host(host, [], "js-debug's CDP proxy")  # js-debug serves it on loopback; never follow it elsewhere
         session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5))
         try:
-            socket = await session.ws_connect(f"ws://{host}:{port}{path}", max_msg_size=0)
+            socket = await session.ws_connect(f"ws://{host}:{port}{path}", max_msg_size=PROXY_MESSAGE_MAX)
         except (aiohttp.ClientError, OSError, TimeoutError) as exc:
             await session.close()
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy: {exc.__class__.__name__}") from None
@@ -247,6 +248,8 @@ class JsDebugTarget(DapBackend):
             function = top.get("functionName") or "(anonymous)"
             if "returnValue" in top:  # at a return already: the value is listed now
                 self._returned = await self._return_value(function, thread_id)
+                if self._returned is None:
+                    self._step_note = "(return value not available: js-debug listed none at the return)"
                 return False
             local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
             start, end = top.get("functionLocation"), (local or {}).get("endLocation")
@@ -266,7 +269,8 @@ class JsDebugTarget(DapBackend):
                 where = {k: r[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in r}
                 with contextlib.suppress(DebugError):
                     bound, _ = await self._proxy.call("Debugger.setBreakpoint", {"location": where})
-                    ids.append(bound["breakpointId"])
+                    if bound.get("breakpointId"):
+                        ids.append(str(bound["breakpointId"]))
             if not ids:
                 raise DebugError(ErrorCode.PROTOCOL_ERROR, "no return position could be stopped at")
         except (DebugError, KeyError) as exc:

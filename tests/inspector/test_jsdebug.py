@@ -282,4 +282,28 @@ async def test_step_out_brings_back_the_return_value(registry) -> None:
     assert not any(v["name"].startswith("(return)") for v in stop["locals"]) and "not available" not in early.text
     again = await registry.run("continue_execution", {"session_id": "S1"}, "h")
     assert again.data["stop"]["hit_breakpoints"] == ["BP2"], again.text
+
+    await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_step_out_of_a_recursive_call_brings_back_that_calls_value(registry) -> None:
+    need_js_debug()
+    fact = str(JS / "fact.js")
+    started = await registry.run("start_debugging", {
+        "program": fact, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": fact, "line": line_of(fact, "base"), "condition": "n === 3"}]}, "agent:test")
+    assert started.data["stop"]["location"]["line"] == line_of(fact, "base"), started.text
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")  # fact(3) calls fact(2), fact(1): passed over
+    local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+    assert local["(return) fact"] == "6" and local["n"] == "4", out.text  # back in fact(4), with fact(3)'s value
+    # A step over onto fact(4)'s return stops where V8 holds the value (js-debug lists it): a step out from there
+    # takes it as it is.
+    over = await registry.run("step_over", {"session_id": "S1"}, "h")
+    listed = {v["name"]: v["value"] for v in over.data["stop"]["locals"]}
+    assert listed.get("Return value") == "24", over.text
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")
+    local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+    assert local["(return) fact"] == "24" and local["n"] == "5", out.text
     await registry.run("close_debug_session", {"session_id": "S1"}, "h")
