@@ -41,6 +41,7 @@ from ..base import (
 )
 from ..errors import DebugError, ErrorCode
 from ..hosts import check_host
+from ..tcp import ack_now, no_delay
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.process import RuntimeProcess
@@ -92,6 +93,10 @@ class CdpProxy:
     def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
         self._session = session
         self._socket = socket
+        # js-debug writes with Nagle on, like Node's inspector: acknowledged at once (see tcp.py), or every reply
+        # waits ~40 ms for our delayed ACK.
+        self._tcp = socket.get_extra_info("socket")
+        no_delay(self._tcp)
         self._ids = itertools.count(1)
         self._lock = asyncio.Lock()  # one request at a time: a reply is read off the socket by its caller
 
@@ -113,9 +118,11 @@ class CdpProxy:
             number = next(self._ids)
             events: list[dict] = []
             try:
+                ack_now(self._tcp)
                 await self._socket.send_json({"id": number, "method": method, "params": params or {}})
                 while True:
                     message = await asyncio.wait_for(self._socket.receive_json(), 5)
+                    ack_now(self._tcp)
                     if message.get("id") == number:
                         break
                     events.append(message)
