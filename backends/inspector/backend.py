@@ -122,6 +122,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
+            if not self.dialect.is_jsc:
+                process.on_child_inspector = self._child_process
 
     # ----- lifecycle ----------------------------------------------------------------------------------------
 
@@ -289,6 +291,19 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self.listener is not None:
             self.listener.on_output(category, text)
 
+    def _child_process(self, url: str) -> None:
+        """A fork of the program: it inherits --inspect-brk, announces its inspector on the stderr it shares with
+        the program, and waits for a debugger. It becomes a session of its own (the only one debugging it), or it
+        would wait forever."""
+        if self.listener is None or self._closing:
+            return
+        child = InspectorBackend(Endpoint(url, self.dialect, waiting=True), self.language, url)
+        name = f"{os.path.basename(self.program)} child"
+        try:
+            self.listener.on_child(child, name)
+        except DebugError as exc:  # a session that cannot open children: said, not hidden
+            self.listener.on_output("important", f"pairdbg: {name} ({url}) is not debugged: {exc.message}\n")
+
     def _program_exited(self, code: int | None) -> None:
         if self.listener is None or self._closing:
             return
@@ -447,6 +462,11 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def _leave_entry(self) -> None:
         """The first pause of --inspect-brk: every script is parsed now, so bind the pending breakpoints."""
+        if self.pid is None and self.process is None and not self.dialect.is_jsc:  # a fork handed to us: which one
+            with contextlib.suppress(DebugError):  # (`process` is defined from here on, not before the release)
+                got = await self._send("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+                pid = (got.get("result") or {}).get("value")
+                self.pid = pid if isinstance(pid, int) else None
         await self._apply_files(list(self._files))
         with contextlib.suppress(DebugError):
             await self._drop_bootstraps()

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
 from ..process import spawn, stop_group
-from .targets import TargetFailed, read_ws_url
+from .targets import WS_URL, TargetFailed, read_ws_url
 
 RUNTIME_EXIT_S = 3.0  # after TERM, before the runtime's group is killed
 BANNER_NOISE = (
@@ -42,6 +42,9 @@ class RuntimeProcess:
         self.ws_url = ws_url
         self.on_output: Callable[[str, str], None] | None = None
         self.on_exit: Callable[[int | None], None] | None = None
+        # Called with the inspector URL of a process this one starts (a fork inherits --inspect-brk and announces
+        # itself on the stderr it shares with us).
+        self.on_child_inspector: Callable[[str], None] | None = None
         self._early: list[tuple[str, str]] = []
         self._tasks = [
             asyncio.create_task(self._pump(proc.stdout, "stdout")),
@@ -85,6 +88,9 @@ class RuntimeProcess:
                 return
             text = chunk.decode(errors="replace")
             if category == "stderr":
+                if self.on_child_inspector is not None and "Debugger listening on ws://" in text:
+                    for url in WS_URL.findall(text):
+                        self.on_child_inspector(url)
                 kept = "".join(line for line in text.splitlines(keepends=True) if not _noise(line))
                 if "Waiting for the debugger to disconnect" in text and self.on_output is not None:
                     self.on_output("control", "Waiting for the debugger to disconnect")

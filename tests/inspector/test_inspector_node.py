@@ -424,6 +424,26 @@ async def test_attach_and_target_restart(hub, registry):
         await targets.stop_process_group(proc)
 
 
+async def test_forks_are_sessions_of_their_own(hub, registry):
+    """A fork inherits --inspect-brk and waits for a debugger: each one (a fork's fork too) becomes a session, stops
+    at its breakpoint, and runs on; none is left waiting."""
+    nest = str(TESTS / "js" / "jsdebug" / "nest.js")
+    at = line_of(nest, "MARK:at")
+    reply = await run(registry, "start_debugging", program=nest, language="javascript", wait_s=0,
+                      breakpoints=[{"file": nest, "line": at, "condition": "level === 2"}])
+    await until(lambda: "S3" in hub.sessions and phase(hub, "S3") == "paused",
+                lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}")
+    deepest = hub.sessions["S3"]
+    assert deepest.parent is not None and isinstance(deepest.backend.pid, int), reply.text
+    assert deepest.backend.pid not in (hub.sessions["S1"].backend.pid, hub.sessions["S2"].backend.pid)
+    value = await run(registry, "evaluate_expression", session_id="S3", expression="level + depth")
+    assert value.data["value"] == "4", value.text
+    await run(registry, "continue_execution", session_id="S3")
+    done = await run(registry, "wait_for_stop", session_id="S1", timeout_s=15)
+    assert done.data["state"] == "terminated" and "fork of 0 done" in "\n".join(done.data["output_tail"]), done.text
+    assert len(hub.sessions) == 3
+
+
 async def start_node_server_url(port: int) -> tuple[asyncio.subprocess.Process, str]:
     node = need_runtime("node")
     proc = await targets.spawn([node, f"--inspect=127.0.0.1:{port}", js("server.js")], cwd=JS)
