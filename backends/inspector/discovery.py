@@ -159,7 +159,7 @@ async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
     listed again, the old URL it is."""
     host, port, path = split_target(endpoint.url)
     if endpoint.dialect.is_jsc:
-        return await endpoint_for_ws(endpoint.url, allowed)
+        return endpoint
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
             status, body = await _get(session, f"http://{host}:{port}/json/list")
@@ -170,7 +170,7 @@ async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
         raise DebugError(ErrorCode.CONNECTION_FAILED, f"no inspector lists targets at {host}:{port} yet")
     listed = [e for e in entries if isinstance(e, dict) and e.get("webSocketDebuggerUrl")]
     if any(urlparse(str(e["webSocketDebuggerUrl"])).path == path for e in listed):
-        return await endpoint_for_ws(endpoint.url, allowed)
+        return endpoint
     kind = "page" if endpoint.page else "node"
     same_kind = [e for e in listed if e.get("type") == kind]
     same_program = [e for e in same_kind if endpoint.target_url and e.get("url") == endpoint.target_url]
