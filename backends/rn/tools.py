@@ -113,6 +113,14 @@ def build_actions(svc: RnService) -> list[Action]:
             )
         return s
 
+    def state_stream(name: str) -> StreamMirror:
+        """The stream a read of the app's state now goes to: with no app connected that is NOT_CONNECTED first
+        (seed 003), before whether the app that left had such a stream."""
+        session = svc.mirror.latest()
+        if not svc.server_connected() and (session is None or name not in session.streams):
+            raise no_app()
+        return stream_of(name)
+
     # ----- debug_health_check ----------------------------------------------------------------------------------
 
     async def health(hub: Hub, p: NoParams, actor: str) -> Reply:
@@ -171,7 +179,7 @@ def build_actions(svc: RnService) -> list[Action]:
         except ValueError as exc:
             hint = "use dots and [n]: 'todos.items[0]'"
             raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint=hint) from None
-        s = stream_of(p.stream)
+        s = state_stream(p.stream)
         source, stale, reason = "mirror", True, None
         seq: int | None = None
         data: Any = None
@@ -316,7 +324,7 @@ def build_actions(svc: RnService) -> list[Action]:
             parts = parse_path(p.path)
         except ValueError as exc:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint="use dots and [n]: 'items[0].name'") from None
-        s = stream_of("redux")
+        s = state_stream("redux")
         miss = DebugError(
             ErrorCode.PATH_NOT_FOUND,
             f"{p.path!r} is not in the Redux state",

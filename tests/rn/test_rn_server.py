@@ -296,6 +296,16 @@ async def test_get_state_path_fresh_and_mirror_fallback(rig):
     await rig.fails("debug_list_streams", "NOT_CONNECTED")
 
 
+async def test_no_app_comes_before_a_stream_the_app_that_left_never_had(rig):
+    a = await connected(rig, states={"redux": {"auth": {"status": "idle"}}})
+    await rig.fails("debug_get_snapshot", "STREAM_UNAVAILABLE", stream="navigation")  # connected: the app has none
+    await a.drop()
+    await until(lambda: not rig.svc.server_connected(), "disconnect")
+    gone = await rig.fails("debug_get_snapshot", "NOT_CONNECTED", stream="navigation")
+    assert "stale" not in gone.data  # nothing of that stream to keep
+    await rig.fails("debug_get_state_path", "NOT_CONNECTED", path="auth.status")
+
+
 async def test_diff_between_arbitrary_seqs(rig):
     a = await connected(rig)
     await _traffic(a, 30)
