@@ -9,6 +9,12 @@ Order matters to js-debug (seed 004): the child connects on a second TCP connect
 `initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
 `initialized`, sets breakpoints and exception filters, then `configurationDone`. Every debuggee-scoped request
 goes to the child; output and the end of the program arrive on the parent.
+
+Forks and worker threads: js-debug finds them itself (on attach it puts its bootloader into the program's
+NODE_OPTIONS; workers through Node's NodeWorker domain) and offers each with a further `startDebugging`; each becomes
+a session of its own (`JsDebugChild`), so every process and worker is debugged by exactly one session. The program's
+forks must not inherit its --inspect-brk (they would wait on an inspector nobody attaches to): `jsdebug_boot.cjs`,
+preloaded, keeps the flag out of the arguments Node hands on.
 """
 
 from __future__ import annotations
@@ -16,12 +22,26 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import itertools
 import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawScope, RawValue
+import aiohttp
+
+from ..base import (
+    BreakpointState,
+    Capabilities,
+    ExceptionMode,
+    LineBreakpointSpec,
+    RawFrame,
+    RawScope,
+    RawValue,
+    StepKind,
+)
 from ..errors import DebugError, ErrorCode
+from ..hosts import check_host
+from ..tcp import ack_now, no_delay
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.process import RuntimeProcess
@@ -33,6 +53,10 @@ ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
 # The arguments of the function a CommonJS module runs in: left out of its top-level locals unless asked for.
 MODULE_WRAPPER = frozenset({"exports", "require", "module", "__filename", "__dirname"})
+BOOT = os.path.join(os.path.dirname(__file__), "jsdebug_boot.cjs")  # keeps --inspect-brk from the program's forks
+WORKER_NAME = re.compile(r"^\[worker \d+\]")  # js-debug's name for a worker thread's target
+PROXY_MESSAGE_MAX = 64 * 1024 * 1024  # a pause with a deep stack is a big message; still bounded
+PROCESS_NAME = re.compile(r"\[(\d+)\]$")  # js-debug's name for a process it found: "<script> [<pid>]"
 
 
 def project_root(program: str) -> str:
@@ -61,12 +85,334 @@ def compiled_folders(root: str, limit: int = 50) -> list[str]:
     return found
 
 
-class JsDebugLaunch(DapBackend):
+class CdpProxy:
+    """js-debug's CDP proxy for one target (the custom `requestCDPProxy` request): plain CDP requests beside the DAP
+    session, for what DAP cannot ask, such as where a function returns. js-debug replays the current pause to a
+    client that enables the Debugger domain, which is how the paused call frames are read."""
+
+    def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
+        self._session = session
+        self._socket = socket
+        # js-debug writes with Nagle on, like Node's inspector: acknowledged at once (see tcp.py), or every reply
+        # waits ~40 ms for our delayed ACK.
+        self._tcp = socket.get_extra_info("socket")
+        no_delay(self._tcp)
+        self._ids = itertools.count(1)
+        self._lock = asyncio.Lock()  # one request at a time: a reply is read off the socket by its caller
+
+    @classmethod
+    async def open(cls, where: dict[str, Any]) -> CdpProxy:
+        host, port, path = str(where.get("host") or ""), where.get("port"), str(where.get("path") or "")
+        check_host(host, [], "js-debug's CDP proxy")  # js-debug serves it on loopback; never follow it elsewhere
+        session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5))
+        try:
+            socket = await session.ws_connect(f"ws://{host}:{port}{path}", max_msg_size=PROXY_MESSAGE_MAX)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            await session.close()
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy: {exc.__class__.__name__}") from None
+        return cls(session, socket)
+
+    async def call(self, method: str, params: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict]]:
+        """The result of one CDP request, and the events that arrived before it."""
+        async with self._lock:
+            number = next(self._ids)
+            events: list[dict] = []
+            try:
+                ack_now(self._tcp)
+                await self._socket.send_json({"id": number, "method": method, "params": params or {}})
+                while True:
+                    message = await asyncio.wait_for(self._socket.receive_json(), 5)
+                    ack_now(self._tcp)
+                    if message.get("id") == number:
+                        break
+                    events.append(message)
+            except (aiohttp.ClientError, OSError, TimeoutError, TypeError, ValueError) as exc:
+                raise DebugError(
+                    ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy ({method}): {exc.__class__.__name__}"
+                ) from None
+            if "error" in message:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{method}: {(message['error'] or {}).get('message')}")
+            return message.get("result") or {}, events
+
+    async def paused(self) -> dict[str, Any] | None:
+        """The current pause's `Debugger.paused` parameters (None while running)."""
+        _, events = await self.call("Debugger.enable")  # (V8 ignores it for a session that has the domain on)
+        return next((e["params"] for e in events if e.get("method") == "Debugger.paused"), None)
+
+    async def close(self) -> None:
+        with contextlib.suppress(Exception):
+            await self._socket.close()
+        await self._session.close()
+
+
+@dataclasses.dataclass
+class _StepOut:
+    wire_ids: list[str]  # temporary CDP breakpoints on the function's return positions
+    depth: int  # stack depth of the function's frame
+    function: str
+
+
+class JsDebugTarget(DapBackend):
+    """One JavaScript target js-debug debugs (the program, a fork, a worker): what all of them show the same way.
+
+    js-debug names sources that are not on disk by a sourceReference, lists a block's variables as scopes of their own
+    and a CommonJS module's wrapper arguments as locals; every session on it, the program's and its children's,
+    reads them alike."""
+
     language = "javascript"
     adapter_id = "pwa-node"
+    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
+
+    def __init__(self) -> None:
+        super().__init__()
+        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
+        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
+        self._merged_seq = 0
+        self.port = 0  # js-debug's server: where a further target's session connects
+        self._pausing = False  # a pause was asked for and has not stopped the target yet
+        self._proxy: CdpProxy | None = None
+        self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
+        self._returned: RawValue | None = None  # what the function a step out left gave back
+        self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
+        self._top_frame: int | None = None  # the current stop's top frame, and its first scope (the returned value's)
+        self._returned_scope: int | None = None
+        self._step_tasks: set[asyncio.Future[None]] = set()
+
+    @staticmethod
+    def _is_noise(body: dict[str, Any]) -> bool:
+        """js-debug's own lines: the command it ran (category console) and Node's debugger chatter."""
+        text = body.get("output", "")
+        return body.get("category") in ("telemetry", "console") or any(
+            marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
+        )
+
+    async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        """A target this one started (a fork, a worker thread; js-debug asks the session of the process that made
+        it): a session of its own, the only one debugging it. Declining would leave it waiting for a debugger."""
+        if command != "startDebugging":
+            return await super()._on_reverse(command, args)
+        if self.listener is None:
+            raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
+        configuration = args.get("configuration") or {}
+        child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
+        self.listener.on_child(child, configuration.get("name") or "child process")
+        return {}
+
+    def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "stopped" and self._step_out is not None:
+            self._spawn_task(self._continue_step_out(body))  # at one of the function's returns, or stopped before
+            return
+        if event == "stopped" and self._pausing:
+            # A pause that lands in skipped code (Node's timers, while the program idles) is stepped on by js-debug
+            # into the program's own code, which it then calls a "step": it is still the pause that was asked for.
+            self._pausing = False
+            if body.get("reason") == "step":
+                body = {**body, "reason": "pause"}
+        if event == "stopped":
+            note, self._step_note = self._step_note, None
+            if note and body.get("reason") == "step":  # the end of a step out (a breakpoint ending it: no note)
+                body = {**body, "description": note}
+        super()._on_event(event, body)
+
+    def _spawn_task(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._step_tasks.add(task)
+        task.add_done_callback(self._step_tasks.discard)
+
+    async def pause(self, thread_id: int | None) -> None:
+        self._pausing = True
+        await super().pause(thread_id)
+
+    async def resume(self, thread_id: int | None) -> None:
+        self._pausing = False
+        self._returned = self._step_note = None
+        await super().resume(thread_id)
+
+    async def step(self, kind: StepKind, thread_id: int | None) -> None:
+        self._pausing = False
+        self._returned = self._step_note = None
+        if kind == "out" and await self._arm_step_out(thread_id):
+            await DapBackend.resume(self, thread_id)  # on to the function's returns; the step out goes on from there
+            return
+        await super().step(kind, thread_id)
+
+    # ----- step out with the function's return value ------------------------------------------------------------
+
+    async def _arm_step_out(self, thread_id: int | None) -> bool:
+        """V8 shows a function's return value only while paused at one of its returns, and js-debug lists it then
+        ("Return value" in the Local scope); a plain step out never pauses there. So, as the inspector backend does,
+        stop at the function's return positions first (temporary CDP breakpoints through js-debug's proxy), take the
+        value, then step out. False: a plain step out (already at a return, or the value cannot be had; then the
+        stop says why)."""
+        try:
+            if self._proxy is None:
+                self._proxy = await CdpProxy.open(await self._req("requestCDPProxy"))
+            paused = await self._proxy.paused()
+            frames = (paused or {}).get("callFrames") or []
+            if not frames:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "no paused call frames")
+            top = frames[0]
+            function = top.get("functionName") or "(anonymous)"
+            if "returnValue" in top:  # at a return already: the value is listed now
+                self._returned = await self._return_value(function, thread_id)
+                if self._returned is None:
+                    self._step_note = "(return value not available: js-debug listed none at the return)"
+                return False
+            local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
+            start, end = top.get("functionLocation"), (local or {}).get("endLocation")
+            if not start or not end:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "the function's extent is unknown")
+            found, _ = await self._proxy.call(
+                "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
+            )
+            returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
+            here = top.get("location") or {}
+            if any((r.get("lineNumber"), r.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
+                   for r in returns):
+                self._step_note = "(return value not available: paused on the return before its value was computed)"
+                return False
+            ids = []
+            for r in returns:
+                where = {k: r[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in r}
+                with contextlib.suppress(DebugError):
+                    bound, _ = await self._proxy.call("Debugger.setBreakpoint", {"location": where})
+                    if bound.get("breakpointId"):
+                        ids.append(str(bound["breakpointId"]))
+            if not ids:
+                raise DebugError(ErrorCode.PROTOCOL_ERROR, "no return position could be stopped at")
+        except (DebugError, KeyError) as exc:
+            detail = exc.message if isinstance(exc, DebugError) else "unexpected answer"
+            self._step_note = f"(return value not available through js-debug: {detail})"
+            return False
+        self._step_out = _StepOut(ids, len(frames), function)
+        return True
+
+    async def _continue_step_out(self, body: dict[str, Any]) -> None:
+        out, proxy = self._step_out, self._proxy
+        assert out is not None and proxy is not None
+        thread = body.get("threadId")
+        try:
+            paused = await proxy.paused() or {}
+        except DebugError:
+            paused = {}
+        hit = paused.get("hitBreakpoints") or []
+        at_return = bool(hit) and set(hit) <= set(out.wire_ids)
+        if at_return and len(paused.get("callFrames") or []) != out.depth:  # the function, called deeper: not ours
+            try:
+                await DapBackend.resume(self, thread)
+                return
+            except DebugError:
+                at_return = False  # cannot go on: this is where the step out ends
+        self._step_out = None
+        for wire_id in out.wire_ids:
+            with contextlib.suppress(DebugError):
+                await proxy.call("Debugger.removeBreakpoint", {"breakpointId": wire_id})
+        if not at_return:  # something else stopped the program first (a breakpoint, an exception): that is the stop
+            self._on_event("stopped", body)
+            return
+        try:
+            self._returned = await self._return_value(out.function, thread)
+            if self._returned is None:
+                self._step_note = "(return value not available: js-debug listed none at the return)"
+            await DapBackend.step(self, "out", thread)
+        except DebugError as exc:  # the value or the step failed: report where the program is, and why
+            self._step_note = f"(stopped at the return of {out.function}: {exc.message})"
+            self._on_event("stopped", {**body, "reason": "step"})
+
+    async def _return_value(self, function: str, thread_id: int | None) -> RawValue | None:
+        """js-debug's "Return value" entry of the top frame's Local scope, named as pairdbg names a returned value.
+        Its reference dies as the program moves on, so it is kept as a value, not expandable."""
+        if thread_id is None:
+            threads = await self.threads()
+            thread_id = threads[0][0] if threads else 0
+        frames, _ = await DapBackend.stack(self, thread_id, 0, 1)
+        scopes = await DapBackend.scopes(self, frames[0].id) if frames else []
+        for scope in scopes[:2]:  # (a block scope may come before the function's own)
+            for value in await DapBackend.variables(self, scope.ref):
+                if value.name == "Return value":
+                    return RawValue(f"(return) {function}", value.value, value.type)
+        return None
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        frames, total = await super().stack(thread_id, start, levels)
+        if start == 0 and frames:
+            self._top_frame = frames[0].id
+        return frames, total
+
+    @property
+    def features(self) -> Capabilities:  # type: ignore[override]
+        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
+        # js-debug by their sourceReference.
+        return dataclasses.replace(super().features, remote_sources=True)
+
+    async def scopes(self, frame_id: int) -> list[RawScope]:
+        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
+        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
+        scopes = self._merged_blocks(await super().scopes(frame_id))
+        if frame_id == self._top_frame and scopes:
+            self._returned_scope = scopes[0].ref
+        return scopes
+
+    def _merged_blocks(self, scopes: list[RawScope]) -> list[RawScope]:
+        blocks = 0
+        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
+            blocks += 1
+        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
+            return scopes
+        self._merged_seq -= 1
+        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
+        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
+            del self._merged[next(iter(self._merged))]
+        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
+
+    async def close(self, terminate: bool = True) -> None:
+        for task in list(self._step_tasks):
+            task.cancel()
+        if self._proxy is not None:
+            await self._proxy.close()
+        await super().close(terminate)
+
+    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
+        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
+            if any(v.name == name for v in await super().variables(part)):
+                return await super().set_variable(part, name, value)
+        return await super().set_variable(ref, name, value)
+
+    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        returned = [self._returned] if self._returned is not None and ref == self._returned_scope else []
+        if ref in self._merged or returned:
+            parts = self._merged.get(ref, [ref])
+            merged = returned + [v for part in parts for v in await self._own_variables(part)]
+            return merged[start : start + count] if count else merged[start:]
+        return await self._own_variables(ref, start, count)
+
+    async def _own_variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
+        values = await super().variables(ref, start, count)
+        if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
+            for value in values:
+                value.special = value.name in MODULE_WRAPPER
+        return values
+
+    async def script_source(self, path: str) -> str | None:
+        reference = self._source_refs.get(path)
+        if not reference:
+            return None
+        body = await self._req(
+            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
+        )
+        return body.get("content")
+
+    def _keep_frame(self, frame: dict[str, Any]) -> bool:
+        source = frame.get("source") or {}
+        if source.get("sourceReference") and source.get("path"):
+            self._source_refs[source["path"]] = source["sourceReference"]
+        path = source.get("path") or ""
+        return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
+
+
+class JsDebugLaunch(JsDebugTarget):
     adapter_serves_on = True
     launched = True
-    exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
 
     def __init__(
         self,
@@ -83,7 +429,6 @@ class JsDebugLaunch(DapBackend):
         self.env = dict(env or {})
         self.stop_on_entry = stop_on_entry
         self.parent: DapClient | None = None
-        self.port = 0
         self.runtime: RuntimeProcess | None = None
         self.relay: TcpRelay | None = None
         self.ws_url = ""
@@ -95,9 +440,6 @@ class JsDebugLaunch(DapBackend):
         self._stopped_once = asyncio.Event()
         self._adopted = False
         self._tasks: set[asyncio.Task[Any]] = set()
-        self._source_refs: dict[str, int] = {}  # path of a source not on disk -> js-debug's sourceReference
-        self._merged: dict[int, list[int]] = {}  # a Locals scope made of several (negative refs, never js-debug's)
-        self._merged_seq = 0
 
     # ----- the server and the parent session ----------------------------------------------------------------
 
@@ -123,14 +465,13 @@ class JsDebugLaunch(DapBackend):
     async def _start_program(self, node: str) -> None:
         """Node paused before its first line, its inspector reached through the relay."""
         self.runtime = await RuntimeProcess.spawn(
-            [node, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
+            [node, "--require", BOOT, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
             self.cwd or os.path.dirname(self.program),
             self.env,
         )
         self.pid = self.runtime.pid
         self.runtime.on_output = self._program_output
         self.runtime.on_exit = self._program_exited
-        self.runtime.on_child_inspector = self._child_process
         match = re.match(r"ws://([^/:]+):(\d+)(/.*)", self.runtime.ws_url)
         if match is None:
             raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {self.runtime.ws_url}")
@@ -142,17 +483,6 @@ class JsDebugLaunch(DapBackend):
             return
         if self.listener is not None:
             self.listener.on_output(category, text)
-
-    def _child_process(self, url: str) -> None:
-        """A fork or worker of the program, paused on --inspect-brk: debug it as a session of its own, through
-        pairdbg's inspector backend (it is a plain Node inspector, and it waits until a debugger releases it)."""
-        from ..inspector.backend import Endpoint, InspectorBackend
-        from ..inspector.dialect import Dialect
-
-        if self.listener is not None:
-            backend = InspectorBackend(Endpoint(url, Dialect("v8"), waiting=True), "javascript", url)
-            with contextlib.suppress(DebugError):  # a session that cannot open children leaves it waiting
-                self.listener.on_child(backend, f"{os.path.basename(self.program)} child")
 
     def _on_close(self, reason: str) -> None:
         """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
@@ -240,17 +570,10 @@ class JsDebugLaunch(DapBackend):
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
         if command != "startDebugging":
             return await super()._on_reverse(command, args)
-        configuration = args.get("configuration") or {}
         if self._adopted:
-            # Another process (a fork, a worker): it becomes a session of its own beside this one. Declining it
-            # would leave that process waiting for a debugger forever.
-            if self.listener is None:
-                raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
-            child = JsDebugChild(self.port, args.get("request", "launch"), configuration)
-            self.listener.on_child(child, configuration.get("name") or "child process")
-            return {}
+            return await super()._on_reverse(command, args)
         self._adopted = True
-        self._spawn(self._adopt(args.get("request", "launch"), configuration))
+        self._spawn(self._adopt(args.get("request", "launch"), args.get("configuration") or {}))
         return {}
 
     async def _adopt(self, request: str, configuration: dict[str, Any]) -> None:
@@ -318,72 +641,11 @@ class JsDebugLaunch(DapBackend):
             return  # the parent's copies: output comes from the program's pipes, the end from its exit
         super()._on_event(event, body)
 
-    @staticmethod
-    def _is_noise(body: dict[str, Any]) -> bool:
-        """js-debug's own lines: the command it ran (category console) and Node's debugger chatter."""
-        text = body.get("output", "")
-        return body.get("category") in ("telemetry", "console") or any(
-            marker in text for marker in ("Debugger attached.", "Waiting for the debugger to disconnect")
-        )
-
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
         self._files[file] = list(specs)
         if self.client is self.parent or self.client is None:  # before the child exists: remember, bind later
             return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
         return await super().set_line_breakpoints(file, specs)
-
-    @property
-    def features(self) -> Capabilities:  # type: ignore[override]
-        # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
-        # js-debug by their sourceReference.
-        return dataclasses.replace(super().features, remote_sources=True)
-
-    async def scopes(self, frame_id: int) -> list[RawScope]:
-        """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
-        Locals scope, as the inspector path does, so a stop report has the function's variables too."""
-        scopes = await super().scopes(frame_id)
-        blocks = 0
-        while blocks < len(scopes) and scopes[blocks].name.startswith("Block"):
-            blocks += 1
-        if not blocks or blocks >= len(scopes) or not scopes[blocks].name.startswith("Local"):
-            return scopes
-        self._merged_seq -= 1
-        self._merged[self._merged_seq] = [s.ref for s in scopes[: blocks + 1]]
-        while len(self._merged) > 256:  # js-debug's references die as the program runs on; these go with them
-            del self._merged[next(iter(self._merged))]
-        return [RawScope(scopes[blocks].name, self._merged_seq), *scopes[blocks + 1 :]]
-
-    async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
-        for part in self._merged.get(ref, []):  # the scope of the merged ones that holds the name
-            if any(v.name == name for v in await super().variables(part)):
-                return await super().set_variable(part, name, value)
-        return await super().set_variable(ref, name, value)
-
-    async def variables(self, ref: int, start: int = 0, count: int = 0) -> list[RawValue]:
-        if ref in self._merged:
-            merged = [v for part in self._merged[ref] for v in await self.variables(part)]
-            return merged[start : start + count] if count else merged[start:]
-        values = await super().variables(ref, start, count)
-        if {v.name for v in values} >= MODULE_WRAPPER:  # a CommonJS module's top-level scope: the wrapper's names
-            for value in values:
-                value.special = value.name in MODULE_WRAPPER
-        return values
-
-    async def script_source(self, path: str) -> str | None:
-        reference = self._source_refs.get(path)
-        if not reference:
-            return None
-        body = await self._req(
-            "source", {"source": {"path": path, "sourceReference": reference}, "sourceReference": reference}
-        )
-        return body.get("content")
-
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        source = frame.get("source") or {}
-        if source.get("sourceReference") and source.get("path"):
-            self._source_refs[source["path"]] = source["sourceReference"]
-        path = source.get("path") or ""
-        return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
 
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
@@ -407,21 +669,23 @@ class JsDebugLaunch(DapBackend):
             await self.runtime.stop(terminate)
 
 
-class JsDebugChild(DapBackend):
-    """A further process of a js-debug session (a fork or a worker), debugged as a session of its own on the same
-    js-debug server. js-debug owns the process; ending the session asks js-debug to end it."""
+class JsDebugChild(JsDebugTarget):
+    """A further target of a js-debug session (a fork, a worker thread), debugged as a session of its own on the same
+    js-debug server, which announced it (reverse `startDebugging`). js-debug owns it; ending the session asks
+    js-debug to let it go. Its stops, steps and values work as the program's do."""
 
-    language = "javascript"
-    adapter_id = "pwa-node"
     owns_debuggee = False
-    exception_filters = JsDebugLaunch.exception_filters
 
-    def __init__(self, port: int, request: str, configuration: dict[str, Any]) -> None:
+    def __init__(self, port: int, request: str, configuration: dict[str, Any], parent_pid: int | None) -> None:
         super().__init__()
         self.port = port
         self.request = request
         self.configuration = configuration
         self.program = configuration.get("name") or "child process"
+        # A worker runs in its parent's process; a fork is named by js-debug with its own pid.
+        self.is_worker = WORKER_NAME.match(self.program) is not None
+        named = PROCESS_NAME.search(self.program)
+        self.pid = parent_pid if self.is_worker else int(named.group(1)) if named else None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         try:
@@ -433,12 +697,9 @@ class JsDebugChild(DapBackend):
         return self.request, self.configuration
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
-        if event == "output" and JsDebugLaunch._is_noise(body):
+        if event == "output" and self._is_noise(body):
             return
         super()._on_event(event, body)
-
-    def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        return JsDebugLaunch._keep_frame(self, frame)  # type: ignore[arg-type]
 
 
 class JsDebugAttach(JsDebugLaunch):

@@ -116,11 +116,14 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._bootstraps = {}
         self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
         self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
+        self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
         self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
+            if not self.dialect.is_jsc:
+                process.on_child_inspector = self._child_process
 
     # ----- lifecycle ----------------------------------------------------------------------------------------
 
@@ -288,6 +291,19 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self.listener is not None:
             self.listener.on_output(category, text)
 
+    def _child_process(self, url: str) -> None:
+        """A fork of the program: it inherits --inspect-brk, announces its inspector on the stderr it shares with
+        the program, and waits for a debugger. It becomes a session of its own (the only one debugging it), or it
+        would wait forever."""
+        if self.listener is None or self._closing:
+            return
+        child = InspectorBackend(Endpoint(url, self.dialect, waiting=True), self.language, url)
+        name = f"{os.path.basename(self.program)} child"
+        try:
+            self.listener.on_child(child, name)
+        except DebugError as exc:  # a session that cannot open children: said, not hidden
+            self.listener.on_output("important", f"pairdbg: {name} ({url}) is not debugged: {exc.message}\n")
+
     def _program_exited(self, code: int | None) -> None:
         if self.listener is None or self._closing:
             return
@@ -396,6 +412,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
         here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
         before, self._last_stop_at = self._last_stop_at, here
+        note, self._step_note = self._step_note, None
+        if reason == "step" and note:  # the end of a step out (another stop ended it early: nothing to say)
+            description = f"{description}; {note}" if description else note
         if description is None and reason == "step" and before is not None and before[:2] == here[:2]:
             # A step within one line (a call's arguments, a loop's header): the column is what moved.
             description = f"still on line {here[1] + 1}, now at column {here[2] + 1} (was {before[2] + 1})"
@@ -443,6 +462,11 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def _leave_entry(self) -> None:
         """The first pause of --inspect-brk: every script is parsed now, so bind the pending breakpoints."""
+        if self.pid is None and self.process is None and not self.dialect.is_jsc:  # a fork handed to us: which one
+            with contextlib.suppress(DebugError):  # (`process` is defined from here on, not before the release)
+                got = await self._send("Runtime.evaluate", {"expression": "process.pid", "returnByValue": True})
+                pid = (got.get("result") or {}).get("value")
+                self.pid = pid if isinstance(pid, int) else None
         await self._apply_files(list(self._files))
         with contextlib.suppress(DebugError):
             await self._drop_bootstraps()
@@ -473,11 +497,16 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def resume(self, thread_id: int | None) -> None:
         self._last_request = None
         self._returned = None
+        self._step_note = None
         await self._send_running("Debugger.resume")
 
     async def step(self, kind: StepKind, thread_id: int | None) -> None:
         self._last_request = "step"
         self._returned = None
+        self._step_note = None
+        if kind == "out" and not self.dialect.returns_values:
+            # JSC's call frames carry no return value, and it has no return positions to stop at first.
+            self._step_note = f"(return value not available on {'Bun' if self.transpiles else 'WebKit'}'s inspector)"
         if kind == "out" and self.dialect.returns_values and self._paused is not None:
             top = self._frames()[0]
             if "returnValue" in top:  # already at a return: the value is here
@@ -495,12 +524,14 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         local = next((s for s in top.get("scopeChain") or [] if s.get("type") == "local"), None)
         start, end = top.get("functionLocation"), (local or {}).get("endLocation")
         if not start or not end:
+            self._step_note = "(return value not available: the function's extent is unknown)"
             return False
         try:
             found = await self._send(
                 "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
             )
-        except DebugError:
+        except DebugError as exc:
+            self._step_note = f"(return value not available: {exc.message})"
             return False
         returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
         here = top.get("location") or {}
@@ -508,13 +539,16 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             (loc.get("lineNumber"), loc.get("columnNumber")) == (here.get("lineNumber"), here.get("columnNumber"))
             for loc in returns
         ):
-            return False  # paused on a return already (its value not computed yet): a plain step out
+            # Paused on a return already, its value not computed yet: a plain step out.
+            self._step_note = "(return value not available: paused on the return before its value was computed)"
+            return False
         ids = []
         for location in returns:
             where = {k: location[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in location}
             with contextlib.suppress(DebugError, KeyError):
                 ids.append((await self._send("Debugger.setBreakpoint", {"location": where}))["breakpointId"])
         if not ids:
+            self._step_note = "(return value not available: no return position could be stopped at)"
             return False
         self._step_out = _StepOut(ids, len(frames), top.get("functionName") or "(anonymous)")
         return True

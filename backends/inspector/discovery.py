@@ -150,3 +150,36 @@ def _described(endpoint: Endpoint, entry: dict) -> Endpoint:
     endpoint.title = title if isinstance(title, str) and title else None
     endpoint.target_url = url if isinstance(url, str) and url else None
     return endpoint
+
+
+async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
+    """The target a ws:// endpoint named, after it went away: a Node or Chromium target that restarts on the same
+    port comes back under a new id (a new URL), so its host's /json/list is asked for the same program (the same
+    script or page URL, else the only one of its kind). Where nothing lists targets (Bun, WebKitGTK) or the old URL is
+    listed again, the old URL it is."""
+    host, port, path = split_target(endpoint.url)
+    if endpoint.dialect.is_jsc:
+        return endpoint
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
+            status, body = await _get(session, f"http://{host}:{port}/json/list")
+        entries = json.loads(body) if status == 200 else None
+    except (aiohttp.ClientError, TimeoutError, OSError, ValueError):
+        entries = None
+    if not isinstance(entries, list):  # not back yet (or lists nothing): the caller tries again later
+        raise DebugError(ErrorCode.CONNECTION_FAILED, f"no inspector lists targets at {host}:{port} yet")
+    listed = [e for e in entries if isinstance(e, dict) and e.get("webSocketDebuggerUrl")]
+    if any(urlparse(str(e["webSocketDebuggerUrl"])).path == path for e in listed):
+        return endpoint
+    kind = "page" if endpoint.page else "node"
+    same_kind = [e for e in listed if e.get("type") == kind]
+    same_program = [e for e in same_kind if endpoint.target_url and e.get("url") == endpoint.target_url]
+    chosen = same_program or (same_kind if len(same_kind) == 1 else [])
+    if not chosen:
+        raise DebugError(
+            ErrorCode.CONNECTION_FAILED,
+            f"{host}:{port} lists {len(same_kind)} {kind} targets, none of them {endpoint.target_url or 'known'}",
+        )
+    url = str(chosen[0]["webSocketDebuggerUrl"])
+    check_url(url, allowed, "inspectors")  # what the list names, not just where it was asked
+    return _described(Endpoint(url, endpoint.dialect, page=endpoint.page), chosen[0])

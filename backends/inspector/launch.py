@@ -9,7 +9,7 @@ from typing import Literal
 from ..errors import DebugError, ErrorCode
 from .backend import Endpoint, InspectorBackend
 from .dialect import Dialect
-from .discovery import discover, endpoint_for_ws
+from .discovery import discover, endpoint_for_ws, find_again
 from .process import RuntimeProcess
 from .scripts import Roots
 from ..process import free_port
@@ -61,10 +61,14 @@ async def attach_js(target: str, language: str, allowed: list[str], roots: Roots
 
 
 async def connect_ws(url: str, allowed: list[str]) -> InspectorBackend:
+    """A target by its inspector URL; re-found when it restarts (on the same port, maybe under a new target id)."""
     endpoint = await endpoint_for_ws(url, allowed)
+    last = endpoint
 
-    async def same() -> Endpoint:
-        return endpoint
+    async def rediscover() -> Endpoint:
+        nonlocal last
+        last = await find_again(last, allowed)
+        return last
 
-    endpoint.rediscover = same
+    endpoint.rediscover = rediscover
     return InspectorBackend(endpoint, "javascript", url)

@@ -331,6 +331,13 @@ class RnService:
                 "no React Native app has connected",
                 hint=f"start the app with the pairdbg adapter ({self.url})",
             )
+        if not self.server_connected():  # the mirror's last state is not the app's now (seed 003 §4c)
+            raise DebugError(
+                ErrorCode.NOT_CONNECTED,
+                "the React Native app is not connected",
+                hint=f"debug_get_snapshot(stream='{stream}') answers with its last known state under `stale`; "
+                f"the app reconnects to {self.url}",
+            )
         s = session.streams.get(stream)
         cur = s.current() if s is not None else None
         if cur is None:

@@ -75,6 +75,30 @@ def build_actions(svc: RnService) -> list[Action]:
             ErrorCode.NOT_CONNECTED, "no React Native app is connected", hint=NOT_CONNECTED_HINT.format(url=svc.url)
         )
 
+    def app_gone(last: dict[str, Any], key: str, parts: list[str | int], value: Any, found: bool) -> DebugError:
+        """The app is not connected (it went away, or is reconnecting): what the mirror holds is its last state, no
+        answer about the app now. NOT_CONNECTED, as seed 003 says, with that last state kept under `stale` (the same
+        fields a fresh answer has, plus when the app left) for a post-mortem."""
+        session = svc.mirror.latest()
+        closed = svc.server.last_close or {}  # (a dropped app may come back as the same session: not ended yet)
+        ended = iso(closed.get("at") or (session.ended_at if session is not None else None))
+        stale: dict[str, Any] = {**last, "sessionId": session.session_id if session else None, "leftAt": ended}
+        if not found:
+            stale["exists"] = False
+        else:
+            value = svc.redact_at(parts, value)
+            if size(value) <= MAX_RESPONSE_BYTES:
+                stale[key] = value
+            else:  # too big to carry along: what it holds, so a narrower call knows where to look
+                stale["bytes"], stale["sizes"] = size(value), key_sizes(value)
+        since = f" (it disconnected at {ended})" if ended else ""
+        return DebugError(
+            ErrorCode.NOT_CONNECTED,
+            f"the React Native app is not connected{since}; its last known state is under `stale`, not the app's now",
+            hint=NOT_CONNECTED_HINT.format(url=svc.url) + "; debug_query_events still reads what it sent",
+            stale=stale,
+        )
+
     def stream_of(name: str) -> StreamMirror:
         session = svc.mirror.latest()
         if session is None:
@@ -88,6 +112,14 @@ def build_actions(svc: RnService) -> list[Action]:
                 hint=f"streams this app sends: {have} (debug_list_streams)",
             )
         return s
+
+    def state_stream(name: str) -> StreamMirror:
+        """The stream a read of the app's state now goes to: with no app connected that is NOT_CONNECTED first
+        (seed 003), before whether the app that left had such a stream."""
+        session = svc.mirror.latest()
+        if not svc.server_connected() and (session is None or name not in session.streams):
+            raise no_app()
+        return stream_of(name)
 
     # ----- debug_health_check ----------------------------------------------------------------------------------
 
@@ -142,7 +174,12 @@ def build_actions(svc: RnService) -> list[Action]:
     # ----- debug_get_snapshot ----------------------------------------------------------------------------------
 
     async def get_snapshot(hub: Hub, p: SnapshotParams, actor: str) -> Reply:
-        s = stream_of(p.stream)
+        try:
+            scope = parse_path(p.scope) if p.scope else []
+        except ValueError as exc:
+            hint = "use dots and [n]: 'todos.items[0]'"
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint=hint) from None
+        s = state_stream(p.stream)
         source, stale, reason = "mirror", True, None
         seq: int | None = None
         data: Any = None
@@ -170,6 +207,10 @@ def build_actions(svc: RnService) -> list[Action]:
                 reason = f"{exc.code}: {exc.message}"
         if source == "mirror":
             cur = s.current()
+            if cur is not None and not svc.server_connected():
+                found, value = lookup(cur[1], scope)
+                last = {"stream": p.stream, "seq": cur[0], "scope": p.scope}
+                raise app_gone(last, "data", scope, value, found)
             if cur is None:
                 if not svc.server_connected():
                     raise no_app()
@@ -181,14 +222,14 @@ def build_actions(svc: RnService) -> list[Action]:
             seq, data, exact = cur
             stale = not (svc.server_connected() and exact)
             if p.scope:
-                found, data = lookup(data, p.scope)
+                found, data = lookup(data, scope)
                 if not found:
                     raise DebugError(
                         ErrorCode.SCOPE_NOT_FOUND,
                         f"scope {p.scope!r} is not in the {p.stream} state",
                         hint=f"top-level keys: {', '.join(list(key_sizes(cur[1]))[:15])}",
                     )
-        data = svc.redact_at(parse_path(p.scope) if p.scope else [], data)
+        data = svc.redact_at(scope, data)
         n = size(data)
         if n > MAX_RESPONSE_BYTES:
             sizes = key_sizes(data)
@@ -283,7 +324,7 @@ def build_actions(svc: RnService) -> list[Action]:
             parts = parse_path(p.path)
         except ValueError as exc:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, str(exc), hint="use dots and [n]: 'items[0].name'") from None
-        s = stream_of("redux")
+        s = state_stream("redux")
         miss = DebugError(
             ErrorCode.PATH_NOT_FOUND,
             f"{p.path!r} is not in the Redux state",
@@ -309,6 +350,9 @@ def build_actions(svc: RnService) -> list[Action]:
                     raise wire_error(exc, "retry, or read the mirror with debug_get_snapshot") from None
         if result is None:
             cur = s.current()
+            if cur is not None and not svc.server_connected():
+                found, value = lookup(cur[1], parts)
+                raise app_gone({"path": p.path, "seq": cur[0]}, "value", parts, value, found)
             if cur is None:
                 if not svc.server_connected():
                     raise no_app()
@@ -402,7 +446,8 @@ def build_actions(svc: RnService) -> list[Action]:
         Action(
             "debug_get_snapshot",
             "Latest state of a stream (fresh from the app, else the mirror marked stale); "
-            "scope narrows it ('auth.user', or an MMKV instance).",
+            "scope narrows it ('auth.user', or an MMKV instance). NOT_CONNECTED once the app is gone "
+            "(its last state under error data `stale`).",
             SnapshotParams,
             get_snapshot,
             "RN: get snapshot",

@@ -34,7 +34,9 @@ CODES = {ErrorCode.INVALID_PARAMETERS: "INVALID_PARAMS", ErrorCode.BAD_REQUEST: 
 
 def error_body(err: DebugError) -> dict[str, Any]:
     body: dict[str, Any] = {"error": True, "code": CODES.get(err.code, str(err.code)), "message": err.message}
-    details = {**err.data}
+    # The seed's NOT_CONNECTED carries no data: the app's last state (pairdbg's own tools keep it under `stale`)
+    # is left out, so nothing here reads as the app's state now.
+    details = {k: v for k, v in err.data.items() if k != "stale"}
     if err.hint:
         details["hint"] = err.hint
     if details:
@@ -79,7 +81,14 @@ def build(hub: Hub) -> Profile:
             ]
 
         async def read(self, uri: str) -> tuple[str, str]:
-            found = await rn_service(hub).read_resource(uri)
+            service = rn_service(hub)
+            if not service.server_connected():  # §4c: the resources of an app that is gone are NOT_CONNECTED
+                raise DebugError(
+                    ErrorCode.NOT_CONNECTED,
+                    "no React Native app is connected",
+                    hint=f"start the app with the pairdbg adapter ({service.url})",
+                )
+            found = await service.read_resource(uri)
             if found is None:
                 raise DebugError(ErrorCode.PATH_NOT_FOUND, f"resource not found: {cut(uri)}")
             return found

@@ -428,6 +428,60 @@ async def test_attach_and_target_restart(hub, registry):
         await targets.stop_process_group(proc)
 
 
+async def test_forks_are_sessions_of_their_own(hub, registry):
+    """A fork inherits --inspect-brk and waits for a debugger: each one (a fork's fork too) becomes a session, stops
+    at its breakpoint, and runs on; none is left waiting."""
+    nest = str(TESTS / "js" / "jsdebug" / "nest.js")
+    at = line_of(nest, "MARK:at")
+    reply = await run(registry, "start_debugging", program=nest, language="javascript", wait_s=0,
+                      breakpoints=[{"file": nest, "line": at, "condition": "level === 2"}])
+    await until(lambda: "S3" in hub.sessions and phase(hub, "S3") == "paused",
+                lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}")
+    deepest = hub.sessions["S3"]
+    assert deepest.parent is not None and isinstance(deepest.backend.pid, int), reply.text
+    assert deepest.backend.pid not in (hub.sessions["S1"].backend.pid, hub.sessions["S2"].backend.pid)
+    value = await run(registry, "evaluate_expression", session_id="S3", expression="level + depth")
+    assert value.data["value"] == "4", value.text
+    await run(registry, "continue_execution", session_id="S3")
+    done = await run(registry, "wait_for_stop", session_id="S1", timeout_s=15)
+    assert done.data["state"] == "terminated" and "fork of 0 done" in "\n".join(done.data["output_tail"]), done.text
+    assert len(hub.sessions) == 3
+
+
+async def start_node_server_url(port: int) -> tuple[asyncio.subprocess.Process, str]:
+    node = need_runtime("node")
+    proc = await targets.spawn([node, f"--inspect=127.0.0.1:{port}", js("server.js")], cwd=JS)
+    return proc, await targets.read_ws_url(proc.stderr, timeout=10)
+
+
+async def test_connected_by_websocket_url_and_target_restart_with_a_new_id(hub, registry):
+    """Seed 000: connect_debugger by the inspector's ws:// URL; Node restarts on the same port under a new target id
+    (its URL is not the old one): the session finds it through /json/list, reconnects, restores its breakpoint."""
+    port = targets.free_port()
+    tick = line("server.js", "TICK")
+    proc, first_url = await start_node_server_url(port)
+    try:
+        reply = await run(registry, "connect_debugger", websocket_url=first_url)
+        sid = reply.data["session_id"]
+        await run(registry, "set_breakpoint", session_id=sid, file=js("server.js"), line=tick)
+        stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
+        assert where(stop) == ("server.js", tick, "tick") and stop["hit_breakpoints"] == ["BP1"]
+        await run(registry, "continue_execution", session_id=sid, wait_s=0)
+
+        await targets.stop_process_group(proc)
+        await until(lambda: phase(hub, sid) == "reconnecting", "the session to go reconnecting", timeout=10)
+        proc, second_url = await start_node_server_url(port)
+        assert second_url != first_url  # a new target id: the old URL leads nowhere
+        reply = await run(registry, "wait_for_stop", session_id=sid, timeout_s=20)  # waits through the reconnect
+        stop = stop_of(reply)
+        assert where(stop) == ("server.js", tick, "tick") and stop["hit_breakpoints"] == ["BP1"], reply.text
+        assert (await run(registry, "list_breakpoints", session_id=sid)).data["breakpoints"][0]["verified"] is True
+        await run(registry, "close_debug_session", session_id=sid, terminate=False)
+        assert proc.returncode is None, "detaching must leave an attached program running"
+    finally:
+        await targets.stop_process_group(proc)
+
+
 async def test_attach_to_a_node_waiting_under_inspect_brk_runs_it_to_its_first_line(registry):
     """node --inspect-brk waits for a debugger: attaching releases it, and the session says it is paused at the
     program's first line (not `running` while nothing runs and breakpoints never bind)."""

@@ -70,6 +70,25 @@ async def test_step_out_reports_the_return_value_on_node(registry):
     await run(registry, "close_debug_session", session_id=sid)
 
 
+async def test_step_out_on_bun_says_the_return_value_is_not_available(registry):
+    """Bun's inspector (JSC) gives no return value: the stop that ends a step out says so, and only that one."""
+    flow = "flow.js"
+    sid, reply = await launch(registry, "bun", flow, (flow, line(flow, "ADD_BODY")))
+    assert stop_of(reply)["location"]["function"] == "add", reply.text
+    reply = await run(registry, "step_out", session_id=sid)
+    stop = stop_of(reply)
+    assert stop["reason"] == "step" and stop["location"]["function"] == "sumAll", reply.text
+    assert "(return value not available on Bun's inspector)" in reply.text.splitlines()[1], reply.text
+    assert stop["description"] == "(return value not available on Bun's inspector)", stop
+    assert not any(v["name"].startswith("(return)") for v in stop["locals"]), reply.text
+    reply = await run(registry, "step_over", session_id=sid)
+    assert "not available" not in reply.text, reply.text
+    reply = await run(registry, "continue_execution", session_id=sid)  # the breakpoint in add, again
+    reply = await run(registry, "step_over", session_id=sid)
+    assert "not available" not in reply.text, "a step over says nothing of return values"
+    await run(registry, "close_debug_session", session_id=sid)
+
+
 @pytest.mark.parametrize("runtime", ["node", "bun"])
 async def test_a_step_over_a_require_is_not_lost(registry, runtime):
     """A step over `require` of a file with a pending breakpoint. Node binds it by URL and the step ends on the next

@@ -11,8 +11,7 @@ import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import expect_error, missing_target
-from support import TESTS
+from support import TESTS, expect_error, missing_target, until
 
 JS = TESTS / "js" / "jsdebug"
 APP = str(JS / "app.js")
@@ -82,6 +81,85 @@ async def test_a_forked_child_becomes_a_session_of_its_own(registry) -> None:
     ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
     assert ended.data["state"] == "terminated"
     assert "child exited 0 5" in "\n".join(ended.data["output_tail"])
+
+
+@pytest.mark.asyncio
+async def test_a_worker_and_a_fork_each_stop_step_evaluate_and_pause_in_one_session(registry) -> None:
+    """js-debug offers a worker thread and a fork as targets of their own: each is one session (never a second one on
+    another backend), and stops, steps, evaluates and pauses there as in the program's own session."""
+    need_js_debug()
+    family = str(JS / "family.js")
+    in_worker, in_child = line_of(family, "worker"), line_of(family, "child")
+    await registry.run("start_debugging", {
+        "program": family, "language": "javascript", "backend": "dap", "wait_s": 0,
+        "breakpoints": [{"file": family, "line": in_worker}, {"file": family, "line": in_child}]}, "agent:test")
+    hub = registry.hub
+    sessions = lambda: list(hub.sessions.values())  # noqa: E731
+    await until(lambda: len(sessions()) == 3 and all(s.phase.value == "paused" for s in sessions()[1:]),
+                lambda: f"a paused worker and fork: {[(s.id, s.name, s.phase.value) for s in sessions()]}")
+    main = hub.sessions["S1"]
+    worker = next(s for s in hub.sessions.values() if s.name.startswith("[worker"))
+    child = next(s for s in hub.sessions.values() if s is not main and s is not worker)
+    assert worker.parent is main and child.parent is main
+    assert {s.backend.kind for s in hub.sessions.values()} == {"dap"}  # nobody else debugs the fork
+    assert worker.backend.pid == main.backend.pid and child.backend.pid not in (None, main.backend.pid)
+    listed = await registry.run("list_debug_sessions", {}, "h")
+    assert len(listed.data["sessions"]) == 3, listed.text
+
+    for session, line, n, caller_text in (
+        (worker, in_worker, 10, "parentPort.postMessage"),
+        (child, in_child, 20, "child computed"),
+    ):
+        sid = session.id
+        stop = (await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 5}, "h")).data["stop"]
+        assert stop["location"]["line"] == line and stop["process"].endswith("child of S1"), stop
+        value = await registry.run("evaluate_expression", {"session_id": sid, "expression": "n * 100"}, "h")
+        assert value.data["value"] == str(n * 100), value.text
+        stepped = await registry.run("step_over", {"session_id": sid}, "h")
+        assert stepped.data["stop"]["location"]["line"] == line + 1, stepped.text
+        local = {v["name"]: v["value"] for v in stepped.data["stop"]["locals"]}
+        assert local.get("doubled" if session is worker else "tripled") == str(n * (2 if session is worker else 3))
+        out = await registry.run("step_out", {"session_id": sid}, "h")
+        caller = next(n for n, text in enumerate(Path(family).read_text().splitlines(), 1) if caller_text in text)
+        assert out.data["stop"]["location"]["line"] == caller, out.text
+        returned = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+        function = "inWorker" if session is worker else "inChild"
+        assert returned[f"(return) {function}"] == str(n * (2 if session is worker else 3) + 1), out.text
+
+    ended = await registry.run("continue_execution", {"session_id": worker.id}, "h")
+    assert ended.data["state"] == "terminated", ended.text
+    ticking = await registry.run("continue_execution", {"session_id": child.id, "wait_s": 0.5}, "h")
+    assert ticking.data["state"] == "running", ticking.text
+    paused = await registry.run("pause_execution", {"session_id": child.id}, "h")
+    assert paused.data["state"] == "paused" and paused.data["stop"]["reason"] == "pause", paused.text
+    await registry.run("evaluate_expression", {"session_id": child.id, "expression": "keepTicking = false"}, "h")
+    await registry.run("continue_execution", {"session_id": child.id}, "h")
+    done = await registry.run("wait_for_stop", {"session_id": "S1", "timeout_s": 15}, "h")
+    assert done.data["state"] == "terminated" and "family done" in "\n".join(done.data["output_tail"]), done.text
+    assert child.phase.value == "terminated"
+
+
+@pytest.mark.asyncio
+async def test_a_fork_of_a_fork_is_a_session_under_its_parents(registry) -> None:
+    """js-debug asks the fork's own session about the fork's fork: it becomes a session too (refusing would leave it
+    waiting for a debugger), listed under the fork's."""
+    need_js_debug()
+    nest = str(JS / "nest.js")
+    await registry.run("start_debugging", {
+        "program": nest, "language": "javascript", "backend": "dap", "wait_s": 0,
+        "breakpoints": [{"file": nest, "line": line_of(nest, "at"), "condition": "level === 2"}]}, "agent:test")
+    hub = registry.hub
+    await until(lambda: "S3" in hub.sessions and hub.sessions["S3"].phase.value == "paused",
+                lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}")
+    deepest = hub.sessions["S3"]
+    assert deepest.parent is hub.sessions["S2"] and hub.sessions["S2"].parent is hub.sessions["S1"]
+    assert deepest.last_stop.location.line == line_of(nest, "at")
+    value = await registry.run("evaluate_expression", {"session_id": "S3", "expression": "level + depth"}, "h")
+    assert value.data["value"] == "4", value.text
+    await registry.run("continue_execution", {"session_id": "S3"}, "h")
+    done = await registry.run("wait_for_stop", {"session_id": "S1", "timeout_s": 15}, "h")
+    assert done.data["state"] == "terminated" and "fork of 0 done" in "\n".join(done.data["output_tail"]), done.text
+    assert len(hub.sessions) == 3
 
 
 @pytest.mark.asyncio
@@ -175,4 +253,61 @@ async def test_block_and_function_variables_are_one_locals_scope(registry) -> No
         assert changed.data["value"] == value, changed.text
     shown = await registry.run("evaluate_expression", {"session_id": "S1", "expression": "acc * 10 + i"}, "h")
     assert shown.data["value"] == "52", shown.text
+    await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_step_out_brings_back_the_return_value(registry) -> None:
+    """V8 shows a return value only at the function's return; a step out through js-debug stops there first (CDP
+    breakpoints through js-debug's proxy), so the caller's stop lists `(return) add`, as on the inspector backend."""
+    need_js_debug()
+    flow = str(TESTS / "js" / "inspector" / "flow.js")
+    lines = Path(flow).read_text().splitlines()
+    body, ret = (next(n for n, t in enumerate(lines, 1) if mark in t) for mark in ("ADD_BODY", "ADD_RETURN"))
+    started = await registry.run("start_debugging", {
+        "program": flow, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": flow, "line": body}]}, "agent:test")
+    assert started.data["stop"]["location"]["function"].endswith("add"), started.text
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")
+    stop = out.data["stop"]
+    assert stop["reason"] == "step" and stop["location"]["function"].endswith("sumAll"), out.text
+    local = {v["name"]: v["value"] for v in stop["locals"]}
+    assert local["(return) add"] == "1" and local["acc"] == "1", out.text  # add(0, 1), as the caller got it
+    assert "not available" not in out.text
+    over = await registry.run("step_over", {"session_id": "S1"}, "h")
+    assert "(return) add" not in {v["name"] for v in over.data["stop"]["locals"]}, "only on the stop right after"
+
+    # A breakpoint reached before sumAll returns ends its step out there, as a breakpoint stop without a value.
+    await registry.run("set_breakpoint", {"session_id": "S1", "file": flow, "line": ret}, "h")
+    early = await registry.run("step_out", {"session_id": "S1"}, "h")
+    stop = early.data["stop"]
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == ret, early.text
+    assert not any(v["name"].startswith("(return)") for v in stop["locals"]) and "not available" not in early.text
+    again = await registry.run("continue_execution", {"session_id": "S1"}, "h")
+    assert again.data["stop"]["hit_breakpoints"] == ["BP2"], again.text
+
+    await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_step_out_of_a_recursive_call_brings_back_that_calls_value(registry) -> None:
+    need_js_debug()
+    fact = str(JS / "fact.js")
+    started = await registry.run("start_debugging", {
+        "program": fact, "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": fact, "line": line_of(fact, "base"), "condition": "n === 3"}]}, "agent:test")
+    assert started.data["stop"]["location"]["line"] == line_of(fact, "base"), started.text
+    await registry.run("remove_breakpoint", {"session_id": "S1", "breakpoint_id": "BP1"}, "h")
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")  # fact(3) calls fact(2), fact(1): passed over
+    local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+    assert local["(return) fact"] == "6" and local["n"] == "4", out.text  # back in fact(4), with fact(3)'s value
+    # A step over onto fact(4)'s return stops where V8 holds the value (js-debug lists it): a step out from there
+    # takes it as it is.
+    over = await registry.run("step_over", {"session_id": "S1"}, "h")
+    listed = {v["name"]: v["value"] for v in over.data["stop"]["locals"]}
+    assert listed.get("Return value") == "24", over.text
+    out = await registry.run("step_out", {"session_id": "S1"}, "h")
+    local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
+    assert local["(return) fact"] == "24" and local["n"] == "5", out.text
     await registry.run("close_debug_session", {"session_id": "S1"}, "h")

@@ -145,6 +145,26 @@ async def test_seed_tools_and_resources_against_the_rn_adapter() -> None:
             assert state["auth"]["user"]["name"] == "Ada"
             session = json.loads((await client.read_resource("debug://session/current")).contents[0].text)
             assert session["sessionId"] == health["adapter"]["sessionId"]
+
+            # the app goes away (§9: tools return NOT_CONNECTED): its last state is no longer served as its state
+            await app.kill()
+            app = None
+
+            async def gone() -> bool:
+                return (await call(client, "debug_health_check"))["connected"] is False
+
+            await until(gone, "the listener to notice the app is gone")
+            for tool, args in (
+                ("debug_get_snapshot", {"stream": "redux", "scope": "auth"}),
+                ("debug_get_state_path", {"path": "auth.user.role"}),
+            ):
+                payload = await call(client, tool, **args)
+                assert payload["code"] == "NOT_CONNECTED" and "stale" not in payload.get("details", {}), payload
+                assert "Ada" not in json.dumps(payload) and "admin" not in json.dumps(payload), payload
+            for uri in ("debug://redux/state", "debug://session/current"):
+                with pytest.raises(MCPError) as unread:
+                    await client.read_resource(uri)
+                assert json.loads(unread.value.error.message)["code"] == "NOT_CONNECTED", uri
         finally:
             if app is not None:
                 await app.kill()

@@ -169,6 +169,17 @@ async def test_drop_and_restart_lose_nothing_and_duplicate_nothing(rn) -> None:
     await until(lambda: _not_connected(registry), "the service to notice the app is gone")
     kept = await tool(registry, "debug_query_events", stream="redux")
     assert len(kept["events"]) == 8
+    # Its state is not the app's now (seed 003: NOT_CONNECTED); the last one is kept under `stale`.
+    for name, args, key in (
+        ("debug_get_snapshot", {"stream": "redux", "scope": "misc"}, "data"),
+        ("debug_get_state_path", {"path": "misc"}, "value"),
+    ):
+        with pytest.raises(DebugError) as gone:
+            await registry.run(name, args, "agent:test")
+        assert str(gone.value.code) == "NOT_CONNECTED", gone.value.text()
+        stale = gone.value.data["stale"]
+        assert stale["seq"] == 8 and stale["sessionId"] == first_session and stale["leftAt"], stale
+        assert stale[key]["counter"] == 8, stale
     await launch()  # a new JS runtime: a new session
     health = await tool(registry, "debug_health_check")
     assert health["connected"] and health["adapter"]["sessionId"] != first_session

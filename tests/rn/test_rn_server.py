@@ -275,15 +275,35 @@ async def test_get_state_path_fresh_and_mirror_fallback(rig):
     await until(lambda: rig.svc.mirror.current.streams["redux"].cur_seq == 1, "mirror caught up")
     await a.drop()
     await until(lambda: not rig.svc.server_connected(), "disconnect")
-    miss = await rig.run("debug_get_state_path", path="auth.user.role")
-    assert miss.data["value"] == "admin" and miss.data["source"] == "mirror" and miss.data["stale"]
-    await rig.fails("debug_get_state_path", "PATH_NOT_FOUND", path="auth.user.nope")
-    snap = (await rig.run("debug_get_snapshot", stream="redux")).data
-    assert snap["source"] == "mirror" and snap["stale"]
+    # The app is gone: its last state is no answer about it now (seed 003: NOT_CONNECTED), kept under `stale`.
+    gone = await rig.fails("debug_get_state_path", "NOT_CONNECTED", path="auth.user.role")
+    assert gone.data["stale"]["value"] == "admin" and gone.data["stale"]["seq"] == 1
+    assert gone.data["stale"]["sessionId"] == a.session_id and gone.data["stale"]["leftAt"]
+    nope = await rig.fails("debug_get_state_path", "NOT_CONNECTED", path="auth.user.nope")
+    assert nope.data["stale"]["exists"] is False and "value" not in nope.data["stale"]
+    hidden = await rig.fails("debug_get_state_path", "NOT_CONNECTED", path="auth.user")
+    assert hidden.data["stale"]["value"]["password"] == {"$t": "redacted"}
+    snap = await rig.fails("debug_get_snapshot", "NOT_CONNECTED", stream="redux", scope="auth")
+    assert snap.data["stale"]["data"]["user"]["role"] == "admin" and snap.data["stale"]["scope"] == "auth"
+    await rig.fails("debug_get_snapshot", "INVALID_PARAMETERS", stream="redux", scope="auth[")
+    with pytest.raises(DebugError) as unread:
+        await rig.svc.read_resource("debug://redux/state")
+    assert str(unread.value.code) == "NOT_CONNECTED"
+    assert (await rig.run("debug_query_events", stream="redux")).data["events"], "history stays readable"
     h = (await rig.run("debug_health_check")).data
     assert not h["connected"] and h["adapter"] is None and h["streams"] == []
     assert h["lastSession"]["sessionId"] == a.session_id and h["lastClose"]["code"] == 4999
     await rig.fails("debug_list_streams", "NOT_CONNECTED")
+
+
+async def test_no_app_comes_before_a_stream_the_app_that_left_never_had(rig):
+    a = await connected(rig, states={"redux": {"auth": {"status": "idle"}}})
+    await rig.fails("debug_get_snapshot", "STREAM_UNAVAILABLE", stream="navigation")  # connected: the app has none
+    await a.drop()
+    await until(lambda: not rig.svc.server_connected(), "disconnect")
+    gone = await rig.fails("debug_get_snapshot", "NOT_CONNECTED", stream="navigation")
+    assert "stale" not in gone.data  # nothing of that stream to keep
+    await rig.fails("debug_get_state_path", "NOT_CONNECTED", path="auth.status")
 
 
 async def test_diff_between_arbitrary_seqs(rig):

@@ -1,4 +1,4 @@
-// Forks a child process: js-debug offers it as a second session, which pairdbg declines without hanging.
+// Forks a child process: js-debug offers it as a target of its own, which becomes a session beside the program's.
 const { fork } = require("child_process");
 const child = fork(__dirname + "/fork_child.js");
 child.on("exit", (code) => {
