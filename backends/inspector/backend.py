@@ -555,6 +555,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._last_request = "pause"
         await self._send("Debugger.pause")
 
+    def loaded_files(self) -> list[str]:
+        return self.scripts.local_files()
+
     async def threads(self) -> list[tuple[int, str]]:
         if self.rpc is None or self.rpc.closed:
             raise DebugError(ErrorCode.NOT_CONNECTED, "the inspector target is not connected")
