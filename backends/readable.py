@@ -74,11 +74,11 @@ def check_readable(hub, actor: str, path: str) -> None:
     if any(_within(real, _session_places(session)) for session in sessions):
         return
     mode = hub.policy.mode.value
-    where = "no session is open" if not sessions else "it is not a file of an open debug session"
+    none_open = " (no session is open)" if not sessions else ""
     raise DebugError(
         ErrorCode.PERMISSION_DENIED,
-        f"agent mode is {mode}: {path[:120]!r} cannot be read ({where}; agents below full mode read only the "
-        "program's project, the files its stack shows and the sources it loaded)",
+        f"agent mode is {mode}: {path[:120]!r} is not a file of an open debug session{none_open}; agents below "
+        "full mode read only a session's program project, the files its stack shows and the sources it loaded",
         hint="ask the person in the pairdbg TUI to switch the agent mode to full (ctrl+g) to read other files",
         mode=mode,
         needs=Level.FULL.value,

@@ -10,6 +10,7 @@ from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..policy import Level
+from ..readable import check_readable
 from . import render
 from .common import SessionParams
 from .registry import Action, Reply
@@ -28,6 +29,8 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     if not p.function and (not p.file or not p.line):
         raise DebugError(ErrorCode.INVALID_PARAMETERS, "give file and line, or function")
+    if p.file:  # a breakpoint reads its file (the line is checked and shown): the same bound as get_source_context
+        check_readable(hub, actor, session.resolve_file(p.file))
     bp = session.breakpoints.new(p.file, p.line, p.function, p.condition, p.hit_condition, p.log_message, actor)
     await session.add_breakpoint(bp)
     view = bp.view()

@@ -131,3 +131,19 @@ async def test_launch_configs_show_agents_no_environment_value(registry, tmp_pat
     person = await registry.run("list_launch_configs", {"workspace": str(tmp_path)}, "human")
     assert "s3cr3t-from-pairdbgs-env" in json.dumps(person.data)
     assert os.environ["PAIRDBG_TEST_SECRET_VALUE"]
+
+
+async def test_control_mode_breaks_only_in_files_it_may_read(registry, layout) -> None:
+    """A breakpoint reads its file (the line is checked, its text shown): the same bound, or a control-mode agent
+    would read any file's lines one breakpoint at a time."""
+    sid = await paused_in_helper(registry, layout)
+    await registry.run("set_agent_mode", {"mode": "control"}, "human")
+    for file in ("/etc/passwd", str(layout / "secret.txt")):
+        err = await expect_error(
+            registry, "set_breakpoint", {"session_id": sid, "file": file, "line": 1}, "PERMISSION_DENIED"
+        )
+        assert "root:" not in err.text() and "private" not in err.text()
+    made = await registry.run(
+        "set_breakpoint", {"session_id": sid, "file": str(layout / "proj" / "app.py"), "line": 5}, AGENT
+    )
+    assert made.data["file"].endswith("app.py")
