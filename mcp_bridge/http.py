@@ -18,6 +18,7 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.logbudget import limit
 
 from .server import build_server
 
@@ -27,6 +28,7 @@ MCP_PATH = "/mcp"
 # has no such deadline, and a client trickling one header byte at a time held a connection for as long as it liked
 # (150 of them held the door 45 s). Headers are also capped at h11's 16 KiB.
 HEADER_TIMEOUT_S = 10.0
+limit("uvicorn.error")  # a client's malformed requests cannot flood pairdbg's log
 
 
 def state_dir() -> Path:
