@@ -207,6 +207,11 @@ class Backend(ABC):
         """The target's threads; none for a target that has no such thing."""
         return []
 
+    def loaded_files(self) -> list[str]:
+        """Local files the debuggee has loaded, as far as the protocol tells (agents below full mode may read
+        these); none where it does not say."""
+        return []
+
     @abstractmethod
     async def close(self, terminate: bool = True) -> None:
         """End the connection; with terminate, end the program too. Must leave no process or port behind."""

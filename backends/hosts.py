@@ -1,34 +1,80 @@
 """The one allow-list for every backend that connects out: loopback always, other hosts only when configured.
 
-Checked on every address actually connected to — the target the caller named, and also what discovery hands back
-(a /json/list entry's webSocketDebuggerUrl) — and HTTP redirects are not followed, so a loopback answer cannot send
-pairdbg to another host.
+Judged on the address actually connected to, not on how it is spelled: a name is resolved and every address it
+resolves to must pass, numeric spellings (`2130706433`, `0177.0.0.1`, `::ffff:10.0.0.1`) are read as the address
+they are, and the unspecified addresses (`0.0.0.0`, `::`) are refused. Callers connect to the address that was
+checked (`resolve`), so a resolver cannot answer differently between the check and the connection. Every hop is
+checked: what discovery hands back (a /json/list entry's webSocketDebuggerUrl) is checked like the target the
+caller named, and no HTTP or WebSocket redirect is followed.
 """
 
 from __future__ import annotations
 
+import asyncio
 import ipaddress
+import socket
 from urllib.parse import urlparse
+
+import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
 
 from .errors import DebugError, ErrorCode
 
+Address = ipaddress.IPv4Address | ipaddress.IPv6Address
+
+
+def literal_address(host: str) -> Address | None:
+    """The address `host` spells, in any form a C library accepts (`2130706433`, `0x7f.1`, `[::1]`), else None."""
+    text = host.strip().strip("[]").split("%", 1)[0]
+    try:
+        address = ipaddress.ip_address(text)
+    except ValueError:
+        try:
+            address = ipaddress.IPv4Address(socket.inet_aton(text))  # decimal, octal, hex and short forms
+        except (OSError, UnicodeError):
+            return None
+    if isinstance(address, ipaddress.IPv6Address) and address.ipv4_mapped is not None:
+        return address.ipv4_mapped
+    return address
+
+
+def _address_allowed(address: Address, allowed: list[str]) -> bool:
+    if address.is_unspecified:  # 0.0.0.0 / :: reach "this host" on whatever interface: never a target
+        return False
+    if address.is_loopback:
+        return True
+    return any(literal_address(entry) == address for entry in allowed)
+
 
 def is_loopback(host: str) -> bool:
-    try:
-        return ipaddress.ip_address(host.strip("[]")).is_loopback
-    except ValueError:
-        return host == "localhost"
+    address = literal_address(host)
+    return address.is_loopback if address is not None else host == "localhost"
+
+
+def _refused(host: str, what: str, detail: str = "") -> DebugError:
+    return DebugError(
+        ErrorCode.INVALID_PARAMETERS,
+        f"host {host[:100]!r}{detail} is not allowed: pairdbg only reaches loopback {what} unless the host is "
+        "allow-listed",
+        hint="debug through an SSH tunnel or port-forward to 127.0.0.1, or add the host to the allowed_hosts setting",
+    )
 
 
 def check_host(host: str, allowed: list[str], what: str = "debug targets") -> None:
-    """Raise INVALID_PARAMETERS unless `host` is loopback or allow-listed."""
-    if is_loopback(host) or host in allowed:
+    """Raise INVALID_PARAMETERS unless `host` is loopback or allow-listed, as far as its spelling tells.
+
+    A name other than `localhost` or an allow-listed one is refused here; those two are judged again by the address
+    they resolve to in `resolve`, which every connection goes through."""
+    if host in allowed:
         return
-    raise DebugError(
-        ErrorCode.INVALID_PARAMETERS,
-        f"host {host[:100]!r} is not allowed: pairdbg only reaches loopback {what} unless the host is allow-listed",
-        hint="debug through an SSH tunnel or port-forward to 127.0.0.1, or add the host to the allowed_hosts setting",
-    )
+    address = literal_address(host)
+    if address is None:
+        if host == "localhost":
+            return
+        raise _refused(host, what)
+    if not _address_allowed(address, allowed):
+        shown = "" if str(address) == host.strip("[]") else f" ({address})"
+        raise _refused(host, what, shown)
 
 
 def check_url(url: str, allowed: list[str], what: str = "debug targets") -> None:
@@ -36,3 +82,70 @@ def check_url(url: str, allowed: list[str], what: str = "debug targets") -> None
     if not host:
         raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{url[:200]!r} names no host")
     check_host(host, allowed, what)
+
+
+async def resolve(host: str, port: int, allowed: list[str], what: str = "debug targets") -> list[tuple[int, str]]:
+    """(family, address) pairs `host` resolves to, each one checked; connect only to these.
+
+    A name the user allow-listed is trusted whatever it resolves to; any other name (`localhost` included) must
+    resolve to allowed addresses only, so a resolver that answers with another host is refused."""
+    check_host(host, allowed, what)
+    literal = literal_address(host)
+    if literal is not None:
+        return [(socket.AF_INET if literal.version == 4 else socket.AF_INET6, str(literal))]
+    try:
+        infos = await asyncio.get_running_loop().getaddrinfo(host, port, type=socket.SOCK_STREAM)
+    except (OSError, UnicodeError) as exc:
+        raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot resolve {host[:100]!r}: {exc}") from None
+    found: list[tuple[int, str]] = []
+    for family, _, _, _, sockaddr in infos:
+        address = literal_address(str(sockaddr[0]))
+        if address is None:
+            continue
+        if host not in allowed and not _address_allowed(address, allowed):
+            raise _refused(host, what, f" (it resolves to {address})")
+        if (family, str(address)) not in found:
+            found.append((family, str(address)))
+    if not found:
+        raise DebugError(ErrorCode.CONNECTION_FAILED, f"{host[:100]!r} resolves to no address")
+    return found
+
+
+async def resolve_one(host: str, port: int, allowed: list[str], what: str = "debug targets") -> str:
+    """The first checked address of `host`, to connect to instead of the name."""
+    return (await resolve(host, port, allowed, what))[0][1]
+
+
+class CheckedResolver(AbstractResolver):
+    """aiohttp's name lookup through the allow-list: every connection an HTTP client makes is checked, whatever
+    URL led to it. (aiohttp skips the resolver for literal addresses; `http_client` checks those per request.)"""
+
+    def __init__(self, allowed: list[str], what: str) -> None:
+        self.allowed = list(allowed)
+        self.what = what
+
+    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET):
+        results: list[ResolveResult] = []
+        for fam, address in await resolve(host, port, self.allowed, self.what):
+            if family in (socket.AF_UNSPEC, fam):
+                results.append(
+                    ResolveResult(
+                        hostname=host, host=address, port=port, family=fam, proto=0, flags=socket.AI_NUMERICHOST
+                    )
+                )
+        if not results:
+            raise OSError(f"{host} has no address of the family asked for")
+        return results
+
+    async def close(self) -> None:
+        return None
+
+
+def http_client(allowed: list[str], what: str, timeout: float) -> aiohttp.ClientSession:
+    """An HTTP client whose every connection passes the allow-list (no proxy from the environment, no DNS cache).
+
+    Callers still pass allow_redirects=False and call `check_url` before each request, for literal addresses."""
+    connector = aiohttp.TCPConnector(resolver=CheckedResolver(allowed, what), use_dns_cache=False)
+    return aiohttp.ClientSession(
+        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout), trust_env=False
+    )

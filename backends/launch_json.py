@@ -76,12 +76,14 @@ def load_configurations(workspace: str) -> list[dict[str, Any]]:
     return [c for c in configs if isinstance(c, dict)]
 
 
-def substitute(value: Any, workspace: str) -> Any:
-    """${workspaceFolder}, ${workspaceFolderBasename}, ${cwd}, ${userHome}, ${env:NAME}, ${pathSeparator}."""
+def substitute(value: Any, workspace: str, environment: bool = True) -> Any:
+    """${workspaceFolder}, ${workspaceFolderBasename}, ${cwd}, ${userHome}, ${env:NAME}, ${pathSeparator}.
+
+    With environment=False, ${env:NAME} stays as written: pairdbg's own environment is not shown to agents."""
     if isinstance(value, list):
-        return [substitute(v, workspace) for v in value]
+        return [substitute(v, workspace, environment) for v in value]
     if isinstance(value, dict):
-        return {k: substitute(v, workspace) for k, v in value.items()}
+        return {k: substitute(v, workspace, environment) for k, v in value.items()}
     if not isinstance(value, str):
         return value
 
@@ -98,7 +100,7 @@ def substitute(value: Any, workspace: str) -> Any:
         if name == "pathSeparator":
             return os.sep
         if name.startswith("env:"):
-            return os.environ.get(name[4:], "")
+            return os.environ.get(name[4:], "") if environment else match.group(0)
         raise DebugError(
             ErrorCode.INVALID_PARAMETERS,
             f"launch.json variable ${{{name}}} is not supported here",
@@ -108,9 +110,9 @@ def substitute(value: Any, workspace: str) -> Any:
     return VARIABLE.sub(one, value)
 
 
-def to_action(config: dict[str, Any], workspace: str) -> tuple[str, dict[str, Any]]:
-    """(action name, its arguments) for one configuration."""
-    config = substitute(config, os.path.abspath(workspace))
+def to_action(config: dict[str, Any], workspace: str, environment: bool = True) -> tuple[str, dict[str, Any]]:
+    """(action name, its arguments) for one configuration; `environment` as in `substitute`."""
+    config = substitute(config, os.path.abspath(workspace), environment)
     kind = str(config.get("type", ""))
     request = config.get("request", "launch")
     language = {

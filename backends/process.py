@@ -1,17 +1,176 @@
 """Child processes pairdbg owns: each starts in a process group of its own and is ended as a group, TERM then KILL,
-then reaped, so nothing it started outlives pairdbg (ARCHITECTURE.md invariant 9)."""
+then reaped, so nothing it started outlives pairdbg (ARCHITECTURE.md invariant 9).
+
+A process group is not enough: a program's child that calls setsid() and forks again (a daemon) leaves the group,
+and one that clears its environment loses pairdbg's mark. So on Linux pairdbg and every process it starts are child
+subreapers (PR_SET_CHILD_SUBREAPER): an orphan is re-parented to the nearest of them instead of to init, and stays in
+the tree. `Lineage` remembers every process seen under each started process (read from /proc when the process is
+ended and every WATCH_S while it runs), and ending a started process ends what was seen under it too.
+"""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ctypes
 import os
 import signal
 import socket
 import subprocess
 import sys
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
+
+PR_SET_CHILD_SUBREAPER = 36
+WATCH_S = 0.5  # how often the trees of running started processes are read (one /proc scan, ~3 ms)
+
+
+def _load_prctl() -> Any:
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _load_prctl()
+
+
+def become_subreaper() -> bool:
+    """Make this process the child subreaper of its descendants (Linux): an orphan is re-parented here instead of
+    to init, so a daemonising grandchild stays findable in this process's tree. False where that is not possible."""
+    return _PRCTL is not None and _PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0
+
+
+def _subreaper_then_exec() -> None:
+    # Runs in the child between fork and exec; the attribute survives exec, so the adapter or runtime keeps what
+    # its program's children orphan inside its own tree for as long as it runs.
+    if _PRCTL is not None:
+        _PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+@dataclass(frozen=True)
+class ProcInfo:
+    ppid: int
+    pgrp: int
+    start: int  # clock ticks after boot: with the pid, names one process even after the pid is reused
+    state: bytes
+
+
+def process_table() -> dict[int, ProcInfo]:
+    """Every process this one can see, from /proc (empty where there is no /proc)."""
+    table: dict[int, ProcInfo] = {}
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return table
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat", "rb") as fh:
+                fields = fh.read().rsplit(b")", 1)[1].split()
+            # After the command name: state, ppid, pgrp, session, ... starttime is field 22 (index 19 here).
+            table[int(entry)] = ProcInfo(int(fields[1]), int(fields[2]), int(fields[19]), fields[0])
+        except (OSError, IndexError, ValueError):
+            continue
+    return table
+
+
+def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
+    """Every process under `root` in `table` (children, their children, ...)."""
+    children: dict[int, list[int]] = {}
+    for pid, info in table.items():
+        children.setdefault(info.ppid, []).append(pid)
+    found, todo = [], list(children.get(root, []))
+    while todo:
+        pid = todo.pop()
+        found.append(pid)
+        todo.extend(children.get(pid, []))
+    return found
+
+
+class Lineage:
+    """What has been seen under each process pairdbg started, kept until that process is ended."""
+
+    def __init__(self) -> None:
+        self._roots: dict[int, tuple[int, dict[int, int]]] = {}  # root pid -> (its start, {pid seen: its start})
+        self._watch: asyncio.Task[None] | None = None
+
+    def add(self, pid: int) -> None:
+        info = process_table().get(pid)
+        self._roots[pid] = (info.start if info else -1, {})
+        loop = asyncio.get_running_loop()
+        if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
+            self._watch = loop.create_task(self._watching(), name="process-lineage")
+
+    def observe(self) -> None:
+        """Read /proc once: note what runs under each started process; reap adopted orphans that have exited."""
+        if not self._roots:
+            return
+        table = process_table()
+        me = os.getpid()
+        for root, (start, seen) in list(self._roots.items()):
+            info = table.get(root)
+            if info is None or info.start != start:
+                if not any((i := table.get(pid)) and i.start == s for pid, s in seen.items()):
+                    del self._roots[root]  # gone with everything under it, and never ended by stop_group
+                continue
+            for pid in descendants(root, table):
+                seen.setdefault(pid, table[pid].start)
+        for pid, info in table.items():
+            if info.ppid == me and info.state == b"Z" and pid not in self._roots and self._seen(pid, info.start):
+                _reap(pid)  # an orphan re-parented to pairdbg that exited: nobody else will wait for it
+
+    def _seen(self, pid: int, start: int) -> bool:
+        return any(seen.get(pid) == start for _, seen in self._roots.values())
+
+    def release(self, root: int) -> dict[int, int]:
+        """Stop tracking `root`; what was seen under it."""
+        return self._roots.pop(root, (0, {}))[1]
+
+    async def _watching(self) -> None:
+        while self._roots:
+            self.observe()
+            await asyncio.sleep(WATCH_S)
+
+
+LINEAGE = Lineage()
+
+
+def _reap(pid: int) -> None:
+    with contextlib.suppress(ChildProcessError, OSError):
+        os.waitpid(pid, os.WNOHANG)
+
+
+async def end_seen(seen: dict[int, int], grace_s: float = 2.0) -> int:
+    """SIGKILL every process in `seen` that still runs (the same process: pid and start time) and everything now
+    under it; reap those re-parented to pairdbg. Returns how many were ended."""
+    table = process_table()
+    targets = {pid for pid, start in seen.items() if (info := table.get(pid)) and info.start == start}
+    for pid in list(targets):
+        targets.update(descendants(pid, table))
+    targets = {pid for pid in targets if table.get(pid) is not None and table[pid].state not in (b"Z", b"X")}
+    for pid in targets:
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.kill(pid, signal.SIGKILL)
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + grace_s
+    me = os.getpid()
+    while targets:
+        table = process_table()
+        for pid in list(targets):
+            info = table.get(pid)
+            if info is not None and info.ppid == me:
+                _reap(pid)
+            elif info is None or info.state in (b"Z", b"X"):
+                targets.discard(pid)
+        if not targets or loop.time() > deadline:
+            break
+        await asyncio.sleep(0.02)
+    return len(targets)
 
 
 def free_port() -> int:
@@ -35,27 +194,20 @@ async def spawn(
 
     With pipes (the default) the caller must keep reading stdout and stderr, or the process blocks once they fill.
     """
-    extra = {"limit": limit} if limit is not None else {}
-    return await asyncio.create_subprocess_exec(
+    extra: dict[str, Any] = {"limit": limit} if limit is not None else {}
+    if _PRCTL is not None:
+        become_subreaper()  # what leaves the started process's tree comes to pairdbg, not to init
+        extra["preexec_fn"] = _subreaper_then_exec
+    proc = await asyncio.create_subprocess_exec(
         *argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True, **extra
     )
+    LINEAGE.add(proc.pid)
+    return proc
 
 
 def group_members(pgid: int) -> list[int]:
     """Live (non-zombie) processes in process group `pgid`."""
-    found = []
-    for entry in os.listdir("/proc"):
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-        except (OSError, IndexError):
-            continue
-        # After the command name: state, ppid, pgrp, ...
-        if len(fields) > 2 and int(fields[2]) == pgid and fields[0] not in (b"Z", b"X"):
-            found.append(int(entry))
-    return found
+    return [pid for pid, info in process_table().items() if info.pgrp == pgid and info.state not in (b"Z", b"X")]
 
 
 def signal_group(pgid: int, sig: int) -> None:
@@ -81,6 +233,7 @@ async def stop_group(
     term: bool = True,
     sweep: bool = True,
     wait_group: bool = False,
+    escapees: bool = True,
 ) -> None:
     """End `proc` (a group leader: see `spawn`) and its group, and reap it. Safe to call twice.
 
@@ -88,8 +241,11 @@ async def stop_group(
     to do so. KILL follows for the group if `proc` is still there after `grace_s`. `sweep`: KILL whatever is left
     in the group after `proc` exited (False when a detached program may share the group and must live on).
     `wait_group`: also wait up to `grace_s` for every member to be gone (browsers' helper processes) before KILL.
+    `escapees`: then KILL every process ever seen under `proc` that still runs, in whatever group or session it
+    went to (False when a program detached from must live on).
     """
     pgid = proc.pid
+    LINEAGE.observe()  # the tree as it is now, before ending it orphans anything
     if proc.returncode is None or wait_group:
         if term:
             signal_group(pgid, signal.SIGTERM)
@@ -109,27 +265,63 @@ async def stop_group(
                 await _wait_group_gone(pgid, grace_s)
     if sweep:
         signal_group(pgid, signal.SIGKILL)
+    seen = LINEAGE.release(pgid)
+    if escapees:
+        await end_seen(seen, grace_s)
 
 
 OWNER_VAR = "PAIRDBG_OWNER"  # inherited by every process pairdbg starts, and by theirs
 
-# The reaper's whole program (run with `python -S -c`): wait for EOF on stdin, which comes when pairdbg exits in any
-# way (its end of the pipe closes with it, even on SIGKILL), then SIGKILL every process still carrying the mark.
+# The reaper's whole program (run with `python -S -c`). Every WATCH_S it notes every process under pairdbg (pairdbg is
+# a subreaper, so daemons that left their group and cleared their environment are still under it). At EOF on stdin,
+# which comes when pairdbg exits in any way (its end of the pipe closes with it, even on SIGKILL), it SIGKILLs every
+# process still carrying the mark, every noted process still running (same pid, same start time), and, when pairdbg
+# is still alive (an orderly exit waits for the reaper), everything under pairdbg as it is now.
 REAPER = r"""
-import os, signal, sys, time
+import os, select, signal, sys, time
 mark = ("PAIRDBG_OWNER=" + sys.argv[1]).encode()
-sys.stdin.buffer.read()
+owner, interval, me = int(sys.argv[2]), float(sys.argv[3]), os.getpid()
+def table():
+    found = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                with open("/proc/%s/stat" % pid, "rb") as fh:
+                    f = fh.read().rsplit(b")", 1)[1].split()
+                found[int(pid)] = (int(f[1]), int(f[19]), f[0])
+            except (OSError, IndexError, ValueError):
+                pass
+    return found
+def under(root, tab):
+    kids = {}
+    for pid, (ppid, _, _) in tab.items():
+        kids.setdefault(ppid, []).append(pid)
+    out, todo = {}, list(kids.get(root, []))
+    while todo:
+        pid = todo.pop()
+        if pid != me:
+            out[pid] = tab[pid][1]
+            todo.extend(kids.get(pid, []))
+    return out
 def marked():
     for pid in os.listdir("/proc"):
-        if pid.isdigit() and int(pid) != os.getpid():
+        if pid.isdigit() and int(pid) != me:
             try:
                 with open("/proc/%s/environ" % pid, "rb") as fh:
                     if mark in fh.read().split(b"\0"):
                         yield int(pid)
             except OSError:
                 pass
+noted = {}
+while not select.select([sys.stdin], [], [], interval)[0]:
+    noted.update(under(owner, table()))
+sys.stdin.buffer.read()
+if os.getppid() == owner:
+    noted.update(under(owner, table()))
 for _ in range(40):
-    found = list(marked())
+    tab = table()
+    found = {p for p, start in noted.items() if p in tab and tab[p][1] == start and tab[p][2] not in (b"Z", b"X")}
+    found.update(marked())
     if not found:
         break
     for pid in found:
@@ -146,7 +338,9 @@ class Reaper:
     close its sessions: a tiny watchdog process holds the read end of a pipe from pairdbg and, when it reads EOF,
     kills every process carrying pairdbg's mark in its environment — debug adapters, runtimes, the programs they
     started and those programs' children alike (a process group or a parent-death signal would miss grandchildren
-    that debugpy's launcher or js-debug start in groups of their own). Linux only (/proc); elsewhere it does nothing."""
+    that debugpy's launcher or js-debug start in groups of their own) — and every process it saw under pairdbg, which
+    finds a daemon that cleared its environment too (pairdbg is their subreaper, so they stay under it). After a
+    SIGKILL, one that escaped in the last WATCH_S without the mark is missed. Linux only (/proc)."""
 
     def __init__(self) -> None:
         self.mark = f"{os.getpid()}-{os.urandom(6).hex()}"
@@ -157,8 +351,9 @@ class Reaper:
             return
         env = {k: v for k, v in os.environ.items() if k != OWNER_VAR}
         os.environ[OWNER_VAR] = self.mark  # from now on every child inherits it
+        become_subreaper()
         self._proc = subprocess.Popen(
-            [sys.executable, "-S", "-c", REAPER, self.mark],
+            [sys.executable, "-S", "-c", REAPER, self.mark, str(os.getpid()), str(WATCH_S)],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,

@@ -14,14 +14,21 @@ from pathlib import Path
 from typing import Any
 
 import uvicorn
+from uvicorn.protocols.http.h11_impl import H11Protocol
 
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.logbudget import limit
 
 from .server import build_server
 
 DEFAULT_PORT = 7391
 MCP_PATH = "/mcp"
+# A request's headers must be complete this long after the connection opens (or after the previous response): uvicorn
+# has no such deadline, and a client trickling one header byte at a time held a connection for as long as it liked
+# (150 of them held the door 45 s). Headers are also capped at h11's 16 KiB.
+HEADER_TIMEOUT_S = 10.0
+limit("uvicorn.error")  # a client's malformed requests cannot flood pairdbg's log
 
 
 def state_dir() -> Path:
@@ -99,6 +106,48 @@ class BearerAuth:
         await self.app(scope, receive, send)
 
 
+class HeaderDeadline(H11Protocol):
+    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers; a long response (an SSE stream) is
+    not limited, only the wait for a request to be complete."""
+
+    _deadline: asyncio.TimerHandle | None = None
+    _timed: object | None = None  # the request whose headers arrived in time
+
+    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
+        super().connection_made(transport)
+        self._arm()
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        self._disarm()
+        super().connection_lost(exc)
+
+    def handle_events(self) -> None:
+        super().handle_events()
+        if self.cycle is not None and self.cycle is not self._timed:  # a new request's headers are in
+            self._timed = self.cycle
+            self._disarm()
+
+    def on_response_complete(self) -> None:
+        self._arm()  # before the next request is read (a pipelined one disarms it at once)
+        super().on_response_complete()
+        if self.transport.is_closing():
+            self._disarm()
+
+    def _arm(self) -> None:
+        self._disarm()
+        self._deadline = self.loop.call_later(HEADER_TIMEOUT_S, self._too_slow)
+
+    def _disarm(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+
+    def _too_slow(self) -> None:
+        self._deadline = None
+        if not self.transport.is_closing():
+            self.transport.close()
+
+
 class _EmbeddedUvicorn(uvicorn.Server):
     """uvicorn normally takes over SIGINT/SIGTERM; inside pairdbg the app owns signals."""
 
@@ -134,7 +183,12 @@ class HttpMcpService:
         self._endpoint: Path | None = None
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
         config = uvicorn.Config(
-            BearerAuth(app, self.token), log_config=None, access_log=False, lifespan="on", timeout_graceful_shutdown=1
+            BearerAuth(app, self.token),
+            http=HeaderDeadline,
+            log_config=None,
+            access_log=False,
+            lifespan="on",
+            timeout_graceful_shutdown=1,
         )
         self.uvicorn = _EmbeddedUvicorn(config)
         self._task: asyncio.Task[None] | None = None

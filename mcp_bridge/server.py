@@ -39,6 +39,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import MODE_SAYS
 from pairdbg.backends.redact import for_agent
 
+from .prompts import checked_arguments
 from .serving import agent_error, agent_text, new_server
 from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 from .results import lean
@@ -191,14 +192,14 @@ def build_server(
         return ListPromptsResult(prompts=prompts)
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
-        args = params.arguments or {}
-        sid = args.get("session_id", "")
+        prompt = next((p for p in prompts if p.name == params.name), None)
+        declared = [a.name for a in prompt.arguments or []] if prompt is not None else []
+        args = checked_arguments(params.name, [p.name for p in prompts], declared, params.arguments, hub.limits)
+        sid = args["session_id"]
         if params.name == "analyze_crash":
             text = _analyze_crash(hub, sid)
-        elif params.name == "investigate_condition":
-            text = _investigate(hub, sid, args.get("expression", ""))
         else:
-            raise MCPError(-32602, f"unknown prompt {params.name!r}; have analyze_crash, investigate_condition")
+            text = _investigate(hub, sid, args["expression"])
         text = agent_text(hub, text, session_id=sid if isinstance(sid, str) else None)
         return GetPromptResult(
             description=params.name, messages=[PromptMessage(role="user", content=TextContent(text=text))]

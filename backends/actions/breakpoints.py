@@ -10,6 +10,7 @@ from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..policy import Level
+from ..readable import check_readable
 from ..source import find_statement
 from . import render
 from .common import SessionParams
@@ -32,6 +33,8 @@ class SetBreakpointParams(SessionParams):
 async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     line, note = p.line, ""
+    if p.file:  # a breakpoint reads its file (the line is checked and shown): the same bound as get_source_context
+        check_readable(hub, actor, session.resolve_file(p.file))
     if p.statement is not None:
         if not p.file or p.function:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, "statement needs file (and no function)")

@@ -10,6 +10,7 @@ from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..models import Phase
+from ..readable import check_readable
 from ..source import is_url, lines_of
 from . import render
 from .common import SessionParams
@@ -165,6 +166,7 @@ async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
         path = session.resolve_file(file)
     else:
         path = file if is_url(file) else os.path.abspath(os.path.expanduser(file))
+    check_readable(hub, actor, path)
     lines = lines_of(path)
     line = line or 1
     if line > len(lines):

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from .. import factory
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
-from ..policy import MODE_SAYS, AgentMode, Level
+from ..policy import MODE_SAYS, AgentMode, Level, is_agent
 from ..source import find_statement, resolve_path
 from . import render
 from .common import SessionParams, _outcome_reply
@@ -170,7 +170,8 @@ async def list_launch_configs(hub: Hub, p: WorkspaceParams, actor: str) -> Reply
     rows = []
     for config in launch_json.load_configurations(workspace):
         try:
-            action, args = launch_json.to_action(config, workspace)
+            # An agent sees ${env:NAME} as written: pairdbg's environment holds the person's credentials.
+            action, args = launch_json.to_action(config, workspace, environment=not is_agent(actor))
             rows.append({"name": config.get("name"), "action": action, "arguments": args})
         except DebugError as exc:
             rows.append({"name": config.get("name"), "unsupported": exc.message})

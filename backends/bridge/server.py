@@ -24,10 +24,12 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ..logbudget import limit
 from .config import BridgeConfig
 from .page import AppConn, Page
 
 log = logging.getLogger(__name__)
+limit(__name__, "websockets.server")  # what an app sends cannot flood pairdbg's log
 
 SDK_PATH = Path(__file__).with_name("sdk") / "debug-bridge.js"
 WS_PATH = "/debug"

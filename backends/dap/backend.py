@@ -453,7 +453,7 @@ class DapBackend(Debugger):
             await client.close()
         if terminate:
             self._kill_debuggee()
-        await self._reap_adapter()
+        await self._reap_adapter(terminate)
 
     def _kill_debuggee(self) -> None:
         """Belt and braces: if the adapter left the program running, end its process group ourselves."""
@@ -466,7 +466,7 @@ class DapBackend(Debugger):
         with contextlib.suppress(ProcessLookupError, PermissionError):
             os.kill(self.pid, signal.SIGTERM)
 
-    async def _reap_adapter(self) -> None:
+    async def _reap_adapter(self, terminate: bool = True) -> None:
         proc = self.proc
         if proc is None:
             return
@@ -475,7 +475,10 @@ class DapBackend(Debugger):
         # by itself: waiting for it cost 2 s per close, long enough for an MCP host's shutdown grace to run out and
         # orphan it, so it is asked to go at once.
         serves_on = self.adapter_serves_on
-        await stop_group(proc, ADAPTER_STOP_S if serves_on else ADAPTER_EXIT_S, term=serves_on, sweep=False)
+        # Ending the session ends what the program left behind too (a daemon that setsid()s away from its group);
+        # detaching leaves it.
+        grace = ADAPTER_STOP_S if serves_on else ADAPTER_EXIT_S
+        await stop_group(proc, grace, term=serves_on, sweep=False, escapees=terminate)
         if self._stderr_task is not None:
             self._stderr_task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -13,7 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ..hosts import check_host
+from ..hosts import check_host, resolve_one
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
 from ..base import (
@@ -457,11 +457,13 @@ class PythonLaunch(DebugpyChildren):
 
 
 async def open_debug_server(
-    host: str, port: int, failure: str, hint: str = ""
+    host: str, port: int, allowed: list[str], failure: str, hint: str = ""
 ) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-    """A TCP connection to a debugpy server, Nagle off; `failure` (with {where}) says what it means when refused."""
+    """A TCP connection to a debugpy server at the address the allow-list passed, Nagle off; `failure` (with
+    {where}) says what it means when refused."""
+    address = await resolve_one(host, port, allowed, "debug servers")
     try:
-        reader, writer = await asyncio.wait_for(asyncio.open_connection(host, port), 5)
+        reader, writer = await asyncio.wait_for(asyncio.open_connection(address, port), 5)
     except (OSError, TimeoutError) as exc:
         message = failure.format(where=f"{host}:{port}") + f" ({exc.__class__.__name__})"
         raise DebugError(ErrorCode.CONNECTION_FAILED, message, hint=hint) from None
@@ -505,6 +507,7 @@ class PythonAttach(DebugpyChildren):
         return await open_debug_server(
             self.host,
             self.port,
+            self.allowed_hosts,
             "nothing is listening for a debugger at {where}",
             f"start the program with `python -m debugpy --listen {self.host}:{self.port} --wait-for-client "
             "your_program.py`, then attach again",
@@ -552,7 +555,7 @@ class PythonChild(DebugpyChildren):
         )
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
-        return await open_debug_server(self.host, self.port, "debugpy's adapter at {where} is gone")
+        return await open_debug_server(self.host, self.port, self.allowed_hosts, "debugpy's adapter at {where} is gone")
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         config = dict(self.config)

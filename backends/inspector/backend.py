@@ -14,7 +14,7 @@ import asyncio
 import contextlib
 import os
 import logging
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from ..base import (
@@ -53,6 +53,7 @@ class Endpoint:
     rediscover: Any = None  # async () -> Endpoint, to find the target again after it restarts
     title: str | None = None  # the target's title and URL as its /json/list names them (None: not listed)
     target_url: str | None = None
+    allowed: list[str] = field(default_factory=list)  # hosts besides loopback this endpoint may be reached at
 
 
 @dataclass
@@ -144,7 +145,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         return states
 
     async def _connect(self, endpoint: Endpoint) -> None:
-        rpc = InspectorRpc(endpoint.url, self._on_event, self._on_close)
+        rpc = InspectorRpc(endpoint.url, self._on_event, self._on_close, endpoint.allowed)
         # A Bun we launched must end when its program does; by default our connection keeps its event loop alive
         # (it would idle after the last line until we hang up). Bun's own adapter sends this header.
         headers = {"Ref-Event-Loop": "0"} if self.launched and self.transpiles else None
@@ -587,6 +588,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def pause(self, thread_id: int | None) -> None:
         self._last_request = "pause"
         await self._send("Debugger.pause")
+
+    def loaded_files(self) -> list[str]:
+        return self.scripts.local_files()
 
     async def threads(self) -> list[tuple[int, str]]:
         if self.rpc is None or self.rpc.closed:

@@ -15,7 +15,7 @@ from urllib.parse import urlparse
 import aiohttp
 
 from ..errors import DebugError, ErrorCode
-from ..hosts import check_host, check_url
+from ..hosts import check_host, check_url, http_client
 from .backend import Endpoint
 from .dialect import Dialect
 
@@ -39,8 +39,10 @@ def split_target(target: str) -> tuple[str, int, str]:
     return parsed.hostname, parsed.port, parsed.path or ""
 
 
-async def _get(session: aiohttp.ClientSession, url: str) -> tuple[int, str]:
-    # Redirects are not followed: a loopback answer must not send pairdbg to a host the allow-list refuses.
+async def _get(session: aiohttp.ClientSession, url: str, allowed: list[str]) -> tuple[int, str]:
+    # Redirects are not followed: a loopback answer must not send pairdbg to a host the allow-list refuses. The
+    # session's resolver checks every name it connects to; a literal address is checked here.
+    check_url(url, allowed, "inspectors")
     async with session.get(url, allow_redirects=False) as response:
         if 300 <= response.status < 400:
             raise DebugError(
@@ -58,24 +60,24 @@ async def discover(target: str, allowed: list[str]) -> Endpoint:
         return await endpoint_for_ws(target, allowed)
     host, port, _ = split_target(target)
     check_host(host, allowed, "inspectors")
-    base = f"http://{host}:{port}"
-    timeout = aiohttp.ClientTimeout(total=5)
+    base = f"http://{_netloc(host, port)}"
     try:
-        async with aiohttp.ClientSession(timeout=timeout) as session:
-            status, body = await _get(session, base + "/json/list")
+        async with http_client(allowed, "inspectors", 5) as session:
+            status, body = await _get(session, base + "/json/list", allowed)
             if status == 200:
                 return _pick_cdp_target(body, target, allowed)
-            status, body = await _get(session, base + "/json/version")
+            status, body = await _get(session, base + "/json/version", allowed)
             if status == 200 and '"Bun"' in body:
                 raise DebugError(
                     ErrorCode.CONNECTION_FAILED,
                     f"{target} is a Bun inspector, which lists no targets over HTTP",
                     hint="pass the ws:// URL from Bun's banner (`Listening: ws://…`) to connect_debugger",
                 )
-            status, body = await _get(session, base + "/")
+            status, body = await _get(session, base + "/", allowed)
             match = WEBKIT_SOCKET.search(body) if status == 200 else None
             if match:
-                return Endpoint(f"ws://{host}:{port}{match.group(0)}", Dialect("jsc"), wrapped=True, page=True)
+                socket_url = f"ws://{_netloc(host, port)}{match.group(0)}"
+                return Endpoint(socket_url, Dialect("jsc"), wrapped=True, page=True, allowed=allowed)
     except (aiohttp.ClientError, TimeoutError, OSError) as exc:
         raise DebugError(
             ErrorCode.CONNECTION_FAILED,
@@ -99,7 +101,7 @@ def _pick_cdp_target(body: str, target: str, allowed: list[str]) -> Endpoint:
         for entry in targets:
             if entry.get("type") == kind and entry.get("webSocketDebuggerUrl"):
                 check_url(entry["webSocketDebuggerUrl"], allowed, "inspectors")  # what the list names, not just where
-                endpoint = Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page")
+                endpoint = Endpoint(entry["webSocketDebuggerUrl"], Dialect("v8"), page=kind == "page", allowed=allowed)
                 return _described(endpoint, entry)
     raise DebugError(
         ErrorCode.CONNECTION_FAILED,
@@ -113,23 +115,27 @@ async def endpoint_for_ws(url: str, allowed: list[str]) -> Endpoint:
     host, port, path = split_target(url)
     check_host(host, allowed, "inspectors")
     if WEBKIT_SOCKET.fullmatch(path):
-        return Endpoint(url, Dialect("jsc"), wrapped=True, page=True)
+        return Endpoint(url, Dialect("jsc"), wrapped=True, page=True, allowed=allowed)
     browser, listed = "", ""
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
-            status, body = await _get(session, f"http://{host}:{port}/json/version")
+        async with http_client(allowed, "inspectors", 3) as session:
+            status, body = await _get(session, f"http://{_netloc(host, port)}/json/version", allowed)
             if status == 200:
                 browser = body
             if '"Bun"' not in browser:  # the target's title and URL (a redirect here only loses them)
                 with contextlib.suppress(DebugError):
-                    status, body = await _get(session, f"http://{host}:{port}/json/list")
+                    status, body = await _get(session, f"http://{_netloc(host, port)}/json/list", allowed)
                     listed = body if status == 200 else ""
     except (aiohttp.ClientError, TimeoutError, OSError):
         pass
     if '"Bun"' in browser:
-        return Endpoint(url, Dialect("jsc"))
-    endpoint = Endpoint(url, Dialect("v8"), page="/devtools/page/" in path)
+        return Endpoint(url, Dialect("jsc"), allowed=allowed)
+    endpoint = Endpoint(url, Dialect("v8"), page="/devtools/page/" in path, allowed=allowed)
     return _described(endpoint, _listed_entry(listed, path))
+
+
+def _netloc(host: str, port: int) -> str:
+    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
 
 
 def _listed_entry(body: str, path: str) -> dict:

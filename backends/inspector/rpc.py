@@ -14,11 +14,13 @@ import json
 import logging
 from collections.abc import Callable
 from typing import Any
+from urllib.parse import urljoin, urlparse
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
 from ..errors import DebugError, ErrorCode
+from ..hosts import resolve_one
 from ..tcp import ack_now, keep_alive, tcp_socket
 
 log = logging.getLogger(__name__)
@@ -44,9 +46,31 @@ class QuickAckConnection(ClientConnection):
         ack_now(tcp_socket(self.transport))
 
 
+class RedirectRefused(InvalidHandshake):
+    def __init__(self, location: str) -> None:
+        super().__init__(f"it redirects to {location[:200]!r}; pairdbg does not follow inspector redirects")
+
+
+class NoRedirects(connect):
+    """websockets' connect, refusing every redirect of the opening handshake: the hop after a redirect would skip
+    the allow-list (and the connection is made to the checked address, not to a name looked up again)."""
+
+    def process_redirect(self, exc: Exception) -> Exception | str:
+        if isinstance(exc, InvalidStatus) and 300 <= exc.response.status_code < 400:
+            return RedirectRefused(urljoin(self.uri, exc.response.headers.get("Location", "?")))
+        return exc
+
+
 class InspectorRpc:
-    def __init__(self, url: str, on_event: EventHandler, on_close: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        on_event: EventHandler,
+        on_close: Callable[[str], None] | None = None,
+        allowed: list[str] | None = None,
+    ) -> None:
         self.url = url
+        self.allowed = list(allowed or [])
         self._on_event = on_event
         self._on_close = on_close
         self._ws: ClientConnection | None = None
@@ -62,9 +86,16 @@ class InspectorRpc:
         return self._closed_reason is not None
 
     async def open(self, timeout: float = 5.0, wrapped: bool = False, headers: dict[str, str] | None = None) -> None:
+        parsed = urlparse(self.url)
+        if not parsed.hostname:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{self.url[:200]!r} names no host")
+        port = parsed.port or (443 if parsed.scheme == "wss" else 80)
+        address = await resolve_one(parsed.hostname, port, self.allowed, "inspectors")
         try:
-            self._ws = await connect(
+            self._ws = await NoRedirects(
                 self.url,
+                host=address,
+                port=port,
                 additional_headers=headers,
                 open_timeout=timeout,
                 max_size=MAX_MESSAGE,

@@ -8,6 +8,7 @@ from __future__ import annotations
 import logging
 from dataclasses import dataclass, field
 
+from ..source import is_url
 from .dialect import Dialect
 
 log = logging.getLogger(__name__)
@@ -86,6 +87,11 @@ class Scripts:
                 if source and source != script.path:
                     self.by_original[source] = script.script_id
         return script
+
+    def local_files(self) -> list[str]:
+        """The local files of the loaded scripts and of their source maps' sources."""
+        files = [script.path for script in self.by_id.values() if script.path]
+        return files + [source for source in self.by_original if not is_url(source)]
 
     def clear(self) -> None:
         self.by_id.clear()

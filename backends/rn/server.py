@@ -24,11 +24,13 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from ..logbudget import limit
 from . import protocol as P
 from .config import RnConfig
 from .mirror import Mirror, SessionMirror
 
 log = logging.getLogger(__name__)
+limit(__name__, "websockets.server")  # what an app sends cannot flood pairdbg's log
 
 PATH = "/adapter"
 SERVER_INFO = {"name": "pairdbg", "version": "0.1.0"}

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 from mcp.types import CallToolResult, TextContent
 
 from pairdbg.backends.actions import Registry
-from pairdbg.backends.actions.registry import Reply, cut
+from pairdbg.backends.actions.registry import ECHO_CHARS, Reply, check_values, cut, shorten_echoes
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.hub import Hub
@@ -191,13 +191,26 @@ async def call_tool(
             f"unknown tool {cut(str(name), 60)!r}",
             hint=f"the {profile.name} profile has: {', '.join(profile.by_name)}",
         )
-        return profile.error(ToolSpec(str(name), "", {}, _no_handler), err, args)
+        return profile.error(ToolSpec(cut(str(name), 60), "", {}, _no_handler), err, echo_safe(args))
     try:
         check_arguments(spec, args)
+        check_values(spec.name, args, hub.limits)  # the default surface's limits, before any handler sees them
         payload = await spec.handler(Call(hub, registry, actor, name), args)
     except DebugError as exc:
-        return profile.error(spec, exc, args)
+        shorten_echoes(exc, args)
+        return profile.error(spec, exc, echo_safe(args))
     return profile.result(spec, payload)
+
+
+def echo_safe(value: Any) -> Any:
+    """`value` with every long string cut as errors quote them, for error formatters that repeat arguments."""
+    if isinstance(value, str):
+        return cut(value)
+    if isinstance(value, dict):
+        return {cut(str(k), ECHO_CHARS): echo_safe(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [echo_safe(v) for v in value]
+    return value
 
 
 async def _no_handler(call: Call, args: dict[str, Any]) -> Any:

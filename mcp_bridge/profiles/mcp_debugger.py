@@ -30,6 +30,10 @@ pairdbg's terminal UI; re-read state instead of assuming it.
 """
 
 SID = prop("string", "The ID of the debug session.")
+# A record lives in pairdbg's memory until it is closed, and every list_debug_sessions repeats them all: bounded, so
+# a reply cannot grow with what agents create (60 records with 1 MB names once made a 126 MB reply).
+MAX_RECORDS = 50
+NAME_CHARS = 200
 #: pairdbg phase -> mcp-debugger SessionState
 STATES = {
     Phase.STARTING: "initializing",
@@ -174,6 +178,16 @@ def build(hub: Hub) -> Profile:
             )
         if a.get("port") is None:  # a record now, a started program later: the mode must allow starting one
             call.check("start_debugging")
+        if a.get("name") is not None and len(a["name"]) > NAME_CHARS:
+            raise ArgumentError(
+                f"name is {len(a['name'])} characters; the limit is {NAME_CHARS}", hint="give a shorter name"
+            )
+        if len(sessions.records) >= MAX_RECORDS:
+            raise DebugError(
+                ErrorCode.LIMIT_EXCEEDED,
+                f"this profile keeps at most {MAX_RECORDS} sessions",
+                hint="close_debug_session the ones you no longer need",
+            )
         sid = str(uuid.uuid4())
         name = a.get("name") or f"session-{sid[:8]}"
         stamp = now()
@@ -250,6 +264,12 @@ def build(hub: Hub) -> Profile:
             raise ArgumentError(f"line {line}: lines are 1-indexed", hint="pass line >= 1")
         if session_id is None and record is not None:  # `created`: kept until start_debugging sets it
             call.check("set_breakpoint", condition=a.get("condition"))
+            if len(record.pending) >= sessions.hub.limits.max_breakpoints:
+                raise DebugError(
+                    ErrorCode.LIMIT_EXCEEDED,
+                    f"session {record.id} already records {len(record.pending)} breakpoints",
+                    hint="start the program, or raise limits.max_breakpoints",
+                )
             ctx = await context_of(call, file, line, 2, None)  # refuses a missing file or a line past its end
             bp = {"file": ctx["file"], "line": line, **({"condition": a["condition"]} if a.get("condition") else {})}
             record.pending.append(bp)

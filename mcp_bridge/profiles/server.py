@@ -34,6 +34,7 @@ from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 
 from ..notify import Notifier, client_name
+from ..prompts import checked_arguments
 from ..serving import agent_error, agent_text, new_server
 from . import load
 from .common import Profile, call_tool
@@ -131,9 +132,8 @@ def prompt_handlers(hub: Hub, profile: Profile) -> dict[str, Any]:
 
     async def get_prompt(ctx: ServerRequestContext[Any], params: GetPromptRequestParams) -> GetPromptResult:
         spec = by_name.get(params.name)
-        if spec is None:
-            raise MCPError(-32602, f"unknown prompt {params.name!r}; have {', '.join(by_name)}")
-        args = dict(params.arguments or {})
+        args = checked_arguments(params.name, by_name, spec.arguments if spec else (), params.arguments, hub.limits)
+        assert spec is not None  # checked_arguments refuses an unknown prompt
         text = agent_text(hub, spec.render(args), session_id=args.get("session_id"))
         return GetPromptResult(
             description=spec.description, messages=[PromptMessage(role="user", content=TextContent(text=text))]

@@ -120,16 +120,21 @@ class Runtime:
         """Start the services, await `serve()`, then close every session and stop every service, so nothing
         outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
         shutting down."""
+        reaper = Reaper()
+        reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
+
+        async def shut_down() -> None:
+            await self.hub.shutdown()
+            # While pairdbg still runs, the reaper ends whatever is left under it (daemons its programs left).
+            await asyncio.to_thread(reaper.stop)
+
         if on_signal is not None:
             on_end_signals(on_signal)
         else:
-            exit_on_end_signals(self.hub.shutdown)
-        reaper = Reaper()
-        reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
+            exit_on_end_signals(shut_down)
         try:
             await self.hub.start_services()
             asyncio.get_running_loop().call_later(settle_after_s, settle_memory)
             return await serve()
         finally:
-            await self.hub.shutdown()
-            reaper.stop()
+            await shut_down()

@@ -6,7 +6,9 @@ so a refusal is checked by what did not arrive, and no traffic leaves the machin
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 
 import pytest
 from aiohttp import web
@@ -14,6 +16,8 @@ from support import expect_error
 from support.netns import remote_host  # noqa: F401 (fixture)
 
 from pairdbg.runtime import build_registry
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.hosts import check_host
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits
 
@@ -92,3 +96,83 @@ async def test_an_allow_listed_host_is_reached(hub, remote_host):  # noqa: F811
     finally:
         await listed.shutdown()
     assert remote_host.connections(), "the allow-listed host was never contacted"
+
+
+# ----- every hop checked (issue 20): redirects on the WebSocket upgrade, resolved addresses -----------------------
+
+
+async def redirecting_inspector(remote: str) -> tuple[web.AppRunner, int]:
+    """A loopback "inspector" whose WebSocket upgrade at /x answers 302 to `remote`, and whose /json/list names
+    its own /x socket: the redirect is the only way anything could reach the remote host."""
+    app = web.Application()
+    port_box: list[int] = []
+
+    async def upgrade(request: web.Request) -> web.Response:
+        return web.Response(status=302, headers={"Location": f"ws://{remote}:9229/x"})
+
+    async def listing(request: web.Request) -> web.Response:
+        entry = {"type": "node", "webSocketDebuggerUrl": f"ws://127.0.0.1:{port_box[0]}/x"}
+        return web.Response(text=json.dumps([entry]))
+
+    app.router.add_get("/x", upgrade)
+    app.router.add_get("/json/list", listing)
+    runner = web.AppRunner(app)
+    await runner.setup()
+    site = web.TCPSite(runner, "127.0.0.1", 0)
+    await site.start()
+    port_box.append(site._server.sockets[0].getsockname()[1])
+    return runner, port_box[0]
+
+
+@pytest.mark.parametrize("route", ["connect_debugger", "attach ws://", "attach via /json/list"])
+async def test_a_websocket_upgrade_redirect_to_a_remote_host_is_not_followed(registry, remote_host, route):  # noqa: F811
+    runner, port = await redirecting_inspector(remote_host.address)
+    action, args = {
+        "connect_debugger": ("connect_debugger", {"websocket_url": f"ws://127.0.0.1:{port}/x", "wait_s": 0}),
+        "attach ws://": ("attach", {"target": f"ws://127.0.0.1:{port}/x", "language": "javascript", "wait_s": 0}),
+        "attach via /json/list": ("attach", {"target": f"127.0.0.1:{port}", "language": "javascript", "wait_s": 0}),
+    }[route]
+    try:
+        err = await expect_error(registry, action, args, "CONNECTION_FAILED")
+        assert "redirect" in err.message and remote_host.address in err.message, err.message
+    finally:
+        await runner.cleanup()
+    assert remote_host.connections() == [], "pairdbg followed the redirect to the remote host"
+
+
+@pytest.mark.parametrize(
+    "host",
+    ["0.0.0.0", "[::]", "::", "167772161", "012.0.0.1", "0xa.0.0.1", "::ffff:10.0.0.1", "[::ffff:a00:1]"],
+)
+async def test_other_spellings_of_a_non_loopback_address_are_refused(host):
+    with pytest.raises(DebugError) as caught:
+        check_host(host, [])
+    assert caught.value.code == "INVALID_PARAMETERS" and "not allowed" in caught.value.message
+
+
+@pytest.mark.parametrize("host", ["127.0.0.1", "2130706433", "0177.0.0.1", "0x7f.1", "::ffff:127.0.0.1", "[::1]"])
+async def test_other_spellings_of_loopback_are_loopback(host):
+    check_host(host, [])
+
+
+async def test_an_allow_listed_address_matches_however_it_is_spelled():
+    check_host("167772161", ["10.0.0.1"])
+    check_host("::ffff:10.0.0.1", ["10.0.0.1"])
+
+
+async def test_a_name_is_judged_by_the_address_it_resolves_to(registry, remote_host, monkeypatch):  # noqa: F811
+    """`localhost` answered by a resolver with another host's address: the address is what is checked and what is
+    connected to, so nothing reaches that host (for a debugpy attach and an inspector discovery alike)."""
+    loop = asyncio.get_running_loop()
+    real = loop.getaddrinfo
+
+    async def lying_resolver(host, port, *args, **kwargs):
+        if host == "localhost":
+            return [(socket.AF_INET, socket.SOCK_STREAM, 6, "", (remote_host.address, int(port or 0)))]
+        return await real(host, port, *args, **kwargs)
+
+    monkeypatch.setattr(loop, "getaddrinfo", lying_resolver)
+    for args in ({"target": "localhost:5678"}, {"target": "localhost:9229", "language": "javascript"}):
+        err = await expect_error(registry, "attach", {**args, "wait_s": 0}, "INVALID_PARAMETERS")
+        assert remote_host.address in err.message and "not allowed" in err.message, err.message
+    assert remote_host.connections() == []

@@ -346,9 +346,12 @@ async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> 
     assert (await tool("list_debug_sessions"))["count"] == 0
     hub.policy.set_mode("full", "human")
     sid = (await tool("create_debug_session", language="python"))["sessionId"]
-    hub.policy.set_mode("control", "human")
     first = await tool("set_breakpoint", sessionId=sid, file=SWAP, line=9)
     assert first["breakpointId"] == "BP1" and "recorded" in first["message"] and "set when" in first["message"]
+    hub.policy.set_mode("control", "human")
+    # No session runs the file yet: below full mode an agent reads (and breaks in) only files of an open session.
+    unread = await tool("set_breakpoint", sessionId=sid, file=SWAP, line=9)
+    assert unread["success"] is False and "not a file of an open debug session" in unread["error"], unread
     refused(await tool("set_breakpoint", sessionId=sid, file=SWAP, line=10, condition="a > 1"), "control", "full")
     refused(await tool("start_debugging", sessionId=sid, scriptPath=SWAP, dryRunSpawn=True), "control", "full")
     refused(await tool("close_debug_session", sessionId=sid), "control", "full")

@@ -80,7 +80,11 @@ class RawServer:
         return self._answer(self._next)["result"]
 
     def _send(self, message: dict) -> None:
-        self.proc.stdin.write(self._json.dumps(message) + "\n")
+        self.send_line(self._json.dumps(message))
+
+    def send_line(self, text: str) -> None:
+        """One raw frame, as written (it need not be JSON)."""
+        self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
 
     def _answer(self, request_id: int) -> dict:

@@ -1,0 +1,93 @@
+"""Nothing escapes (issue 20): a program's daemon — a child that setsid()s, forks again, and execs with an empty
+environment, so neither its process group nor pairdbg's environment mark finds it — ends when its session closes
+and when pairdbg exits, however it exits (SIGTERM, SIGHUP, SIGKILL)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import time
+
+import pytest
+from support import prog, until
+from support.core import marked_processes, wait_gone
+from support.mcp import RawServer
+
+from pairdbg.backends.process import WATCH_S
+
+pytestmark = pytest.mark.timeout(90)
+
+
+def running(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            return fh.read().rsplit(b")", 1)[1].split()[0] not in (b"Z", b"X")
+    except OSError:
+        return False
+
+
+def command(pid: int) -> bytes:
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def daemon_of(pidfile) -> int:
+    """The daemon's pid, once it has exec'd; checks it really carries no mark and left its parent's session."""
+    pid = int(pidfile.read_text())
+    assert not wait_gone(lambda: [] if command(pid).startswith(b"sleep") else [pid], 10), "the daemon never exec'd"
+    with open(f"/proc/{pid}/environ", "rb") as fh:
+        assert fh.read() == b"", "the daemon should have an empty environment"
+    assert os.getsid(pid) != os.getsid(0)
+    return pid
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
+async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_path, program_does) -> None:
+    pidfile = tmp_path / "daemon.pid"
+    reply = await registry.run(
+        "start_debugging",
+        {"program": prog("daemonize.py"), "args": [str(pidfile), program_does], "wait_s": 0},
+        "human",
+    )
+    sid = reply.data["session_id"]
+    await until(pidfile.exists, "the program to start its daemon")
+    pid = daemon_of(pidfile)
+    try:
+        if program_does == "exit":
+            await until(lambda: registry.hub.get(sid).phase.ended, "the program to exit, leaving its daemon")
+            assert running(pid)
+        await registry.run("close_debug_session", {"session_id": sid}, "human")
+        await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
+    finally:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL"])
+def test_a_daemon_the_program_left_ends_when_pairdbg_does(proc_guard, tmp_path, how) -> None:
+    pidfile = tmp_path / "daemon.pid"
+    server = RawServer(env={**os.environ, "PAIRDBG_RN__WS_PORT": "0", "PAIRDBG_BRIDGE__PORT": "0"})
+    pid = None
+    try:
+        started = server.call(
+            "start_debugging", {"program": prog("daemonize.py"), "args": [str(pidfile), "stay"], "wait_s": 0}
+        )
+        assert not started.get("isError"), started
+        assert not wait_gone(lambda: [] if pidfile.exists() else ["no daemon yet"], 15)
+        pid = daemon_of(pidfile)
+        if how == "SIGKILL":
+            # pairdbg runs nothing after a SIGKILL: its reaper ends what it noted under pairdbg, every WATCH_S.
+            time.sleep(2 * WATCH_S)
+        server.proc.send_signal(getattr(signal, how))
+        server.proc.wait(20)
+        left = wait_gone(lambda: [pid] if running(pid) else [], 10)
+        assert not left, f"the daemon outlived pairdbg's {how}"
+        assert not wait_gone(marked_processes, 10), f"processes outlived pairdbg's {how}"
+    finally:
+        server.kill()
+        if pid is not None and running(pid):
+            os.kill(pid, signal.SIGKILL)
