@@ -124,6 +124,8 @@ def scrub_text(text: str, found: set[str] | None = None) -> str:
     def quoted_pair(m: re.Match[str]) -> str:
         if not secret_key(m.group(3)) or m.group(5) in ("", "…"):  # empty, or cut before any of it
             return m.group(0)
+        if m.re is _TUPLE and secret_key(m.group(5)):  # ("token", "password"): two names, not a pair
+            return m.group(0)
         closing = m.group(4) if len(m.group(0)) > len(m.group(1)) + 1 + len(m.group(5)) else ""  # none when cut
         return m.group(1) + m.group(4) + _hidden(found, m.group(5)) + closing
 

@@ -71,7 +71,15 @@ class Redactor:
 
     def hidden(self, key: Any, value: Any, parent: dict[str, Any]) -> bool:
         """Whether `parent[key]` is hidden whole; a service adds its own rules by overriding this."""
+        if isinstance(value, str) and ordinary(value):  # a path, a type: shown under any name
+            return False
         return isinstance(key, str) and self.sensitive_key(key) and not trivial(value)
+
+    def _secret_pair(self, value: list[Any]) -> bool:
+        if len(value) != 2 or not isinstance(value[0], str) or not self.sensitive_key(value[0]) or trivial(value[1]):
+            return False
+        second = value[1]
+        return not (isinstance(second, str) and (ordinary(second) or self.sensitive_key(second)))  # not two names
 
     def redact(self, value: Any) -> Any:
         """A redacted copy (the input is never modified); unchanged subtrees are shared, not copied."""
@@ -91,6 +99,9 @@ class Redactor:
                     out[k] = nv
             return value if out is None else out
         if isinstance(value, list):
+            if self._secret_pair(value):  # a Map serialized as entries: ["password", "…"]
+                self.count += 1
+                return [value[0], REDACTED]
             new = [self.redact(v) for v in value]
             return value if all(a is b for a, b in zip(new, value, strict=True)) else new
         if isinstance(value, str):
@@ -201,7 +212,12 @@ class AgentRedaction:
         key_name, value_name = ("key", "value") if "key" in names else ("0", "1")  # a Map entry, or a 2-tuple
         pair = key_name == "key" or sum(isinstance(n, str) and n.isdigit() for n in names) == 2
         key_row = rows[names.index(key_name)] if key_name in names and pair else None
-        pair_secret = key_row is not None and secret_key(unquoted(str(key_row.get("value", ""))))
+        value_row = rows[names.index(value_name)] if value_name in names else None
+        pair_secret = (
+            key_row is not None
+            and secret_key(unquoted(str(key_row.get("value", ""))))
+            and not (value_row is not None and secret_key(unquoted(str(value_row.get("value", "")))))  # two names
+        )
         out = []
         for r in rows:
             if pair_secret and isinstance(r, dict) and r.get("name") == value_name:

@@ -13,6 +13,7 @@ import random
 import re
 import string
 from dataclasses import dataclass, field
+from typing import Any
 
 ALNUM = string.ascii_letters + string.digits
 MARKER = re.compile(r"<redacted: \d+ chars>")
@@ -523,3 +524,84 @@ JS_EXPRESSIONS = (
     "sql",
     "JSON.parse(bad_password)",
 )
+
+
+# ----- the services: app state and console lines (debug-bridge, React Native) --------------------------------------
+
+
+def app_state(c: Corpus) -> dict[str, Any]:
+    """The corpus as an app's state: every secret under a secret-named key, in a credential shape, in free text or as
+    the second item of a serialized Map entry; every ordinary value beside them."""
+    v = c.values
+    return {
+        "login": {"named": v["named"], "pins": v["pins"], "bad_password": v["bad_password"]},
+        "shaped": v["shaped"],
+        "http": {
+            "header": "Bearer " + v["bearer"],  # type: ignore[operator]
+            "dsn": f"postgres://app:{v['url_password']}@db.internal:5432/shop",
+        },
+        "config": v["config"],
+        "ordered": v["ordered"],
+        "users": v["users"],
+        "account": v["account"],
+        "map": [list(kv) for kv in v["map"].items()],  # type: ignore[union-attr]  # a Map as its entries
+        "set": v["set"],
+        "env": v["env"],
+        "pairs": v["pairs"],
+        "many_tokens": v["many_tokens"],
+        "many_passwords": v["many_passwords"],
+        "literals": c.literals,
+        "ordinary": {
+            key: v[key]
+            for key in ("lookalike", "shas", "uuids", "paths", "sql", "words", "emails", "urls", "versions", "hosts")
+        }
+        | {"ssh_private_key": v["private_key_file"], "queries": v["queries"]},
+    }
+
+
+def console_lines(c: Corpus) -> list[str]:
+    """Free text an app logs: credentials written under names, in URLs, in phrases and command lines."""
+    p = c.values["printed"]
+    assert isinstance(p, dict)
+    return [
+        f"login with password={p['kv_password']}",
+        f"Authorization: Bearer {p['bearer']}",
+        f"the password is {p['phrase_password']}",
+        json.dumps({"user": "ada", "apiKey": p["json_api_key"]}),
+        f"connecting to postgres://app:{p['dsn_password']}@db.internal/shop",
+        f"using key {p['aws']} for uploads",
+        f"run: app --password {p['flag_password']} --verbose",
+        "UPDATE users SET password = ? WHERE id = ?",
+        "working in /srv/app with 3 tokens: SELECT FROM WHERE",
+    ]
+
+
+REDACTED = {"$t": "redacted"}
+
+
+def audit_tree(audit: Audit, surface: str, raw: Any, shown: Any, secrets: list[str]) -> None:
+    """Walk what the app sent beside what an agent was shown: each {"$t": "redacted"} and each marker must stand
+    for a planted secret."""
+    if shown == REDACTED and raw != REDACTED:
+        audit.markers += 1
+        body = json.dumps(raw, ensure_ascii=False)
+        if not any(s in body for s in secrets):
+            audit.false_positives.append((surface, f"hid {body[:120]}"))
+    elif isinstance(raw, dict) and isinstance(shown, dict):
+        for key in raw.keys() & shown.keys():
+            audit_tree(audit, f"{surface}.{key}", raw[key], shown[key], secrets)
+        if raw.keys() != shown.keys():
+            audit.false_positives.append((surface, f"keys changed: {sorted(raw.keys() ^ shown.keys())[:5]}"))
+    elif isinstance(raw, list) and isinstance(shown, list) and len(raw) == len(shown):
+        for i, (a, b) in enumerate(zip(raw, shown, strict=True)):
+            audit_tree(audit, f"{surface}[{i}]", a, b, secrets)
+    elif isinstance(raw, str) and isinstance(shown, str):
+        audit_surface(audit, surface, raw, shown, secrets)
+    elif raw != shown:
+        audit.false_positives.append((surface, f"changed: {str(raw)[:80]!r} -> {str(shown)[:80]!r}"))
+
+
+def leaks(audit: Audit, surface: str, agent: str, secrets: list[str]) -> None:
+    for s in secrets:
+        if s in agent or any(cut + "…" in agent for cut in _cut_prefixes(s)):
+            audit.leaks.append((surface, s))
