@@ -7,7 +7,6 @@ in the TUI toggles it); every change is an `AgentModeChanged` event, so both fro
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
@@ -16,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import DebugError, ErrorCode
 from .events import Event, EventBus
-from .redact import AgentRedaction
+from .redact import AgentRedaction, KnownSecrets
 
 
 class Level(StrEnum):
@@ -42,7 +41,7 @@ MODE_SAYS = {
     AgentMode.FULL: "agents may do everything a person can except change this mode",
 }
 MAX_SESSIONS_REMEMBERED = 100  # sessions whose secret handles and values are remembered (handles never repeat in one)
-MAX_VALUES_REMEMBERED = 200  # secret values remembered per session (the oldest go first)
+MAX_VALUES_REMEMBERED = 1000  # strong secret values remembered per session (the oldest go first)
 # Arguments that are code the target runs (a condition or log message evaluates in the program): full mode only.
 CODE_ARGUMENTS = ("condition", "log_message", "expression")
 
@@ -78,6 +77,7 @@ class AgentPolicy:
         self._secret_refs: dict[str, set[str]] = {}  # session -> handles of values shown redacted to agents
         # session -> raw secret values already redacted for agents (insertion-ordered, longest hidden first)
         self._secret_values: dict[str, dict[str, None]] = {}
+        self._known: dict[str, KnownSecrets] = {}  # the same, indexed for lookups
 
     def redacts(self, actor: str) -> bool:
         return self.redact and is_agent(actor)
@@ -88,10 +88,10 @@ class AgentPolicy:
         inside = ref is not None and ref in refs
         one = self._pass(session_id, inside)
         out, shown = one.data(data), one.text(text, free=data is None)
-        if one.values - set(one.known):  # a secret first seen in this reply: hide it in the rest of this reply too
-            self._remember(session_id, one.values)
-            one = self._pass(session_id, inside, one.values)
-            out, shown = one.data(data), one.text(text, free=data is None)
+        new = one.values - one.known.set
+        if new:  # a secret first seen in this reply: hide it in the rest of this reply too
+            self._remember(session_id, new)
+            out, shown = one.hide_new(out, shown, sorted(new, key=len, reverse=True))
         if one.secret_refs and session_id:
             self._secret_refs.setdefault(session_id, set()).update(one.secret_refs)
             _bound(self._secret_refs, MAX_SESSIONS_REMEMBERED)
@@ -109,9 +109,8 @@ class AgentPolicy:
         self._remember(session_id, one.values)
         err.args = (err.message,)
 
-    def _pass(self, session_id: str | None, inside: bool, new: Iterable[str] = ()) -> AgentRedaction:
-        known = set(self._secret_values.get(session_id or "", ())) | set(new)
-        return AgentRedaction(inside_secret=inside, known=sorted(known, key=len, reverse=True))
+    def _pass(self, session_id: str | None, inside: bool) -> AgentRedaction:
+        return AgentRedaction(inside_secret=inside, known=self._known.get(session_id or "", KnownSecrets()))
 
     def _remember(self, session_id: str | None, values: set[str]) -> None:
         """Keep the strong secret values a session's replies hid (only those: a path, a word or `null` is never
@@ -119,9 +118,11 @@ class AgentPolicy:
         if not values or not session_id:
             return
         known = self._secret_values.setdefault(session_id, {})
-        known.update(dict.fromkeys(sorted(values, key=len, reverse=True)))
-        while len(known) > MAX_VALUES_REMEMBERED:
+        known.update(dict.fromkeys(values))
+        while len(known) > MAX_VALUES_REMEMBERED:  # the oldest go first
             known.pop(next(iter(known)))
+        self._known[session_id] = KnownSecrets(known)
+        _bound(self._known, MAX_SESSIONS_REMEMBERED)
         _bound(self._secret_values, MAX_SESSIONS_REMEMBERED)
 
     def set_mode(self, mode: AgentMode | str, by: str) -> AgentMode:

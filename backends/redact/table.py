@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from functools import lru_cache
 
 # ----- names --------------------------------------------------------------------------------------------------------
 
@@ -64,17 +65,13 @@ SUFFIXES = (
 PASS_PART = re.compile(r"(?i:(?:^|[_.-])(?:pass|pwd))$|[a-z](?:Pass|Pwd|PASS|PWD)$")
 # Names that mention a secret word but hold none (counters, flags, expiry times, kinds).
 HARMLESS_SUFFIXES = ("count", "expiry", "expires", "expiresat", "expiresin", "type", "length", "set", "present")
-# A name that may be secret, as found in text (the names above decide): it holds a secret-ish word.
-NAME_IN_TEXT = (
-    r"(?=[A-Za-z0-9_-]*?(?:pass|pwd|secret|token|key|auth|cookie|credential|pin|otp|cvv|cvc|ssn|signature"
-    r"|mnemonic|seed))[A-Za-z_][A-Za-z0-9_-]*"
-)
 
 
 def normalise(name: str) -> str:
     return re.sub(r"[^a-z0-9]", "", name.lower())
 
 
+@lru_cache(maxsize=8192)
 def secret_key(name: str, names: frozenset[str] = NAMES) -> bool:
     """A key, property or variable name that holds a secret (`names`: the defaults plus what an app added)."""
     n = normalise(name)
@@ -100,6 +97,8 @@ SHAPES: dict[str, str] = {
     "google api key": r"AIza[0-9A-Za-z_-]{30,}",
 }
 SHAPE_IN_TEXT = re.compile("|".join(rf"\b(?:{p})" for p in SHAPES.values()))
+# Literal text every shape above starts with: a text holding none of these holds no shape (a cheap look first).
+SHAPE_PREFIXES = ("eyJ", "AKIA", "ASIA", "gh", "github_pat_", "xox", "k_live_", "k_test_", "sk-", "AIza")
 # A PEM private key block (to its end, or to the end of a cut text).
 PEM = re.compile(r"-----BEGIN [A-Z ]*PRIVATE KEY-----[\s\S]*?(?:-----END [A-Z ]*PRIVATE KEY-----|$)")
 # An HTTP credential: the scheme stays, the credential goes (`Token x` needs a digit, unlike "token expired").
@@ -148,6 +147,7 @@ def unquoted(value: str) -> str:
     return v
 
 
+@lru_cache(maxsize=8192)
 def ordinary(value: str, type_name: str | None = None) -> bool:
     """A value no name makes secret: empty or absent, a type or function description, or a path."""
     v = value.strip()
@@ -179,6 +179,7 @@ def entropy(value: str) -> float:
     return -sum(k / n * math.log2(k / n) for k in Counter(value).values()) if n else 0.0
 
 
+@lru_cache(maxsize=8192)
 def strong(value: str) -> bool:
     """A raw secret worth scrubbing from free text wherever it appears: credential-shaped, or at least MIN_STRONG
     characters of high entropy (mixed character classes, no spaces), never a path, a word or a type name."""

@@ -5,10 +5,10 @@ credential-shaped literal, so the code shown is the code that runs."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from .table import NAME_IN_TEXT, PEM, SCHEME, SHAPE_IN_TEXT, URL_PASSWORD, secret_key, strong, unquoted
+from .table import PEM, SCHEME, SHAPE_IN_TEXT, SHAPE_PREFIXES, URL_PASSWORD, secret_key, strong, unquoted
 
 
 def marker(chars: int) -> str:
@@ -17,6 +17,8 @@ def marker(chars: int) -> str:
 
 
 _NOT_DONE = r"(?!<redacted)"
+# A name in text; the callbacks ask the names table whether it holds a secret (cheaper than asking in the pattern).
+_NAME = r"[A-Za-z_][A-Za-z0-9_-]*"
 _WORDS = (
     r"(?:password|passwd|passphrase|secret|token|api[_-]?key|access[_-]?key|private[_-]?key|authorization"
     r"|cookie|credentials?)"
@@ -32,12 +34,12 @@ _CONTENT = r"((?:\\.|(?!\4)[^\\\n])*)(?:\4|$)"
 # `"token": "abc"`, `'password': 'abc'`, `"password" => "abc"` (JSON, Python reprs, Map previews),
 # `password = "abc"`, `env['TOKEN'] = "abc"`.
 _QUOTED = re.compile(
-    r"(([\"']?)(" + NAME_IN_TEXT + r")\2\]?\s*" + _JOIN + r"\s*)([\"'])" + _NOT_DONE + _CONTENT,
+    r"((?<![\w$-])([\"']?)(" + _NAME + r")\2\]?\s*" + _JOIN + r"\s*)([\"'])" + _NOT_DONE + _CONTENT,
     re.IGNORECASE,
 )
 # `('password', 'abc')`, `["password", "abc"]`: a pair in an OrderedDict's repr, a list of tuples, an array.
 _TUPLE = re.compile(
-    r"([(\[]\s*([\"'])(" + NAME_IN_TEXT + r")\2\s*,\s*)([\"'])" + _NOT_DONE + _CONTENT,
+    r"([(\[]\s*([\"'])(" + _NAME + r")\2\s*,\s*)([\"'])" + _NOT_DONE + _CONTENT,
     re.IGNORECASE,
 )
 _NOT_VALUES = (
@@ -49,8 +51,8 @@ _PLACEHOLDER = r"\?|%[sdr]|\$\d+|:[A-Za-z_]\w*"
 # `password=abc`, `token: abc`, `pin => 1234` (logs, URLs, unquoted previews), but not `token: str` (a type),
 # `token = tokens[0]` or `credentials: {` (code: the value must end at a separator, not open a call or subscript).
 _PLAIN = re.compile(
-    r"(\b("
-    + NAME_IN_TEXT
+    r"((?<![\w$-])("
+    + _NAME
     + r")(?:[\"']\])?\s*(?:=>|[:=])(?!=)\s*)"
     + _NOT_DONE
     + r"(?!(?:"
@@ -67,7 +69,7 @@ _PHRASE = re.compile(
     re.IGNORECASE,
 )
 # Command lines: `--password pw` (a secret-named flag), mysql's `-ppw`, `curl -u user:pw`.
-_FLAG = re.compile(r"((?:^|(?<=\s))--(" + NAME_IN_TEXT + r")\s+)" + _NOT_DONE + r"(?!-)([^\s\"'`]+)", re.IGNORECASE)
+_FLAG = re.compile(r"((?:^|(?<=\s))--(" + _NAME + r")\s+)" + _NOT_DONE + r"(?!-)([^\s\"'`]+)", re.IGNORECASE)
 _MYSQL = re.compile(r"(\bmysql\w*\b[^\n|;&]*?\s-p)" + _NOT_DONE + r"([^\s\"'`]+)")
 _CURL_USER = re.compile(r"(\bcurl\b[^\n|;&]*?\s(?:-u|--user)\s*[\"']?[^\s:\"'`]+:)" + _NOT_DONE + r"([^\s\"'`]+)")
 # A cheap first look (on the lower-cased text) before the patterns run: most output holds none of these.
@@ -79,7 +81,10 @@ _TEXT_HINT = re.compile(
 _CUT_SHAPE = re.compile(
     r"\b(?:AKIA|ASIA|gh[oprsu]_|github_pat_|xox[abposr]-|[spr]k_(?:live|test)_|sk-|AIza|eyJ)[\w.~+/=-]*(?:…|\\u2026)[\w.~+/=-]*"
 )
-_SOURCE_HINT = re.compile(r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|private|://|bearer|basic")
+# What `_shapes` needs to find anything (a cheap look first, on the lower-cased text).
+_SOURCE_HINT = re.compile(
+    r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|private|://|bearer|basic|token"
+)
 # A string literal in a source line.
 _LITERAL = re.compile(r"([\"'`])((?:\\.|(?!\1)[^\\\n])*)\1")
 
@@ -97,11 +102,17 @@ def _shapes(text: str, found: set[str] | None) -> str:
     def last(m: re.Match[str]) -> str:
         return m.group(1) + _hidden(found, m.group(m.lastindex or 2))
 
-    out = PEM.sub(whole, text)
-    out = SHAPE_IN_TEXT.sub(whole, out)
-    out = _CUT_SHAPE.sub(whole, out)
-    out = URL_PASSWORD.sub(last, out)
-    return _SCHEME.sub(last, out)
+    out = PEM.sub(whole, text) if "PRIVATE KEY" in text else text
+    if any(p in text for p in SHAPE_PREFIXES):
+        out = SHAPE_IN_TEXT.sub(whole, out)
+        if "…" in out or "\\u2026" in out:
+            out = _CUT_SHAPE.sub(whole, out)
+    if "://" in out:
+        out = URL_PASSWORD.sub(last, out)
+    low = out.lower()
+    if "bearer" in low or "basic" in low or "token" in low:
+        out = _SCHEME.sub(last, out)
+    return out
 
 
 def shapes(text: str) -> str:
@@ -130,25 +141,41 @@ def scrub_text(text: str, found: set[str] | None = None) -> str:
         return m.group(1) + m.group(4) + _hidden(found, m.group(5)) + closing
 
     def plain_pair(m: re.Match[str]) -> str:
-        return last(m) if secret_key(m.group(2)) else m.group(0)
+        if secret_key(m.group(2)):
+            return last(m)
+        # not a secret's name: a pair may still be inside its value (`https://x.io/?token=abc`)
+        value = m.group(m.lastindex or 2)
+        inner = m.re.sub(plain_pair, value) if m.re is _PLAIN else value
+        return m.group(0) if inner == value else m.group(0)[: -len(value)] + inner
 
-    out = _shapes(text, found)
-    out = _URL_QUERY.sub(last, out)
-    out = _QUOTED.sub(quoted_pair, out)
-    out = _TUPLE.sub(quoted_pair, out)
-    out = _PLAIN.sub(plain_pair, out)
-    out = _PHRASE.sub(last, out)
-    out = _FLAG.sub(plain_pair, out)
-    out = _MYSQL.sub(last, out)
-    out = _CURL_USER.sub(last, out)
+    low = text.lower()
+    # Each pattern runs only where the characters it needs are there (the cost is per value of every reply).
+    out = _shapes(text, found) if _SOURCE_HINT.search(low) else text
+    if "key=" in low or "sig=" in low:
+        out = _URL_QUERY.sub(last, out)
+    if "'" in text or '"' in text:
+        out = _QUOTED.sub(quoted_pair, out)
+        if "(" in text or "[" in text:
+            out = _TUPLE.sub(quoted_pair, out)
+    if ":" in text or "=" in text:
+        out = _PLAIN.sub(plain_pair, out)
+    if " is " in low or " was " in low:
+        out = _PHRASE.sub(last, out)
+    if "--" in text:
+        out = _FLAG.sub(plain_pair, out)
+    if "mysql" in low:
+        out = _MYSQL.sub(last, out)
+    if "curl" in low:
+        out = _CURL_USER.sub(last, out)
     return text if out == text else out
 
 
-def scrub_source(line: str, known: Iterable[str] = ()) -> str:
+def scrub_source(line: str, known: KnownSecrets | Iterable[str] = ()) -> str:
     """A source line as an agent may see it: only a string literal that is a credential (by its shape, a strong
     value under a secret name, or a secret this session already hid) is replaced; the code around it never is."""
     has_hint = bool(_SOURCE_HINT.search(line.lower()))
-    known = tuple(known)
+    if not isinstance(known, KnownSecrets):
+        known = KnownSecrets(known)
     if not has_hint and not known and not _TEXT_HINT.search(line.lower()):
         return line
 
@@ -156,7 +183,7 @@ def scrub_source(line: str, known: Iterable[str] = ()) -> str:
         content = m.group(2)
         if not content:
             return m.group(0)
-        if any(k in content for k in known) or (strong(content) and _named_literal(line, m.start())):
+        if known.found_in(content) or (strong(content) and _named_literal(line, m.start())):
             return m.group(1) + marker(len(content)) + m.group(1)
         return m.group(0)
 
@@ -172,6 +199,51 @@ def _named_literal(line: str, at: int) -> bool:
     """The literal at `at` is written under a secret name (`password = "…"`, `{"token": "…"}`)."""
     m = _NAME_BEFORE.search(line[:at])
     return bool(m) and secret_key(m.group(1))
+
+
+class KnownSecrets:
+    """Strong secret values a session already hid, to hide again in free text. Past a few dozen, a text is looked
+    up by the 4-character pieces at every 4th position: any value of 7 or more characters in it covers one of
+    them, so only the values holding such a piece are searched and the cost does not grow with their number."""
+
+    PIECE = 4
+    LOOP_UP_TO = 64  # below this, `in` per value is cheaper than slicing the text
+
+    def __init__(self, values: Iterable[str] = ()) -> None:
+        self.values = tuple(sorted(set(values), key=len, reverse=True))
+        self.set = frozenset(self.values)
+        n = self.PIECE
+        self._short = tuple(v for v in self.values if len(v) < 2 * n - 1)
+        self._by_piece: dict[str, set[str]] = {}
+        for v in self.values:
+            if len(v) >= 2 * n - 1:
+                for k in range(len(v) - n + 1):
+                    self._by_piece.setdefault(v[k : k + n], set()).add(v)
+
+    def __bool__(self) -> bool:
+        return bool(self.values)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.values)
+
+    def _candidates(self, text: str) -> Iterable[str]:
+        if len(self.values) <= self.LOOP_UP_TO:
+            return self.values
+        n = self.PIECE
+        hits = {text[i : i + n] for i in range(0, len(text) - n + 1, n)} & self._by_piece.keys()
+        if not hits:
+            return self._short
+        found = set(self._short).union(*(self._by_piece[h] for h in hits))
+        return sorted(found, key=len, reverse=True)
+
+    def found_in(self, text: str) -> bool:
+        return any(v in text for v in self._candidates(text))
+
+    def hide(self, text: str) -> str:
+        for v in self._candidates(text):
+            if v in text:
+                text = text.replace(v, marker(len(v)))
+        return text
 
 
 def hide_values(value: Any, secrets: Iterable[str]) -> Any:
@@ -192,4 +264,4 @@ def hide_values(value: Any, secrets: Iterable[str]) -> Any:
     return value
 
 
-__all__ = ["hide_values", "marker", "scrub_source", "scrub_text", "shapes", "unquoted"]
+__all__ = ["KnownSecrets", "hide_values", "marker", "scrub_source", "scrub_text", "shapes", "unquoted"]

@@ -15,10 +15,11 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 from collections.abc import Iterable
+from functools import lru_cache
 from typing import Any
 
 from .table import NAMES, credential_shaped, normalise, ordinary, secret_key, strong, unquoted
-from .text import hide_values, marker, scrub_source, scrub_text, shapes
+from .text import KnownSecrets, hide_values, marker, scrub_source, scrub_text, shapes
 
 REDACTED: dict[str, str] = {"$t": "redacted"}
 
@@ -127,6 +128,7 @@ _LAST_NAME = re.compile(r"([A-Za-z_$][\w$-]*)[\"']?\s*\]?\s*$")
 _NOT_A_SECRET_MEMBER = frozenset({"length", "size", "count"})
 
 
+@lru_cache(maxsize=8192)
 def secret_name(name: str) -> bool:
     """A variable, key or expression naming a secret: `password`, `'api_key'` (a dict key), `os.environ['TOKEN']`,
     `config.client_secret` (the last name of an access path decides)."""
@@ -178,9 +180,9 @@ class AgentRedaction:
     does not come out member by member. `values` collects the strong raw secrets hidden (the policy hides them in
     later free text of the same session)."""
 
-    def __init__(self, inside_secret: bool = False, known: Iterable[str] = ()) -> None:
+    def __init__(self, inside_secret: bool = False, known: KnownSecrets | Iterable[str] = ()) -> None:
         self.inside_secret = inside_secret
-        self.known = tuple(known)  # strong secrets this session already hid, longest first
+        self.known = known if isinstance(known, KnownSecrets) else KnownSecrets(known)  # what the session hid
         self.rows: list[tuple[str, str, str]] = []  # (name as shown, displayed value, marker): where text changes
         self.changes: dict[str, str] = {}  # a line of a free text or source string in the data -> what it became
         self.secret_refs: set[str] = set()
@@ -262,10 +264,19 @@ class AgentRedaction:
                 self.changes[before] = after
         return after
 
+    def hide_new(self, data: Any, text: str, secrets: list[str]) -> tuple[Any, str]:
+        """`data` and `text` (already redacted) with `secrets`, first found in this reply, hidden wherever the rules
+        hide a known secret: in free text, and in source lines inside string literals only."""
+        lines = text.split("\n")
+        for i, line in enumerate(lines):
+            m = _LISTING.match(line)
+            lines[i] = m.group(1) + scrub_source(m.group(2), secrets) if m else hide_values(line, secrets)
+        return _hide_in(data, secrets, None), "\n".join(lines)
+
     def free(self, text: str) -> str:
         """Free text (output, messages, previews): credential shapes, secret-named entries, known secrets."""
         out = scrub_text(text, self.values)
-        return hide_values(out, self.known) if self.known else out
+        return self.known.hide(out) if self.known else out
 
     # -- text --
 
@@ -288,7 +299,21 @@ class AgentRedaction:
             if before and before in out:
                 out = out.replace(before, self.changes[before])
         out = shapes(out)
-        return hide_values(out, self.known) if self.known else out
+        return self.known.hide(out) if self.known else out
+
+
+def _hide_in(value: Any, secrets: list[str], field: str | None) -> Any:
+    if isinstance(value, str):
+        if field in KEPT_FIELDS:
+            return value
+        return scrub_source(value, secrets) if field in SOURCE_FIELDS else hide_values(value, secrets)
+    if isinstance(value, dict):
+        if "line" in value and isinstance(value.get("text"), str) and "current" in value:  # a source listing row
+            return {**value, "text": scrub_source(value["text"], secrets)}
+        return {k: _hide_in(v, secrets, k) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_hide_in(v, secrets, field) for v in value]
+    return value
 
 
 def _replace_on_named_line(lines: list[str], name: str, shown: str, hidden: str) -> None:
