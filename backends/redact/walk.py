@@ -138,7 +138,7 @@ def secret_name(name: str) -> bool:
     return bool(m) and m.group(1) not in _NOT_A_SECRET_MEMBER and secret_key(m.group(1))
 
 
-# Fields that name or locate things (paths, functions, types, handles, the agent's own expressions): never changed.
+# Fields that name or locate things (paths, functions, types, handles, the expressions evaluated): never changed.
 KEPT_FIELDS = frozenset(
     {
         "handle",
@@ -151,9 +151,6 @@ KEPT_FIELDS = frozenset(
         "cwd",
         "function",
         "module",
-        "condition",
-        "hit_condition",
-        "log_message",
         "session_id",
         "id",
         "category",
@@ -167,8 +164,9 @@ KEPT_FIELDS = frozenset(
         "raised_at",
     }
 )
-# Fields that hold source code: only a credential-shaped literal is replaced.
-SOURCE_FIELDS = frozenset({"source"})
+# Fields that hold code (a source line, a breakpoint's condition or log message): only a credential literal is
+# replaced, so a person's `password == "…"` condition does not reach an agent, and no code is rewritten.
+SOURCE_FIELDS = frozenset({"source", "condition", "hit_condition", "log_message"})
 _VALUE_FIELDS = ("value", "result")
 # A line of a source listing in a reply's text (render.py: `>   12| code`).
 _LISTING = re.compile(r"^([> ]\s*\d+\| )(.*)$")
