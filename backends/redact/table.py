@@ -135,8 +135,9 @@ TYPE_DESCRIPTION = re.compile(
     r"|<(?:function|class|module|built-in|bound method|method|generator|coroutine|async_generator|property"
     r"|frame|code|cell)\b[^\n]*>"
 )
-# A file system path (no spaces, no URL, no query): the working directory, a key file's name.
-PATH = re.compile(r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)*|[A-Za-z]:\\[\w.@+\\ -]*")
+# A file system path of two parts or more (no spaces, no URL, no query): the working directory, a key file's name.
+# (`/srv` alone, or `/Tr0ub4dor`, is not taken for a path.)
+PATH = re.compile(r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)+|[A-Za-z]:\\[\w.@+ -]+(?:\\[\w.@+ -]*)+")
 
 
 def unquoted(value: str) -> str:

@@ -34,9 +34,18 @@ _CONTENT = r"((?:\\.|(?!\4)[^\\\n])*)(?:\4|$)"
 # `"token": "abc"`, `'password': 'abc'`, `"password" => "abc"` (JSON, Python reprs, Map previews),
 # `password = "abc"`, `env['TOKEN'] = "abc"`.
 _QUOTED = re.compile(
-    r"((?<![\w$-])([\"']?)(" + _NAME + r")\2\]?\s*" + _JOIN + r"\s*)([\"'])" + _NOT_DONE + _CONTENT,
+    r"((?<![\w$-])([\"']?)("
+    + _NAME
+    + r")\2\]?\s*"
+    + _JOIN
+    + r"\s*(?:[bBrRuU]{1,2}(?=[\"']))?)([\"'])"
+    + _NOT_DONE
+    + _CONTENT,
     re.IGNORECASE,
 )
+# A secret name whose value is a container in a preview (`'credentials': {'login': 'ada', 'code': 'x'}`).
+_OPENS = re.compile(r"(?<![\w$-])([\"']?)(" + _NAME + r")\1\]?\s*" + _JOIN + r"\s*(?=[\[{(])")
+_CLOSE = {"{": "}", "[": "]", "(": ")"}
 # `('password', 'abc')`, `["password", "abc"]`: a pair in an OrderedDict's repr, a list of tuples, an array.
 _TUPLE = re.compile(
     r"([(\[]\s*([\"'])(" + _NAME + r")\2\s*,\s*)([\"'])" + _NOT_DONE + _CONTENT,
@@ -153,6 +162,8 @@ def scrub_text(text: str, found: set[str] | None = None) -> str:
     out = _shapes(text, found) if _SOURCE_HINT.search(low) else text
     if "key=" in low or "sig=" in low:
         out = _URL_QUERY.sub(last, out)
+    if "{" in text or "[" in text or "(" in text:
+        out = _containers(out, found)
     if "'" in text or '"' in text:
         out = _QUOTED.sub(quoted_pair, out)
         if "(" in text or "[" in text:
@@ -168,6 +179,46 @@ def scrub_text(text: str, found: set[str] | None = None) -> str:
     if "curl" in low:
         out = _CURL_USER.sub(last, out)
     return text if out == text else out
+
+
+def _containers(text: str, found: set[str] | None) -> str:
+    """Each container written under a secret name in a preview hidden whole: its brackets stay, what is between
+    them goes (to the end of the text where a long value was cut)."""
+    out, done = [], 0
+    for m in _OPENS.finditer(text):
+        if m.start() < done or not secret_key(m.group(2)):
+            continue
+        start = m.end()
+        end = _closing(text, start)
+        inner = text[start + 1 : end]
+        if inner.strip() in ("", "…", "...") or inner.startswith("<redacted"):  # empty, or a preview's `{…}`
+            continue
+        closing = text[end : end + 1]
+        out += [text[done : start + 1], _hidden(found, inner), closing]
+        done = end + len(closing)
+    return text if not out else "".join(out) + text[done:]
+
+
+def _closing(text: str, start: int) -> int:
+    """Where the bracket at `start` closes (quotes skipped), or the end of a cut text."""
+    stack, quote, i = [_CLOSE[text[start]]], "", start + 1
+    while i < len(text):
+        c = text[i]
+        if quote:
+            if c == "\\":
+                i += 1
+            elif c == quote:
+                quote = ""
+        elif c in "'\"`":
+            quote = c
+        elif c in _CLOSE:
+            stack.append(_CLOSE[c])
+        elif c == stack[-1]:
+            stack.pop()
+            if not stack:
+                return i
+        i += 1
+    return len(text)
 
 
 def scrub_source(line: str, known: KnownSecrets | Iterable[str] = ()) -> str:

@@ -326,8 +326,16 @@ def _replace_on_named_line(lines: list[str], name: str, shown: str, hidden: str)
         if m is None:
             continue
         at = line.find(shown, m.end())
+        while at >= 0 and len(shown) < 4 and not _in_value_column(line, at, len(shown)):
+            at = line.find(shown, at + 1)  # a short value (`pin = 42`) only where a value stands, not in `app.py:42`
         if at >= 0:
             lines[i] = line[:at] + hidden + line[at + len(shown) :]
+
+
+def _in_value_column(line: str, at: int, n: int) -> bool:
+    """`shown` at `at` stands as a value: after two spaces or `= `, and before the end, two spaces or ` ·`."""
+    before, after = line[max(0, at - 2) : at], line[at + n : at + n + 2]
+    return before in ("  ", "= ") and after in ("", "  ", " ·", " *")
 
 
 def for_agent(text: str, data: Any, known: Iterable[str] = ()) -> tuple[str, Any]:

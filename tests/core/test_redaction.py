@@ -310,3 +310,38 @@ def test_shared_values_name_a_strong_secret_in_later_free_text_but_never_in_path
     )
     assert SECRET not in out_text and out["entries"][0]["text"] == f"using {marker(len(SECRET))}\n"
     assert out["file"] == f"/tmp/{SECRET}", "a path is never redacted"
+
+
+def test_a_short_secret_is_hidden_where_its_value_stands_not_in_a_file_name() -> None:
+    data = {"variables": [{"name": "pin", "type": "int", "value": "42"}]}
+    text = "  pin  int  42\nStack: @f0 check pin.py:42 · @f1 main app.py:7\nWatches: W1 pin = 42 · W2 n = 3"
+    out_text, _ = for_agent(text, data)
+    assert out_text.splitlines() == [
+        "  pin  int  <redacted: 2 chars>",
+        "Stack: @f0 check pin.py:42 · @f1 main app.py:7",
+        "Watches: W1 pin = <redacted: 2 chars> · W2 n = 3",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "{'credentials': {'login': 'ada', 'code': 'x1'}, 'user': 'bob'}",
+            "{'credentials': {<redacted: 28 chars>}, 'user': 'bob'}",
+        ),
+        ("{'password': b'hunter2'}", "{'password': b'<redacted: 7 chars>'}"),
+        (
+            "defaultdict(<class 'list'>, {'token': ['a1', 'b2']})",
+            "defaultdict(<class 'list'>, {'token': [<redacted: 10 chars>]})",
+        ),
+        ("{'credentials': {'login': 'ada', 'co…", "{'credentials': {<redacted: 20 chars>"),
+    ],
+)
+def test_a_container_under_a_secret_name_in_a_preview_is_hidden_whole(text: str, expected: str) -> None:
+    assert scrub_text(text) == expected
+
+
+def test_a_preview_placeholder_under_a_secret_name_stays() -> None:
+    text = "{credentials: {…}, tokens: Array(3), x: 1}"
+    assert scrub_text(text) is text

@@ -179,6 +179,8 @@ def build() -> Corpus:
     v["set"] = [p.aws() for _ in range(6)]
     v["env"] = {"GITHUB_TOKEN": p.github(), "DB_PASSWORD": p.password(), "STRIPE_SECRET_KEY": p.stripe()}
     v["pairs"] = [["password", p.password()], ["user", "ada"]]
+    # A secret-named container whose own keys say nothing: everything in it is hidden.
+    v["session_info"] = {"user": "ada", "credentials": {"login": p.password(), "backup": p.github()}}
     # Free text: printed lines, and error messages quoting a secret.
     # (Every slot is itself secret-named or the value credential-shaped: the programs hold these dicts too.)
     v["printed"] = {
@@ -382,6 +384,7 @@ def main():
     os.environ.update({{"HOME": "/home/ada", "PWD": "/srv/app", "LANG": "C.UTF-8"}})
     environ = os.environ
     pairs = [tuple(x) for x in V["pairs"]]
+    session_info = V["session_info"]
     many_tokens = V["many_tokens"]
     many_passwords = V["many_passwords"]
     bad_password = V["bad_password"]
@@ -453,6 +456,7 @@ function main() {{
   Object.assign(process.env, V.env, {{ HOME: "/home/ada", PWD: "/srv/app", LANG: "C.UTF-8" }});
   const env = process.env;
   const pairs = V.pairs;
+  const session_info = V.session_info;
   const many_tokens = V.many_tokens;
   const many_passwords = V.many_passwords;
   const bad_password = V.bad_password;
@@ -548,6 +552,7 @@ def app_state(c: Corpus) -> dict[str, Any]:
         "set": v["set"],
         "env": v["env"],
         "pairs": v["pairs"],
+        "session_info": v["session_info"],
         "many_tokens": v["many_tokens"],
         "many_passwords": v["many_passwords"],
         "literals": c.literals,
