@@ -248,7 +248,7 @@ _NAME_BEFORE = re.compile(r"([A-Za-z_$][\w$-]*)[\"'`]?\]?\s*" + _JOIN + r"\s*$")
 
 def _named_literal(line: str, at: int) -> bool:
     """The literal at `at` is written under a secret name (`password = "…"`, `{"token": "…"}`)."""
-    m = _NAME_BEFORE.search(line[:at])
+    m = _NAME_BEFORE.search(line[max(0, at - 100) : at])  # the name and its `=` stand just before
     return bool(m) and secret_key(m.group(1))
 
 

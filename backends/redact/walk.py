@@ -296,7 +296,7 @@ class AgentRedaction:
         for before in sorted(self.changes, key=len, reverse=True):
             if before and before in out:
                 out = out.replace(before, self.changes[before])
-        out = shapes(out)
+        out = shapes(out)  # what the text says beyond its data: a credential shape is one anywhere
         return self.known.hide(out) if self.known else out
 
 
