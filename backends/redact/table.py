@@ -140,6 +140,10 @@ TYPE_DESCRIPTION = re.compile(
 PATH = re.compile(r"(?:~|\.{1,2})?/[\w.@+-]+(?:/[\w.@+-]*)+|[A-Za-z]:\\[\w.@+ -]+(?:\\[\w.@+ -]*)+")
 
 
+def is_path(value: str) -> bool:
+    return bool(PATH.fullmatch(value.strip()))
+
+
 def unquoted(value: str) -> str:
     """A displayed string's content: `'abc'` -> `abc` (a value that is not a quoted string unchanged)."""
     v = value.strip()

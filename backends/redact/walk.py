@@ -18,7 +18,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Any
 
-from .table import NAMES, credential_shaped, normalise, ordinary, secret_key, strong, unquoted
+from .table import NAMES, credential_shaped, is_path, normalise, ordinary, secret_key, strong, unquoted
 from .text import KnownSecrets, hide_values, marker, scrub_source, scrub_text, shapes
 
 REDACTED: dict[str, str] = {"$t": "redacted"}
@@ -72,7 +72,7 @@ class Redactor:
 
     def hidden(self, key: Any, value: Any, parent: dict[str, Any]) -> bool:
         """Whether `parent[key]` is hidden whole; a service adds its own rules by overriding this."""
-        if isinstance(value, str) and ordinary(value):  # a path, a type: shown under any name
+        if isinstance(value, str) and is_path(value):  # a path is shown under any name
             return False
         return isinstance(key, str) and self.sensitive_key(key) and not trivial(value)
 
@@ -80,7 +80,7 @@ class Redactor:
         if len(value) != 2 or not isinstance(value[0], str) or not self.sensitive_key(value[0]) or trivial(value[1]):
             return False
         second = value[1]
-        return not (isinstance(second, str) and (ordinary(second) or self.sensitive_key(second)))  # not two names
+        return not (isinstance(second, str) and (is_path(second) or self.sensitive_key(second)))  # not two names
 
     def redact(self, value: Any) -> Any:
         """A redacted copy (the input is never modified); unchanged subtrees are shared, not copied."""

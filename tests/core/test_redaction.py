@@ -345,3 +345,17 @@ def test_a_container_under_a_secret_name_in_a_preview_is_hidden_whole(text: str,
 def test_a_preview_placeholder_under_a_secret_name_stays() -> None:
     text = "{credentials: {…}, tokens: Array(3), x: 1}"
     assert scrub_text(text) is text
+
+
+def test_app_data_shows_paths_and_hides_map_entries() -> None:
+    from pairdbg.backends.redact import REDACTED, Redactor
+
+    state = {
+        "ssh_private_key": "/home/ada/.ssh/id_ed25519",  # a path under a secret name: shown
+        "token": "Object",  # app data is not a debugger preview: a string is a value
+        "entries": [["password", SECRET], ["user", "ada"]],  # a Map serialized as its entries
+        "fields": ["token", "password"],  # two names, not a pair
+    }
+    out = Redactor().redact(state)
+    assert out["ssh_private_key"] == state["ssh_private_key"] and out["token"] == REDACTED
+    assert out["entries"] == [["password", REDACTED], ["user", "ada"]] and out["fields"] == ["token", "password"]
