@@ -359,3 +359,19 @@ def test_app_data_shows_paths_and_hides_map_entries() -> None:
     out = Redactor().redact(state)
     assert out["ssh_private_key"] == state["ssh_private_key"] and out["token"] == REDACTED
     assert out["entries"] == [["password", REDACTED], ["user", "ada"]] and out["fields"] == ["token", "password"]
+
+
+def test_null_undefined_and_object_are_never_secrets_of_a_session() -> None:
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    text, data = locals_reply(
+        row("opts", "{token: undefined, secret: null, apiKey: Object}", "Object", "@v1"),
+        row("token", "null", "null"),
+        row("secret", "undefined", "undefined"),
+    )
+    assert policy.redact_reply("S1", None, text, data) == (text, data)
+    for expression, value in (("typeof x", '"undefined"'), ("typeof y", '"object"'), ("y.constructor", "Object")):
+        reply = (f"{expression} = {value}", {"name": expression, "value": value})
+        assert policy.redact_reply("S1", None, *reply) == reply
