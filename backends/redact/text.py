@@ -81,10 +81,11 @@ _PHRASE = re.compile(
 _FLAG = re.compile(r"((?:^|(?<=\s))--(" + _NAME + r")\s+)" + _NOT_DONE + r"(?!-)([^\s\"'`]+)", re.IGNORECASE)
 _MYSQL = re.compile(r"(\bmysql\w*\b[^\n|;&]*?\s-p)" + _NOT_DONE + r"([^\s\"'`]+)")
 _CURL_USER = re.compile(r"(\bcurl\b[^\n|;&]*?\s(?:-u|--user)\s*[\"']?[^\s:\"'`]+:)" + _NOT_DONE + r"([^\s\"'`]+)")
-# A cheap first look (on the lower-cased text) before the patterns run: most output holds none of these.
+# A cheap first look (on the lower-cased text) before the patterns run: most output holds none of these. It holds
+# a word of every name in the table (table.NAMES, SUFFIXES) and every shape's start.
 _TEXT_HINT = re.compile(
     r"eyj|akia|asia|gh[oprsu]_|github_pat|xox|_live_|_test_|sk-|aiza|pass|pwd|secret|token|key|auth|cookie|credential"
-    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|://|mysql|curl|private"
+    r"|bearer|basic|pin|otp|cvv|cvc|ssn|sig|mnemonic|seed|card|://|mysql|curl|private"
 )
 # A credential cut short (`{key: "AKIAIOSF…`) or in its middle (V8 previews: `"eyJhbGci…xiMV"`): what is shown goes.
 _CUT_SHAPE = re.compile(

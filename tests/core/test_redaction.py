@@ -42,6 +42,7 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
         ("app --password hunter2 --verbose", "app --password <redacted: 7 chars> --verbose"),
         ("mysql -u root -phunter2 shop", "mysql -u root -p<redacted: 7 chars> shop"),
         ("curl -u admin:hunter2 https://x.io", "curl -u admin:<redacted: 7 chars> https://x.io"),
+        ("{'card_number': '4111111111111111'}", "{'card_number': '<redacted: 16 chars>'}"),
     ],
 )
 def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected: str) -> None:
@@ -375,3 +376,12 @@ def test_null_undefined_and_object_are_never_secrets_of_a_session() -> None:
     for expression, value in (("typeof x", '"undefined"'), ("typeof y", '"object"'), ("y.constructor", "Object")):
         reply = (f"{expression} = {value}", {"name": expression, "value": value})
         assert policy.redact_reply("S1", None, *reply) == reply
+
+
+def test_every_secret_name_of_the_table_is_found_in_text() -> None:
+    """scrub_text looks for a word of a name before it runs its patterns: each name of the table must pass."""
+    from pairdbg.backends.redact.table import NAMES, SUFFIXES
+
+    for name in sorted(NAMES | set(SUFFIXES)):
+        text = f"{name}=Zq8vR2kLm9xT"
+        assert scrub_text(text) == f"{name}=<redacted: 12 chars>", name
