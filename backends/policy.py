@@ -15,7 +15,7 @@ from pydantic import BaseModel, ConfigDict
 
 from .errors import DebugError, ErrorCode
 from .events import Event, EventBus
-from .redact import AgentRedaction, hide_values
+from .redact import AgentRedaction, KnownSecrets
 
 
 class Level(StrEnum):
@@ -41,7 +41,7 @@ MODE_SAYS = {
     AgentMode.FULL: "agents may do everything a person can except change this mode",
 }
 MAX_SESSIONS_REMEMBERED = 100  # sessions whose secret handles and values are remembered (handles never repeat in one)
-MAX_VALUES_REMEMBERED = 200  # secret values remembered per session (the oldest go first)
+MAX_VALUES_REMEMBERED = 1000  # strong secret values remembered per session (the oldest go first)
 # Arguments that are code the target runs (a condition or log message evaluates in the program): full mode only.
 CODE_ARGUMENTS = ("condition", "log_message", "expression")
 
@@ -77,6 +77,7 @@ class AgentPolicy:
         self._secret_refs: dict[str, set[str]] = {}  # session -> handles of values shown redacted to agents
         # session -> raw secret values already redacted for agents (insertion-ordered, longest hidden first)
         self._secret_values: dict[str, dict[str, None]] = {}
+        self._known: dict[str, KnownSecrets] = {}  # the same, indexed for lookups
 
     def redacts(self, actor: str) -> bool:
         return self.redact and is_agent(actor)
@@ -84,39 +85,45 @@ class AgentPolicy:
     def redact_reply(self, session_id: str | None, ref: str | None, text: str, data: Any) -> tuple[str, Any]:
         """A reply as an agent may see it; `ref` is the handle it expands, if any (a secret's members stay hidden)."""
         refs = self._secret_refs.get(session_id or "", set())
-        one = AgentRedaction(inside_secret=ref is not None and ref in refs)
-        data = one.data(data)
-        text = one.text(text)
+        inside = ref is not None and ref in refs
+        one = self._pass(session_id, inside)
+        out, shown = one.data(data), one.text(text, free=data is None)
+        new = one.values - one.known.set
+        if new:  # a secret first seen in this reply: hide it in the rest of this reply too
+            self._remember(session_id, new)
+            out, shown = one.hide_new(out, shown, sorted(new, key=len, reverse=True))
         if one.secret_refs and session_id:
             self._secret_refs.setdefault(session_id, set()).update(one.secret_refs)
             _bound(self._secret_refs, MAX_SESSIONS_REMEMBERED)
-        return self._hide_known(session_id, one.values, text), self._hide_known(session_id, one.values, data)
+        return shown, out
 
     def redact_error(self, session_id: str | None, err: DebugError) -> None:
         """An error an agent receives says no secret either: a target's message may quote a value, credential-shaped
         or one this session's replies already hid (`int(password)` -> "invalid literal …: 'hunter2'")."""
-        one = AgentRedaction()
-        err.message = self._hide_known(session_id, one.values, one.text(err.message))
+        one = self._pass(session_id, False)
+        err.message = one.free(err.message)
         if err.hint:
-            err.hint = self._hide_known(session_id, one.values, one.text(err.hint))
+            err.hint = one.free(err.hint)
         if err.data:
-            err.data = self._hide_known(session_id, one.values, one.data(err.data))
+            err.data = one.data(err.data)
+        self._remember(session_id, one.values)
         err.args = (err.message,)
 
-    def _hide_known(self, session_id: str | None, new: set[str], value: Any) -> Any:
-        """Remember `new` secret values for the session, then hide every remembered one in `value`."""
-        known = self._secret_values.get(session_id or "")
-        if new and session_id:
-            known = self._secret_values.setdefault(session_id, {})
-            known.update(dict.fromkeys(sorted(new, key=len, reverse=True)))
-            while len(known) > MAX_VALUES_REMEMBERED:
-                known.pop(next(iter(known)))
-            _bound(self._secret_values, MAX_SESSIONS_REMEMBERED)
-        if not known and new:
-            return hide_values(value, sorted(new, key=len, reverse=True))
-        if not known:
-            return value
-        return hide_values(value, sorted(known, key=len, reverse=True))
+    def _pass(self, session_id: str | None, inside: bool) -> AgentRedaction:
+        return AgentRedaction(inside_secret=inside, known=self._known.get(session_id or "", KnownSecrets()))
+
+    def _remember(self, session_id: str | None, values: set[str]) -> None:
+        """Keep the strong secret values a session's replies hid (only those: a path, a word or `null` is never
+        hidden again elsewhere), bounded per session and in sessions."""
+        if not values or not session_id:
+            return
+        known = self._secret_values.setdefault(session_id, {})
+        known.update(dict.fromkeys(values))
+        while len(known) > MAX_VALUES_REMEMBERED:  # the oldest go first
+            known.pop(next(iter(known)))
+        self._known[session_id] = KnownSecrets(known)
+        _bound(self._known, MAX_SESSIONS_REMEMBERED)
+        _bound(self._secret_values, MAX_SESSIONS_REMEMBERED)
 
     def set_mode(self, mode: AgentMode | str, by: str) -> AgentMode:
         self.mode = AgentMode(mode)

@@ -18,7 +18,7 @@ from ..events import ResourceChanged, ResourceListChanged
 from ..services import ResourceInfo
 from .config import ConfigError, RnConfig
 from .mirror import Limits, Mirror
-from ..redact import REDACTED, Redactor, _trivial
+from .redact import RnRedactor
 from .server import AdapterServer
 from .shape import dumps, fit_resource
 from .tools import build_actions, iso
@@ -51,7 +51,7 @@ class RnService:
             config = RnConfig(WS_PORT=0)  # placeholder so reads still answer; never started
         self.config = config or RnConfig.from_env({})
         self.mirror = Mirror(limits)
-        self.redactor = Redactor()
+        self.redactor = RnRedactor()
         self.server = AdapterServer(self.config, self.mirror, self._on_change)
         self.start_error: str | None = None
         self._sent_at: dict[str, float] = {}
@@ -107,18 +107,7 @@ class RnService:
 
     def redact_at(self, parts: list[str | int], value: Any) -> Any:
         """Redact a value found at `parts`: a sensitive key anywhere on the path hides it entirely."""
-        if any(isinstance(p, str) and self.redactor.sensitive_key(p) for p in parts) and not _trivial(value):
-            self.redactor.count += 1
-            return REDACTED
-        if (
-            len(parts) >= 2
-            and parts[-1] == "value"
-            and isinstance(parts[-2], str)
-            and self.redactor.sensitive_key(parts[-2])
-            and not _trivial(value)
-        ):
-            return REDACTED
-        return self.redactor.redact(value)
+        return self.redactor.redact_at(parts, value)
 
     def redact_events(self, events: list[dict[str, Any]]) -> list[dict[str, Any]]:
         return [self.redactor.redact_stored(e) for e in events]

@@ -42,6 +42,7 @@ JWT = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiJhZGEifQ.c2lnbmF0dXJlLXBsYW50ZWQ"
         ("app --password hunter2 --verbose", "app --password <redacted: 7 chars> --verbose"),
         ("mysql -u root -phunter2 shop", "mysql -u root -p<redacted: 7 chars> shop"),
         ("curl -u admin:hunter2 https://x.io", "curl -u admin:<redacted: 7 chars> https://x.io"),
+        ("{'card_number': '4111111111111111'}", "{'card_number': '<redacted: 16 chars>'}"),
     ],
 )
 def test_credential_shaped_text_is_replaced_with_its_length(text: str, expected: str) -> None:
@@ -153,6 +154,234 @@ def test_a_session_hides_the_secrets_it_already_hid_in_later_texts_and_errors() 
     policy.redact_error("S2", other)  # another session never saw it
     assert other.message == "'hunter2-Secret'"
     for n in range(MAX_VALUES_REMEMBERED + 50):  # bounded: the oldest values go first
-        policy.redact_reply("S1", None, "", {"name": "token", "value": f"'tok-{n:06d}'"})
-    kept = policy.redact_reply("S1", None, "tok-000000 tok-000249 hunter2-Secret", None)[0]
-    assert kept == "tok-000000 <redacted: 10 chars> hunter2-Secret"
+        policy.redact_reply("S1", None, "", {"name": "token", "value": f"'Tk{n:04d}-qZ8x'"})
+    kept = policy.redact_reply("S1", None, "Tk0000-qZ8x Tk0249-qZ8x hunter2-Secret", None)[0]
+    assert kept == "Tk0000-qZ8x <redacted: 11 chars> hunter2-Secret"
+
+
+# ----- issue 20: neither leaks nor lies -----------------------------------------------------------------------------
+
+SECRET = "Zq8#vR2!kLm9xT"
+
+
+def row(name: str, value: str, type_: str = "str", handle: str | None = None) -> dict:
+    out = {"name": name, "type": type_, "value": value}
+    return {**out, "handle": handle} if handle else out
+
+
+def locals_reply(*rows: dict) -> tuple[str, dict]:
+    from pairdbg.backends.actions.render import variables_block
+    from pairdbg.backends.models import VariableView
+
+    views = [VariableView(**r) for r in rows]
+    return "Locals of @f0:\n" + "\n".join(variables_block(views, len(views))), {"variables": list(rows)}
+
+
+@pytest.mark.parametrize(
+    "value",
+    [
+        f"OrderedDict([('password', '{SECRET}'), ('user', 'ada')])",  # Python before 3.12
+        f"OrderedDict({{'password': '{SECRET}', 'user': 'ada'}})",  # Python 3.12+
+        f'Map(2) {{"password" => "{SECRET}", "user" => "ada"}}',  # a JavaScript Map preview
+        f'Array(2) ["password", "{SECRET}"]',  # a pair
+        f"{{DB_PASSWORD: '{SECRET}', HOME: '/home/ada'}}",  # process.env's preview
+        f"environ({{'DB_PASSWORD': '{SECRET}', 'HOME': '/home/ada'}})",  # os.environ's repr
+        f"{{'user': 'ada', 'password': '{SECRET[:6]}…",  # a value cut in the middle of the secret
+    ],
+)
+def test_previews_lose_their_secret_named_entries(value: str) -> None:
+    text, data = locals_reply(row("opts", value, "object", "@v1"))
+    out_text, out = for_agent(text, data)
+    shown = out["variables"][0]["value"]
+    assert SECRET[:6] not in shown and SECRET[:6] not in out_text and "<redacted: " in shown
+    assert "ada" in shown or "/home/ada" in shown or "Array" in shown  # the rest of the preview stays
+    assert shown in out_text
+
+
+def test_map_entries_and_env_rows_are_hidden_by_their_key() -> None:
+    _, entry = for_agent("", {"variables": [row("key", '"password"'), row("value", f'"{SECRET}"')]})
+    assert entry["variables"][1]["value"] == marker(len(SECRET)) and entry["variables"][0]["value"] == '"password"'
+    _, pair = for_agent("", {"variables": [row("0", '"apiKey"'), row("1", f'"{SECRET}"'), row("length", "2")]})
+    assert pair["variables"][1]["value"] == marker(len(SECRET))
+    _, env = for_agent("", {"variables": [row("DB_PASSWORD", f'"{SECRET}"'), row("PWD", '"/srv/app"')]})
+    assert env["variables"][0]["value"] == marker(len(SECRET)) and env["variables"][1]["value"] == '"/srv/app"'
+
+
+def test_pwd_is_the_working_directory_and_hides_no_path() -> None:
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    text, data = locals_reply(row("pwd", "'/home/ada/project'"), row("n", "3", "int"))
+    shown, out = policy.redact_reply("S1", None, text, data)
+    assert out == data and shown == text
+    stack = {"frames": [{"handle": "@f0", "function": "main", "file": "/home/ada/project/app.py", "line": 3}]}
+    stack_text = "@f0   main  app.py:3  /home/ada/project/app.py"
+    assert policy.redact_reply("S1", None, stack_text, stack) == (stack_text, stack)
+
+
+def test_a_parsers_token_hides_its_own_row_only() -> None:
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    text, data = locals_reply(row("token", "'SELECT'"), row("tokens", "['SELECT', 'FROM', 'users']", "list", "@v2"))
+    shown, out = policy.redact_reply("S1", None, text, data)
+    assert out["variables"][0]["value"] == "<redacted: 6 chars>"  # by its name
+    assert out["variables"][1] == data["variables"][1] and "['SELECT', 'FROM', 'users']" in shown
+    listing = [
+        {"line": 4, "text": "    token = tokens[0]", "current": True},
+        {"line": 5, "text": '    if token == "SELECT":', "current": False},
+        {"line": 6, "text": "    credentials: {", "current": False},
+    ]
+    source_text = "\n".join(f"{'>' if r['current'] else ' '}{r['line']:>5}| {r['text']}" for r in listing)
+    again = policy.redact_reply("S1", None, source_text, {"lines": listing})
+    assert again == (source_text, {"lines": listing}), "the source listing is the code"
+    output = policy.redact_reply("S1", None, "SELECT * FROM users", {"entries": [{"text": "SELECT * FROM users"}]})
+    assert output[0] == "SELECT * FROM users", "a word hidden once is not hidden everywhere"
+
+
+@pytest.mark.parametrize(
+    ("name", "value", "type_"),
+    [
+        ("token", "null", "null"),
+        ("secret", "undefined", "undefined"),
+        ("apiKey", "function Object() { [native code] }", "function"),
+        ("credentials", "Object", "Object"),
+        ("password", "''", "str"),
+        ("token", "None", "NoneType"),
+        ("private_key", "'/home/ada/.ssh/id_ed25519'", "str"),
+        ("getToken", "ƒ getToken()", "function"),
+        ("auth_token", "<function auth_token at 0x7f00>", "function"),
+    ],
+)
+def test_absent_values_types_and_paths_stay_visible_under_secret_names(name: str, value: str, type_: str) -> None:
+    text, data = locals_reply(row(name, value, type_))
+    assert for_agent(text, data) == (text, data)
+
+
+def test_what_the_agent_computes_from_a_secret_is_not_the_secret() -> None:
+    for expression, value in (("typeof token", '"object"'), ("len(password)", "14"), ("token.length", "20")):
+        text = f"{expression} = {value}  (string)"
+        data = {"name": expression, "value": value, "type": "string"}
+        assert for_agent(text, data) == (text, data), expression
+    text = f"os.environ['TOKEN'] = '{SECRET}'  (str)"
+    out_text, out = for_agent(text, {"name": "os.environ['TOKEN']", "value": f"'{SECRET}'", "type": "str"})
+    assert out_text == f"os.environ['TOKEN'] = {marker(len(SECRET))}  (str)" and out["name"] == "os.environ['TOKEN']"
+
+
+def test_source_lines_lose_only_credential_literals() -> None:
+    from pairdbg.backends.redact import scrub_source
+
+    aws = "AKIAIOSFODNN7EXAMPLE"
+    assert scrub_source(f'    key = "{aws}"  # default') == f'    key = "{marker(20)}"  # default'
+    assert scrub_source(f'    password = "{SECRET}"') == f'    password = "{marker(len(SECRET))}"'
+    for line in (
+        "    token = tokens[0]",
+        '    token = "SELECT"',
+        "    credentials: {",
+        '    password = "hunter"',  # a word, not a credential
+        "    password = os.environ['PASSWORD']",
+        '    print("the password is", password)',
+        "    if password == expected:",
+        "const apiKey = Object;",
+        '    sql = "UPDATE users SET password = ? WHERE id = ?"',
+    ):
+        assert scrub_source(line) is line, line
+
+
+def test_only_strong_values_are_remembered() -> None:
+    from pairdbg.backends.redact import strong
+
+    for value in ("SELECT", "null", "undefined", "Object", "hunter", "/home/ada/project", "1234", "main", "x" * 20):
+        assert not strong(value), value
+    for value in (SECRET, "hunter2-Secret", "AKIAIOSFODNN7EXAMPLE", "0123456789abcdef0123456789abcdef01234567"):
+        assert strong(value), value
+
+
+def test_shared_values_name_a_strong_secret_in_later_free_text_but_never_in_paths() -> None:
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    text, data = locals_reply(row("api_key", f"'{SECRET}'"))
+    policy.redact_reply("S1", None, text, data)
+    out_text, out = policy.redact_reply(
+        "S1", None, f"[stdout] using {SECRET}", {"entries": [{"text": f"using {SECRET}\n"}], "file": f"/tmp/{SECRET}"}
+    )
+    assert SECRET not in out_text and out["entries"][0]["text"] == f"using {marker(len(SECRET))}\n"
+    assert out["file"] == f"/tmp/{SECRET}", "a path is never redacted"
+
+
+def test_a_short_secret_is_hidden_where_its_value_stands_not_in_a_file_name() -> None:
+    data = {"variables": [{"name": "pin", "type": "int", "value": "42"}]}
+    text = "  pin  int  42\nStack: @f0 check pin.py:42 · @f1 main app.py:7\nWatches: W1 pin = 42 · W2 n = 3"
+    out_text, _ = for_agent(text, data)
+    assert out_text.splitlines() == [
+        "  pin  int  <redacted: 2 chars>",
+        "Stack: @f0 check pin.py:42 · @f1 main app.py:7",
+        "Watches: W1 pin = <redacted: 2 chars> · W2 n = 3",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        (
+            "{'credentials': {'login': 'ada', 'code': 'x1'}, 'user': 'bob'}",
+            "{'credentials': {<redacted: 28 chars>}, 'user': 'bob'}",
+        ),
+        ("{'password': b'hunter2'}", "{'password': b'<redacted: 7 chars>'}"),
+        (
+            "defaultdict(<class 'list'>, {'token': ['a1', 'b2']})",
+            "defaultdict(<class 'list'>, {'token': [<redacted: 10 chars>]})",
+        ),
+        ("{'credentials': {'login': 'ada', 'co…", "{'credentials': {<redacted: 20 chars>"),
+    ],
+)
+def test_a_container_under_a_secret_name_in_a_preview_is_hidden_whole(text: str, expected: str) -> None:
+    assert scrub_text(text) == expected
+
+
+def test_a_preview_placeholder_under_a_secret_name_stays() -> None:
+    text = "{credentials: {…}, tokens: Array(3), x: 1}"
+    assert scrub_text(text) is text
+
+
+def test_app_data_shows_paths_and_hides_map_entries() -> None:
+    from pairdbg.backends.redact import REDACTED, Redactor
+
+    state = {
+        "ssh_private_key": "/home/ada/.ssh/id_ed25519",  # a path under a secret name: shown
+        "token": "Object",  # app data is not a debugger preview: a string is a value
+        "entries": [["password", SECRET], ["user", "ada"]],  # a Map serialized as its entries
+        "fields": ["token", "password"],  # two names, not a pair
+    }
+    out = Redactor().redact(state)
+    assert out["ssh_private_key"] == state["ssh_private_key"] and out["token"] == REDACTED
+    assert out["entries"] == [["password", REDACTED], ["user", "ada"]] and out["fields"] == ["token", "password"]
+
+
+def test_null_undefined_and_object_are_never_secrets_of_a_session() -> None:
+    from pairdbg.backends.events import EventBus
+    from pairdbg.backends.policy import AgentPolicy
+
+    policy = AgentPolicy(None, EventBus())
+    text, data = locals_reply(
+        row("opts", "{token: undefined, secret: null, apiKey: Object}", "Object", "@v1"),
+        row("token", "null", "null"),
+        row("secret", "undefined", "undefined"),
+    )
+    assert policy.redact_reply("S1", None, text, data) == (text, data)
+    for expression, value in (("typeof x", '"undefined"'), ("typeof y", '"object"'), ("y.constructor", "Object")):
+        reply = (f"{expression} = {value}", {"name": expression, "value": value})
+        assert policy.redact_reply("S1", None, *reply) == reply
+
+
+def test_every_secret_name_of_the_table_is_found_in_text() -> None:
+    """scrub_text looks for a word of a name before it runs its patterns: each name of the table must pass."""
+    from pairdbg.backends.redact.table import NAMES, SUFFIXES
+
+    for name in sorted(NAMES | set(SUFFIXES)):
+        text = f"{name}=Zq8vR2kLm9xT"
+        assert scrub_text(text) == f"{name}=<redacted: 12 chars>", name

@@ -17,6 +17,7 @@ from pairdbg.backends.rn.testing import FakeAdapter
 from pairdbg.mcp_bridge.server import read_for_agent
 from pairdbg.runtime import build_registry
 from support import until
+from support.secret_corpus import Audit, app_state, audit_ordinary, audit_tree, build, console_lines, leaks
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
 
@@ -70,3 +71,47 @@ async def test_no_planted_secret_reaches_an_agent_through_react_native() -> None
     finally:
         await app.drop(1000)
         await hub.shutdown()
+
+
+async def test_the_corpus_neither_leaks_nor_lies_through_react_native() -> None:
+    """The redaction corpus (tests/support/secret_corpus.py) as Redux state with its log lines: 0 secrets reach an
+    agent in snapshots, state paths, events or the resource; every redaction stands for a planted secret; every
+    ordinary value shows."""
+    corpus = build()
+    state = {**app_state(corpus), "log": {"lines": console_lines(corpus)}}
+    hub = Hub()
+    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
+    hub.add_service(svc)
+    await svc.start()
+    registry = build_registry(hub)
+    app = FakeAdapter(svc.server.url, RN_TOKEN)
+    audit, views = Audit(), []
+    try:
+        assert (await app.connect())["t"] == "welcome"
+        await app.dispatch("corpus/loaded", [{"op": "add", "path": f"/{k}", "value": v} for k, v in state.items()])
+        await until(lambda: (svc.mirror.current.streams["redux"].cur_seq or 0) >= 1, "the mirror caught up")
+        whole = await registry.run("debug_get_snapshot", {"stream": "redux"}, "agent:test")
+        audit_tree(audit, "snapshot", {**app.states["redux"]}, whole.data["data"], corpus.secrets)
+        views.append(whole.text + json.dumps(whole.data, ensure_ascii=False))
+        for key in state:
+            one = await registry.run("debug_get_state_path", {"path": key}, "agent:test")
+            audit_tree(audit, f"state path {key}", state[key], one.data["value"], corpus.secrets)
+            views.append(one.text + json.dumps(one.data, ensure_ascii=False))
+        events = await registry.run("debug_query_events", {"stream": "redux"}, "agent:test")
+        views.append(events.text + json.dumps(events.data, ensure_ascii=False))
+        resource = (await read_for_agent(hub, REDUX_URI))[0]
+        audit_tree(audit, "redux resource", app.states["redux"], json.loads(resource), corpus.secrets)
+        views.append(resource)
+        for i, body in enumerate(views):
+            leaks(audit, f"reply {i}", body, corpus.secrets)
+    finally:
+        await app.drop(1000)
+        await hub.shutdown()
+    unseen = audit_ordinary(audit, json.dumps(state, ensure_ascii=False), "\n".join(views), corpus.ordinary, "ordinary")
+    assert not unseen, unseen[:10]
+    print(
+        f"react native: {len(corpus.secrets)} secrets, {len(corpus.ordinary)} ordinary values, {audit.markers} "
+        f"redactions: {len(audit.leaks)} leaks, {len(audit.false_positives)} false positives"
+    )
+    assert not audit.leaks, audit.leaks[:10]
+    assert not audit.false_positives, audit.false_positives[:20]

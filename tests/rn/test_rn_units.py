@@ -13,6 +13,7 @@ from pairdbg.backends.rn.jsondoc import Diff, PatchError, apply_patch, dotted, l
 from pairdbg.backends.rn.mirror import Limits, Mirror, Unavailable
 from pairdbg.backends.rn.protocol import ProtocolViolation, parse_message
 from pairdbg.backends.redact import REDACTED, Redactor
+from pairdbg.backends.rn.redact import RnRedactor
 
 
 def ev(seq: int, patch=None, type_: str = "action", stream: str = "redux") -> dict:
@@ -212,7 +213,7 @@ def test_value_tags_and_truncation_markers_pass_through():
 
 
 def test_redaction_keys_values_and_trivial():
-    r = Redactor()
+    r = RnRedactor()  # the shared rules and the listener's own (MMKV pairs, patch paths, action payloads)
     state = {"auth": {"token": "abc123", "refresh_token": "r", "password": "", "apiKey": None, "userPassword": "x",
                       "tokenCount": 3, "tokenExpiresAt": 5, "authorization": "Bearer abcdefghijklmnop"},
              "headers": {"Authorization": "Basic dXNlcjpwYXNzd29yZA=="},
@@ -233,6 +234,9 @@ def test_redaction_keys_values_and_trivial():
     assert state["auth"]["token"] == "abc123", "the input is not modified"
     assert out["profile"] is not state["profile"] and r.redact({"a": {"b": 1}})["a"] == {"b": 1}
     assert r.redact({"key": "password", "value": "p"})["value"] == REDACTED
+    assert r.redact({"op": "add", "path": "/auth/token", "value": "t"})["value"] == REDACTED
+    assert r.redact({"type": "auth/setPassword", "payload": "p"})["payload"] == REDACTED
+    assert Redactor().redact({"key": "password", "value": "p"})["value"] == "p"  # an RN rule, not a shared one
     r.add_names(["pinCode"])
     assert r.redact({"pin_code": "1234"}) == {"pin_code": REDACTED}
 
