@@ -247,6 +247,7 @@ ACTIONS = [
         get_scopes,
         "Scopes",
         read_only=True,
+        group="more",  # locals come with every stop and get_local_variables: the default list keeps room
     ),
     Action(
         "get_variables",

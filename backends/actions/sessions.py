@@ -46,20 +46,18 @@ class BreakpointArg(BaseModel):
 
 
 class StartParams(BaseModel):
-    program: str = Field(description="script path, or module name with module=true")
-    language: str | None = Field(
-        None, description="python, javascript, typescript, c, cpp, rust (default: by extension)"
-    )
+    program: str = Field(description="script, or module name with module=true")
+    language: str | None = Field(None, description="default: by extension")
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     args: list[str] = Field(default_factory=list, description="program arguments")
     cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment")
-    executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
+    executable_path: str | None = Field(None, description="python (default: pairdbg's)")
     module: bool = Field(False, description="python -m program")
     stop_on_entry: bool = Field(False, description="stop at the first line")
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds (default 10)")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
@@ -94,14 +92,12 @@ async def _launch(
 
 
 class TestsParams(BaseModel):
-    args: list[str] = Field(default_factory=list, description="runner arguments: test files, -k NAME, ...")
-    cwd: str | None = Field(None, description="project folder (default: pairdbg's cwd)")
-    executable_path: str | None = Field(None, description="python (default: the project's .venv, else pairdbg's)")
-    breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for a failure (default 30)")
+    args: list[str] = Field(default_factory=list, description="runner arguments, e.g. test files")
+    cwd: str | None = Field(None, description="project folder (default: cwd)")
+    executable_path: str | None = Field(None, description="python (default: project's .venv)")
 
 
-TESTS_WAIT_S = 30.0  # a test run takes longer than a program to reach its first stop
+TESTS_WAIT_S = 30.0  # a test run takes longer than a program to reach its first stop (then: wait_for_stop)
 
 
 async def debug_tests(hub: Hub, p: TestsParams, actor: str) -> Reply:
@@ -112,10 +108,8 @@ async def debug_tests(hub: Hub, p: TestsParams, actor: str) -> Reply:
     launch = {
         "program": spec.program, "module": spec.module, "args": spec.args, "cwd": spec.cwd,
         "executable_path": spec.executable_path, "language": spec.language,
-        "breakpoints": [bp.model_dump() for bp in p.breakpoints],
     }  # fmt: skip
-    wait = TESTS_WAIT_S if p.wait_s is None else p.wait_s
-    reply = await _launch(hub, spec, launch["breakpoints"], wait, actor, launch, None)
+    reply = await _launch(hub, spec, [], TESTS_WAIT_S, actor, launch, None)
     head, _, rest = reply.text.partition("\n")
     reply.text = "\n".join(filter(None, [head, f"Tests: {tests.command()}  ({tests.why})", note, rest]))
     reply.data["tests"] = {"runner": tests.runner, "command": tests.command(), "why": tests.why}
@@ -317,7 +311,7 @@ ACTIONS = [
     ),
     Action(
         "debug_tests",
-        "Run the project's tests (pytest, unittest, node --test) under the debugger; stops where a test fails.",
+        "Run the project's tests (pytest, unittest, node --test); stops where a test fails.",
         TestsParams,
         debug_tests,
         "Debug the tests",
