@@ -74,7 +74,7 @@ class OutputEntry(BaseModel):
     text: str
 
 
-class TestFailure(BaseModel):
+class FailedTest(BaseModel):
     """The test a stop is the failure of (a test run's runner hook stopped there)."""
 
     runner: str = Field(description="pytest, unittest, node --test")
@@ -89,7 +89,7 @@ class ExceptionInfo(BaseModel):
     message: str | None = None
     break_mode: str | None = None
     raised_at: str | None = Field(None, description="where it was raised, when that frame is hidden from the stack")
-    test: TestFailure | None = Field(None, description="the failing test, when a test run stopped at its failure")
+    test: FailedTest | None = Field(None, description="the failing test, when a test run stopped at its failure")
 
 
 class StopReport(BaseModel):

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .base import StopInfo
 from .errors import DebugError
-from .models import ExceptionInfo, FrameView, Location, StopReport, TestFailure
+from .models import ExceptionInfo, FailedTest, FrameView, Location, StopReport
 from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
@@ -113,7 +113,7 @@ class StopRecorder:
                     message=cap_text(details.message),
                     break_mode=details.break_mode,
                     raised_at=details.raised_at,
-                    test=TestFailure(**details.test) if details.test else None,
+                    test=FailedTest(**details.test) if details.test else None,
                 )
             elif info.text or info.description:
                 exception = ExceptionInfo(

@@ -213,17 +213,18 @@ def node_test_files(folder: str, script: str, args: list[str]) -> list[str]:
         matches = sorted(glob.glob(path, recursive=True)) if glob.has_magic(name) else [path]
         for match in matches:
             if os.path.isdir(match):
-                files += search_tests(match)
+                files += search_tests(folder, match)
             elif os.path.isfile(match):
                 files.append(os.path.abspath(match))
             else:
                 raise DebugError(ErrorCode.PATH_NOT_FOUND, f"test file not found: {name}")
-    return files if named else search_tests(folder)
+    return files if named else search_tests(folder, folder)
 
 
-def search_tests(folder: str) -> list[str]:
+def search_tests(folder: str, under: str) -> list[str]:
+    """The files under `under` that `node --test` runs (matched by their path from the project `folder`)."""
     found = []
-    for root, dirs, names in os.walk(folder):
+    for root, dirs, names in os.walk(under):
         dirs[:] = sorted(d for d in dirs if d != "node_modules" and not d.startswith("."))
         for name in sorted(names):
             rel = os.path.relpath(os.path.join(root, name), folder).replace(os.sep, "/")

@@ -11,7 +11,7 @@ from ..models import (
     FrameView,
     SessionSummary,
     StopReport,
-    TestFailure,
+    FailedTest,
     VariableView,
 )
 
@@ -94,7 +94,7 @@ def stop_report(r: StopReport) -> str:
 DEPTH_EXCEPTIONS = ("RecursionError", "MemoryError")
 
 
-def test_failure_line(t: TestFailure) -> str:
+def test_failure_line(t: FailedTest) -> str:
     """`Test failed: test_orders.py::test_total (pytest)`."""
     phase = f", in {t.phase}" if t.phase else ""
     return f"Test failed: {t.test} ({t.runner}{phase})"
