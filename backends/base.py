@@ -107,6 +107,7 @@ class ExceptionDetails:
     message: str | None = None
     break_mode: str | None = None
     raised_at: str | None = None  # where it was raised, when that frame is not in the stack shown (hidden)
+    test: dict | None = None  # the failing test (models.FailedTest's fields), when a test run's hook stopped
 
 
 class BackendListener(Protocol):

@@ -43,6 +43,8 @@ class LaunchSpec:
     module: bool = False  # Python only: program is a module name
     stop_on_entry: bool = False
     just_my_code: bool = True  # Python only: steps skip library code
+    test_runner: str | None = None  # "pytest", "unittest" or "node --test" when the program is that runner (testrun.py)
+    test_files: list[str] = field(default_factory=list)  # node --test: further test files run with the program
 
 
 def _conflict(what: str, language: str, hint: str) -> DebugError:
@@ -109,6 +111,7 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
             spec.stop_on_entry,
             just_my_code=spec.just_my_code,
             module=spec.module,
+            test_runner=spec.test_runner if spec.test_runner in ("pytest", "unittest") else None,
         )
         make = _ready(backend)
     elif spec.backend == "dap":
@@ -133,7 +136,10 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
         async def make() -> Backend:
             from .inspector.launch import launch_js
 
-            return await launch_js(program, runtime, language, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
+            tests = spec.test_files if spec.test_runner == "node --test" and runtime == "node" else None
+            return await launch_js(
+                program, runtime, language, spec.args, spec.cwd, spec.env, spec.stop_on_entry, test_files=tests
+            )
 
     return language, program, make
 

@@ -97,11 +97,22 @@ class OutputEntry(BaseModel):
     text: str
 
 
+class FailedTest(BaseModel):
+    """The test a stop is the failure of (a test run's runner hook stopped there)."""
+
+    runner: str = Field(description="pytest, unittest, node --test")
+    test: str = Field(description="the test's id (pytest node id, unittest id, node:test name)")
+    phase: str | None = Field(None, description="setup, teardown or collect; None for the test itself")
+    depth: int | None = Field(None, description="frames on the stack where the exception was raised")
+    repeats: int | None = Field(None, description="calls of the innermost function among them (a recursion)")
+
+
 class ExceptionInfo(BaseModel):
     type: str
     message: str | None = None
     break_mode: str | None = None
     raised_at: str | None = Field(None, description="where it was raised, when that frame is hidden from the stack")
+    test: FailedTest | None = Field(None, description="the failing test, when a test run stopped at its failure")
 
 
 class StopReport(BaseModel):
@@ -129,6 +140,7 @@ class StopReport(BaseModel):
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0
     process: str | None = Field(None, description="which process stopped, for a child process's session")
+    location_note: str | None = Field(None, description="why the stop has no source location")
 
 
 class BreakpointView(BaseModel):

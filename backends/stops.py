@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .base import StopInfo
 from .errors import DebugError
-from .models import ExceptionInfo, FrameView, HiddenFrames, Location, StopReport
+from .models import ExceptionInfo, FailedTest, FrameView, HiddenFrames, Location, StopReport
 from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
@@ -128,6 +128,7 @@ class StopRecorder:
                     message=cap_text(details.message),
                     break_mode=details.break_mode,
                     raised_at=details.raised_at,
+                    test=FailedTest(**details.test) if details.test else None,
                 )
             elif info.text or info.description:
                 exception = ExceptionInfo(
@@ -155,8 +156,19 @@ class StopRecorder:
             watches=watches,
             output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
+            location_note=None if top is not None else self._empty_stack_note(backend),
         )
         return report, snapshot
+
+    @staticmethod
+    def _empty_stack_note(backend: Debugger) -> str:
+        """Why a stop shows no frame at all: said from what is known, never guessed (the program may well have run)."""
+        if backend.skipped_code_hint:  # the backend leaves library frames out of stacks (debugpy's justMyCode)
+            return (
+                "every frame on the stack is library code, which just_my_code hides; start again with "
+                "just_my_code=false to see those frames"
+            )
+        return "the target reported no frames for the stopped thread"
 
     async def _source_window(self, location: Location) -> list:
         """Source lines around the stop; a script with no local file is fetched from the target once."""

@@ -21,6 +21,9 @@ from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.limits import Limits
 
+# Test suites pairdbg debugs (tests/programs/*_suite) fail on purpose; they are programs here, not tests to collect.
+collect_ignore_glob = ["programs/*"]
+
 
 @pytest.fixture
 def proc_guard():

@@ -6,7 +6,9 @@ import os
 
 from ..models import (
     BreakpointView,
+    ExceptionInfo,
     ExecOutcome,
+    FailedTest,
     FrameView,
     HiddenFrames,
     SessionSummary,
@@ -54,9 +56,14 @@ def stop_report(r: StopReport) -> str:
     thread = f", thread {r.thread_id}{' ' + r.thread_name if r.thread_name else ''}" if r.thread_id is not None else ""
     process = f", {r.process}" if r.process else ""
     lines = [f"{r.session_id} paused: {cause}  (stop #{r.stop_number}{thread}{process})"]
+    if r.exception and r.exception.test:
+        lines.append(test_failure_line(r.exception.test))
     if r.exception:
         mode = f" ({r.exception.break_mode})" if r.exception.break_mode else ""
-        lines.append(f"Exception: {r.exception.type}: {r.exception.message or ''}{mode}".rstrip())
+        message = f": {r.exception.message}" if r.exception.message else ""
+        lines.append(f"Exception: {r.exception.type}{message}{mode}")
+        if r.exception.test and (depth := depth_line(r.exception)):
+            lines.append(depth)
         if r.exception.raised_at:
             lines.append(f"Raised {r.exception.raised_at}")
     elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
@@ -64,8 +71,10 @@ def stop_report(r: StopReport) -> str:
     loc = r.location
     if loc.file or loc.line:
         lines.append(f"{where(loc.file, loc.line)} in {loc.function or '?'}  ({loc.file or 'no source'})")
+    elif r.stack:
+        lines.append(f"No source location: the top frame ({r.stack[0].function}) has no source")
     else:
-        lines.append("No source location: the program stopped before any of its code ran (see the exception)")
+        lines.append(f"No source location: {r.location_note or 'the stack shown has no frames'}")
     for s in r.source:
         lines.append(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}")
     lines.append(f"Locals ({len(r.locals)} of {r.locals_total}):")
@@ -95,11 +104,32 @@ def hidden_lines(groups: list[HiddenFrames]) -> list[str]:
     return ["; ".join(parts) + "; get_call_stack(include_library=true) lists them"]
 
 
+#: Exceptions whose stop says how deep the stack was: where it was raised matters less than how it got there.
+DEPTH_EXCEPTIONS = ("RecursionError", "MemoryError")
+
+
+def test_failure_line(t: FailedTest) -> str:
+    """`Test failed: test_orders.py::test_total (pytest)`."""
+    phase = f", in {t.phase}" if t.phase else ""
+    return f"Test failed: {t.test} ({t.runner}{phase})"
+
+
+def depth_line(e: ExceptionInfo) -> str | None:
+    """How deep the stack was where a recursion or memory error was raised."""
+    t = e.test
+    if t is None or not t.depth or e.type.split(".")[-1] not in DEPTH_EXCEPTIONS:
+        return None
+    calls = f", {t.repeats} of them calls of the function stopped in" if t.repeats and t.repeats > 1 else ""
+    return f"Depth: {t.depth} frames on the stack where it was raised{calls}"
+
+
 def stop_headline(r: StopReport) -> str:
     """`S1 paused: breakpoint BP1 at orders.py:13 in apply_discount (stop #2)`: the activity feed's line."""
     cause = r.reason + (" " + ",".join(r.hit_breakpoints) if r.hit_breakpoints else "")
     if r.exception:
         cause += f" {r.exception.type}"
+        if r.exception.test:
+            cause = f"test {r.exception.test.test} failed: {r.exception.type}"
     loc = r.location
     place = f" at {where(loc.file, loc.line)} in {loc.function or '?'}" if loc.file or loc.line else ""
     return f"{r.session_id} paused: {cause}{place}  (stop #{r.stop_number})"

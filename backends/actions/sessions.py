@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import factory
+from .. import factory, testrun
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level, is_agent
@@ -48,16 +48,14 @@ class BreakpointArg(BaseModel):
 
 
 class StartParams(BaseModel):
-    program: str = Field(description="script path, or module name with module=true")
-    language: str | None = Field(
-        None, description="default: by file extension"
-    )
+    program: str = Field(description="script, or module name with module=true")
+    language: str | None = Field(None, description="default: by extension")
     runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     args: list[str] = Field(default_factory=list)
     cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict)
-    executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
+    executable_path: str | None = Field(None, description="python (default: pairdbg's)")
     module: bool = Field(False, description="python -m program")
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
@@ -78,11 +76,21 @@ def _placed(bp: BreakpointArg, cwd: str | None, program: str) -> dict:
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
     spec = factory.LaunchSpec(**p.model_dump(exclude={"breakpoints", "wait_s"}))
-    _, program, make = factory.launcher(spec)
+    note = testrun.recognise(spec)
+    program = p.program if p.module else os.path.abspath(os.path.join(p.cwd or "", os.path.expanduser(p.program)))
     breakpoints = [_placed(bp, p.cwd, program) for bp in p.breakpoints]
-    session = await hub.create(make, display_name(program), breakpoints, actor)
-    session.launch_args = p.model_dump()  # what restart_debugging starts again
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+    return await _launch(hub, spec, breakpoints, wait, actor, p.model_dump(), note)
+
+
+async def _launch(
+    hub: Hub, spec: factory.LaunchSpec, breakpoints: list[dict], wait: float, actor: str, launch: dict, note: str | None
+) -> Reply:
+    """Start `spec`, wait for its first stop; the reply says what started (and `note`, e.g. what a test run stops at).
+    `launch` is what restart_debugging starts again."""
+    _, program, make = factory.launcher(spec)
+    session = await hub.create(make, display_name(program), breakpoints, actor)
+    session.launch_args = launch
     outcome = await session.wait_for_stop(0, wait)
     hub.focus.of(actor).saw(outcome.report)
     reply = _outcome_reply(session, outcome, wait, actor)
@@ -91,8 +99,37 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
         reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
         reply.data["breakpoints"] = [b.model_dump(mode="json", exclude_none=True) for b in bps]
     started = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})"
-    reply.text = started + "\n" + reply.text
+    if spec.test_runner:
+        reply.data["test_runner"] = spec.test_runner
+    reply.text = started + "\n" + (f"{note}\n" if note else "") + reply.text
     reply.headline = started + (f" · {reply.headline}" if reply.headline else "")
+    return reply
+
+
+class TestsParams(BaseModel):
+    args: list[str] = Field(default_factory=list, description="runner arguments, e.g. test files")
+    cwd: str | None = Field(None, description="project folder (default: cwd)")
+    executable_path: str | None = Field(None, description="python (default: project's .venv)")
+
+
+TESTS_WAIT_S = 30.0  # a test run takes longer than a program to reach its first stop (then: wait_for_stop)
+
+
+async def debug_tests(hub: Hub, p: TestsParams, actor: str) -> Reply:
+    folder = os.path.abspath(os.path.expanduser(p.cwd or os.getcwd()))
+    tests = await testrun.project_tests(folder, p.executable_path, p.args)
+    spec = tests.spec
+    note = testrun.recognise(spec)
+    launch = {
+        "program": spec.program, "module": spec.module, "args": spec.args, "cwd": spec.cwd,
+        "executable_path": spec.executable_path, "language": spec.language,
+    }  # fmt: skip
+    reply = await _launch(hub, spec, [], TESTS_WAIT_S, actor, launch, None)
+    head, _, rest = reply.text.partition("\n")
+    reply.text = "\n".join(filter(None, [head, f"Tests: {tests.command()}  ({tests.why})", note, rest]))
+    reply.data["tests"] = {"runner": tests.runner, "command": tests.command(), "why": tests.why}
+    if tests.files:
+        reply.data["tests"]["files"] = tests.files
     return reply
 
 
@@ -278,6 +315,13 @@ ACTIONS = [
         StartParams,
         start_debugging,
         "Start debugging a program",
+    ),
+    Action(
+        "debug_tests",
+        "Run the project's tests (pytest, unittest, node --test); stops where a test fails.",
+        TestsParams,
+        debug_tests,
+        "Debug the tests",
     ),
     Action(
         "attach",

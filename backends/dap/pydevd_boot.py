@@ -39,10 +39,32 @@ def main() -> None:
 
     pydevd.start_client = start_client
     include_files_with_breakpoints()
+    load_test_hook()
     del sys.path[0]
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
     cli.main()
+
+
+def load_test_hook() -> None:
+    """A test run (PAIRDBG_TEST_HOOK names the runner) gets the runner's failure hook, testhook.py beside this file,
+    as module `pairdbg_testhook` (pytest loads it as a plugin by that name). The variable is not passed on: a child
+    process that runs tests is not this run."""
+    runner = os.environ.pop("PAIRDBG_TEST_HOOK", None)
+    if not runner:
+        return
+    import importlib.util
+
+    try:
+        path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testhook.py")
+        spec = importlib.util.spec_from_file_location("pairdbg_testhook", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module
+        spec.loader.exec_module(module)
+        module.install(runner)
+    except Exception as exc:  # the tests still run; they just do not stop where they fail
+        sys.modules.pop("pairdbg_testhook", None)
+        sys.stderr.write(f"pairdbg: the {runner} failure hook could not be loaded ({exc!r}); tests run without it\n")
 
 
 def include_files_with_breakpoints() -> None:

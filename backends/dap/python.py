@@ -29,6 +29,7 @@ from .backend import DapBackend
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
+TEST_HOOK = str(Path(__file__).with_name("testhook.py"))  # a test run's failure hook, loaded by BOOT
 
 
 def debugpy_available() -> tuple[bool, str]:
@@ -119,12 +120,18 @@ INCLUDE_FILE = (
 # Where the exception a stopped frame holds (pydevd puts it in the frame as __exception__) was raised: the innermost
 # traceback frame's file, line and function, and whether justMyCode really keeps that file out (pydevd's own filter,
 # asked in the program; None if pydevd cannot be asked). Decided there, so no local/remote path is compared.
+# pydevd's own frames are skipped: at the recursion limit the exception is raised inside its tracer.
 RAISE_SITE = (
-    "(lambda f, n, db: (f.f_code.co_filename, n, f.f_code.co_name, bool(db.is_files_filter_enabled and "
+    "(lambda db: (lambda f, n: (f.f_code.co_filename, n, f.f_code.co_name, bool(db.is_files_filter_enabled and "
     "db.apply_files_filter(f, f.f_code.co_filename, False)) if db is not None else None))"
-    "(*list(__import__('traceback').walk_tb(__exception__[2]))[-1], "
-    "getattr(__import__('sys').modules.get('pydevd'), 'get_global_debugger', lambda: None)())"
+    "(*[t for t in __import__('traceback').walk_tb(__exception__[2]) if not t[0].f_code.co_filename.endswith('.pyx') "
+    "and (db is None or db.get_file_type(t[0]) is None)][-1]))"
+    "(getattr(__import__('sys').modules.get('pydevd'), 'get_global_debugger', lambda: None)())"
 )
+# What a test run's hook (testhook.py) stopped for: runner, test id, phase, depth; None if it did not stop this one.
+TEST_FAILURE = "getattr(__import__('sys').modules.get('pairdbg_testhook'), 'failing', None)"
+# pydevd's description of an exception whose str() is empty (a bare MemoryError).
+NO_DESCRIPTION = "exception: no description"
 
 
 # Run in the stopped program: the stop's frames as pydevd keeps them (the same list its stackTrace filters), each as
@@ -239,7 +246,7 @@ class DebugpyChildren(DapBackend):
             )
 
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
-        return (frame.get("source") or {}).get("path") != BOOT
+        return (frame.get("source") or {}).get("path") not in (BOOT, TEST_HOOK)
 
     async def stack_with_library(self, thread_id: int, top_frame_id: int) -> list[RawFrame] | None:
         """With justMyCode on, the frames it hides, read from pydevd in the program (None with it off: none hidden)."""
@@ -343,6 +350,8 @@ class DebugpyChildren(DapBackend):
         """debugpy's answer, plus where the exception was raised when justMyCode hides that frame (an exception
         raised inside a library stops at the caller's line, and debugpy's own trace leaves the library out)."""
         details = await super().exception_details(thread_id)
+        if details is not None and details.message == NO_DESCRIPTION:
+            details.message = None
         if details is None or not self.just_my_code:
             return details
         with contextlib.suppress(DebugError, ValueError, SyntaxError):
@@ -381,6 +390,7 @@ class PythonLaunch(DebugpyChildren):
         stop_on_entry: bool = False,
         just_my_code: bool = True,
         module: bool = False,
+        test_runner: str | None = None,
     ) -> None:
         super().__init__()
         self.program = program
@@ -391,6 +401,22 @@ class PythonLaunch(DebugpyChildren):
         self.stop_on_entry = stop_on_entry
         self.just_my_code = just_my_code
         self.module = module
+        #: "pytest" or "unittest" when the program is that runner: its failure hook stops where a test fails.
+        self.test_runner = test_runner
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        """In a test run, a stop made by the runner's failure hook also names the test (and the depth)."""
+        details = await super().exception_details(thread_id)
+        if details is None or self.test_runner is None:
+            return details
+        with contextlib.suppress(DebugError, ValueError, SyntaxError):
+            frames, _ = await self.stack(thread_id, 0, 1)
+            raw = await self.evaluate(TEST_FAILURE, frames[0].id if frames else None, context="hover")
+            failing = ast.literal_eval(raw.value)
+            if isinstance(failing, dict) and failing.get("test"):
+                details.test = failing
+                details.break_mode = None  # the runner caught it: "unhandled" would not be true
+        return details
 
     async def _find_function(self, name: str) -> tuple | None:
         """Before the program starts, its interpreter reads the source on the program's path (nothing is imported)."""
@@ -433,14 +459,20 @@ class PythonLaunch(DebugpyChildren):
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
+        env = {"PYTHONUNBUFFERED": "1", **self.env}
+        program_args = self.args
+        if self.test_runner is not None:
+            env["PAIRDBG_TEST_HOOK"] = self.test_runner  # pydevd_boot.py loads testhook.py for it
+            if self.test_runner == "pytest":
+                program_args = ["-p", "pairdbg_testhook", *program_args]
         args: dict[str, Any] = {
             "name": "pairdbg",
             "type": "python",
             "request": "launch",
-            "args": self.args,
+            "args": program_args,
             "console": "internalConsole",
             "cwd": self.cwd or os.path.dirname(os.path.abspath(self.program)),
-            "env": {"PYTHONUNBUFFERED": "1", **self.env},
+            "env": env,
             "justMyCode": self.just_my_code,
             "variablePresentation": VARIABLE_PRESENTATION,
             "stopOnEntry": self.stop_on_entry,
@@ -453,6 +485,8 @@ class PythonLaunch(DebugpyChildren):
         args["module" if self.module else "program"] = self.program
         if self.just_my_code:
             args["rules"] = include_rules([] if self.module else [self.program], self.breakpoint_files)
+            if self.test_runner is not None:  # pairdbg's hook is not the user's code: steps never stop in it
+                args["rules"].append({"path": TEST_HOOK, "include": False})
         return "launch", args
 
 

@@ -14,6 +14,7 @@ import asyncio
 import contextlib
 import os
 import logging
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -21,6 +22,7 @@ from ..base import (
     BreakpointState,
     Capabilities,
     Debugger,
+    ExceptionDetails,
     ExceptionMode,
     LineBreakpointSpec,
     StepKind,
@@ -30,7 +32,7 @@ from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
 from .dialect import Dialect
-from .inspection import InspectorValues, _Ref
+from .inspection import TEST_HOOK_FILE, InspectorValues, _Ref
 from .process import RuntimeProcess
 from .rpc import InspectorRpc
 from .scripts import Roots, Scripts
@@ -39,6 +41,31 @@ from .values import describe, type_of
 log = logging.getLogger(__name__)
 STEP_METHODS = {"over": "Debugger.stepOver", "into": "Debugger.stepInto", "out": "Debugger.stepOut"}
 RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0)
+STACK_LINE = re.compile(r"\n\s+at ")  # where an Error's description turns into its stack trace
+BLANK_LINES = re.compile(r"\n\s*\n")
+STACK_SITE = re.compile(r"\n\s+at (?:(\S+) \()?(?:file://)?([^\s()]+?):(\d+):\d+\)?")
+# testhook.js's answers at a pause of a `node --test` run: the error already reached node:test; the running test.
+TEST_HOOK = "globalThis[Symbol.for('pairdbg.testhook')]"
+DELIVERED = f"function () {{ const hook = {TEST_HOOK}; return !!hook && hook.delivered(this); }}"
+CURRENT_TEST = f"{TEST_HOOK} ? {TEST_HOOK}.current() : null"
+
+
+def error_message(paused: dict[str, Any] | None) -> str | None:
+    """An error's whole message (an assertion's says what differed on its later lines), without the stack trace."""
+    description = str(((paused or {}).get("data") or {}).get("description") or "")
+    text = BLANK_LINES.sub("\n", STACK_LINE.split(description, 1)[0].strip())
+    head, sep, message = text.partition(": ")
+    return message.strip() if sep and " " not in head.split(" [")[0] else text or None
+
+
+def first_stack_site(paused: dict[str, Any] | None) -> str | None:
+    """`math.js:38 in depth`: the innermost place an Error's stack trace names."""
+    description = str(((paused or {}).get("data") or {}).get("description") or "")
+    found = STACK_SITE.search(description)
+    if found is None:
+        return None
+    function, path, line = found.groups()
+    return f"{os.path.basename(path)}:{line}" + (f" in {function}" if function else "") + f" ({path})"
 
 
 @dataclass
@@ -120,6 +147,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
         self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
+        #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
+        self.test_hook = False
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
@@ -381,6 +410,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._spawn(self._report_unasked_pause(params, hit))
             return
         text = type_of(params.get("data") or {}) if reason == "exception" else None
+        if reason == "exception" and self.test_hook:
+            self._spawn(self._report_test_failure(params, text, hit))
+            return
         known = {bp.wire_id for bps in self._files.values() for bp in bps}
         if self._apply_lock.locked() and any(h not in known for h in hit):
             # A breakpoint can hit the moment it is set (a restarted target, a bind on scriptParsed), before we
@@ -388,6 +420,54 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._spawn(self._report_after_binding(self._paused, reason, text, hit))
             return
         self._report_stop(reason, text, hit)
+
+    async def _report_test_failure(self, paused: dict[str, Any], text: str | None, hit: list[str]) -> None:
+        """A failing test pauses where it throws; V8 pauses on the same error again once node:test has it (its
+        catch is out of V8's sight there): that echo is let go, so each failure is one stop."""
+        data = paused.get("data") or {}
+        echo = False
+        if data.get("objectId"):
+            with contextlib.suppress(DebugError):
+                answer = await self._send(
+                    "Runtime.callFunctionOn",
+                    {"objectId": data["objectId"], "functionDeclaration": DELIVERED, "returnByValue": True},
+                )
+                echo = (answer.get("result") or {}).get("value") is True
+        if self._paused is not paused:
+            return
+        if echo:
+            with contextlib.suppress(DebugError):
+                await self._send("Debugger.resume")
+            return
+        self._report_stop("exception", text, hit)
+
+    async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
+        """In a `node --test` run, the test that failed (testhook.js knows which test is running)."""
+        details = await super().exception_details(thread_id)
+        frames = (self._paused or {}).get("callFrames") or []
+        if details is None or not self.test_hook or not frames:
+            return details
+        with contextlib.suppress(DebugError):
+            answer = await self._send(
+                "Debugger.evaluateOnCallFrame",
+                {"callFrameId": frames[0]["callFrameId"], "expression": CURRENT_TEST, "returnByValue": True},
+            )
+            name = (answer.get("result") or {}).get("value")
+            if isinstance(name, str) and name:
+                details.test = {"runner": "node --test", "test": name}
+                details.break_mode = None  # node:test catches it: "uncaught" is V8's word for no handler in sight
+                details.message = error_message(self._paused) or details.message
+        top = self.scripts.by_id.get(str((frames[0].get("location") or {}).get("scriptId")))
+        if top is not None and top.url.endswith(TEST_HOOK_FILE):
+            # Not paused where it was thrown: V8 does not pause at a stack overflow, so the first pause is where the
+            # test's failure reached the hook. The error's own stack says where it was raised.
+            site = first_stack_site(self._paused)
+            details.raised_at = (
+                (f"at {site} " if site else "")
+                + "(V8 does not pause where the stack overflowed: this stop is where the test's failure arrived, "
+                "after the stack unwound)"
+            )
+        return details
 
     async def _report_after_binding(self, paused: dict[str, Any] | None, reason: str, text: str | None, hit) -> None:
         async with self._apply_lock:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
@@ -11,6 +12,9 @@ from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
 from ..errors import DebugError, ErrorCode, evaluation_failed
 from .sourcemap import ChainedMap
 from .values import describe, type_of
+
+#: The failure hook a `node --test` run preloads (testrun.py); its frames are pairdbg's, not the program's.
+TEST_HOOK_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testhook.js")
 
 if TYPE_CHECKING:
     from .dialect import Dialect
@@ -55,6 +59,7 @@ class InspectorValues:
     _next_ref: int
     _returned: tuple[str, dict[str, Any]] | None
     _generated: dict[str, str]  # script id -> the engine's source text, read for original names
+    test_hook: bool
 
     def _frames(self) -> list[dict[str, Any]]:
         if self._paused is None:
@@ -63,14 +68,14 @@ class InspectorValues:
 
     async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         frames: list[RawFrame] = []
-        for index, frame in enumerate(self._frames()):
+        calls = self._frames()
+        for index, frame in enumerate(calls):
             location = frame.get("location") or {}
-            if index and self._internal(location.get("scriptId", "")):
+            if (index or self.test_hook) and self._hidden(location.get("scriptId", "")):
                 continue  # the runtime's own frames (node:internal/…) are noise under the user's code
-            file, line0, column0 = self.scripts.from_wire(
-                location.get("scriptId", ""), location.get("lineNumber", 0), location.get("columnNumber", 0)
-            )
-            frames.append(RawFrame(index, frame.get("functionName") or "(anonymous)", file, line0 + 1, column0 + 1))
+            frames.append(self._raw_frame(index, frame))
+        if not frames and calls:  # every frame is hidden (a failure arriving in the test hook): the stop keeps a place
+            frames.append(self._raw_frame(0, calls[0]))
         frames.extend(self._async_frames())
         total = len(frames)
         return frames[start : start + levels], total
@@ -83,21 +88,34 @@ class InspectorValues:
         for index, frame in enumerate(self._frames()):
             location = frame.get("location") or {}
             script_id = str(location.get("scriptId", ""))
-            name = frame.get("functionName") or "(anonymous)"
-            if index and self._internal(script_id):
+            if index and self._hidden(script_id):
                 hidden = True
                 script = self.scripts.by_id.get(script_id)
                 url = script.url if script is not None else ""
                 line = location.get("lineNumber", 0) + 1
+                name = frame.get("functionName") or "(anonymous)"
                 frames.append(RawFrame(index, name, url or None, line, library=True, package=_runtime_of(url)))
                 continue
-            file, line0, column0 = self.scripts.from_wire(
-                script_id, location.get("lineNumber", 0), location.get("columnNumber", 0)
-            )
-            frames.append(RawFrame(index, name, file, line0 + 1, column0 + 1))
+            frames.append(self._raw_frame(index, frame))
         if not hidden:
             return None
         return frames + self._async_frames()
+
+    def _raw_frame(self, index: int, frame: dict[str, Any]) -> RawFrame:
+        location = frame.get("location") or {}
+        file, line0, column0 = self.scripts.from_wire(
+            location.get("scriptId", ""), location.get("lineNumber", 0), location.get("columnNumber", 0)
+        )
+        return RawFrame(index, frame.get("functionName") or "(anonymous)", file, line0 + 1, column0 + 1)
+
+    def _hidden(self, script_id: str) -> bool:
+        """A frame left out of stacks: the runtime's own, and in a test run the failure hook's (it is pairdbg's, and
+        a failed assertion pauses inside node:assert, under the test's line)."""
+        if self._internal(script_id):
+            return True
+        script = self.scripts.by_id.get(str(script_id))
+        return self.test_hook and script is not None and script.url.endswith(TEST_HOOK_FILE)
+
 
     def _internal(self, script_id: str) -> bool:
         script = self.scripts.by_id.get(str(script_id))
@@ -117,6 +135,8 @@ class InspectorValues:
                 url = call.get("url") or ""
                 if not url or url.startswith(("node:", "internal/", "bun:")) or url == "[native code]":
                     continue  # the runtime's own frames (async hooks, JSC built-ins and natives) bury the callers
+                if self.test_hook and url.endswith(TEST_HOOK_FILE):
+                    continue
                 line0 = (call.get("lineNumber") or 0) - (1 if one_based else 0)
                 script_id = call.get("scriptId")
                 if script_id and str(script_id) in self.scripts.by_id:

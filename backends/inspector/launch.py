@@ -10,6 +10,7 @@ from ..errors import DebugError, ErrorCode
 from .backend import Endpoint, InspectorBackend
 from .dialect import Dialect
 from .discovery import discover, endpoint_for_ws, find_again
+from .inspection import TEST_HOOK_FILE
 from .process import RuntimeProcess
 from .scripts import Roots
 from ..process import free_port
@@ -33,8 +34,12 @@ async def launch_js(
     cwd: str | None,
     env: dict[str, str],
     stop_on_entry: bool,
+    test_files: list[str] | None = None,
 ) -> InspectorBackend:
-    """Spawn the runtime paused before the first line (--inspect-brk on a loopback port) and wrap it."""
+    """Spawn the runtime paused before the first line (--inspect-brk on a loopback port) and wrap it.
+
+    `test_files` (Node): a `node --test` run of `program` and these files, in one process with the failure hook
+    preloaded, so a failing test pauses where it throws (Node's own --test would run each file in a child process)."""
     executable = runtime_path(runtime)
     if runtime == "bun":
         # Bun needs a port up front and prints the path it serves; a random path keeps other clients out.
@@ -43,9 +48,17 @@ async def launch_js(
     else:
         flag = "--inspect-brk=127.0.0.1:0"
         dialect = Dialect("v8")
-    process = await RuntimeProcess.spawn([executable, flag, program, *args], cwd or os.path.dirname(program), env)
+    preload = []
+    if test_files is not None:
+        preload = ["--require", TEST_HOOK_FILE]
+        for file in test_files:  # the files after the first run before it, in the same process
+            preload += ["--import" if file.endswith(".mjs") else "--require", file]
+    argv = [executable, flag, *preload, program, *args]
+    process = await RuntimeProcess.spawn(argv, cwd or os.path.dirname(program), env)
     endpoint = Endpoint(process.ws_url, dialect, waiting=True)
-    return InspectorBackend(endpoint, language, program, process, stop_on_entry)
+    backend = InspectorBackend(endpoint, language, program, process, stop_on_entry)
+    backend.test_hook = test_files is not None
+    return backend
 
 
 async def attach_js(target: str, language: str, allowed: list[str], roots: Roots | None = None) -> InspectorBackend:

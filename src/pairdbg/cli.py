@@ -16,6 +16,8 @@ USAGE = """\
 pairdbg                              open the TUI (agents join over MCP at the URL in its header)
 pairdbg [-b FILE:LINE]... PROGRAM.py [ARGS...]   debug a program in the TUI (pairdbg's options go first)
 pairdbg demo                         debug a small buggy program shipped with pairdbg
+pairdbg [--python PY] test [ARGS...]   debug this project's tests (pytest, unittest, node --test):
+                                     stops where a test fails; ARGS go to the runner
 pairdbg --mcp                        headless MCP server on stdio (for agents)
 pairdbg --mcp --http [--port N]      headless MCP server on Streamable HTTP
 pairdbg --mcp --join                 stdio relay into a running pairdbg TUI's session
@@ -69,7 +71,7 @@ def parse(argv: list[str]) -> argparse.Namespace:
         help="let debug-bridge pages run evaluate (the page must opt in too: enableEval)",
     )
     p.add_argument("--theme", default=None, help="TUI theme (pairdbg-dark, pairdbg-light, or any Textual theme)")
-    p.add_argument("program", nargs="?", help="program to debug, or `demo`, or `mcp-config`")
+    p.add_argument("program", nargs="?", help="program to debug, or `demo`, `test` or `mcp-config`")
     p.add_argument("args", nargs=argparse.REMAINDER, help="arguments for the program")
     return p.parse_args(argv)
 
@@ -93,6 +95,19 @@ def _demo_launch() -> dict:
         lines = fh.read().splitlines()
     first_body_line = lines.index("def main():") + 2  # 1-based line after `def main():`
     return {"program": DEMO, "breakpoints": [{"file": DEMO, "line": first_body_line}]}
+
+
+def _tests_launch(args: argparse.Namespace) -> dict:
+    """`pairdbg test [ARGS...]`: the debug_tests action on the project in the current folder."""
+    launch: dict = {"action": "debug_tests", "args": list(args.args), "cwd": os.getcwd()}
+    if args.python:
+        launch["executable_path"] = args.python
+    if args.breaks:
+        raise SystemExit(
+            "pairdbg test: -b is not taken here; the run stops where a test fails, and breakpoints set then in the "
+            "TUI hit in the tests that run after it"
+        )
+    return launch
 
 
 def _setup_logging(headless: bool) -> None:
@@ -215,6 +230,8 @@ def main(argv: list[str] | None = None) -> int:
         launch = {"action": "start_from_launch_config", "name": args.config, "workspace": workspace}
     elif args.program == "demo":
         launch = _demo_launch()
+    elif args.program == "test":
+        launch = _tests_launch(args)
     elif args.program:
         program = os.path.abspath(args.program)
         if not os.path.isfile(program):

@@ -98,3 +98,11 @@ async def test_golden_error_messages(registry):
     await registry.run("continue_execution", {"session_id": sid}, "human")
     parts.append(await error_text(registry, "step_over", {"session_id": sid}))
     check_golden("errors", "\n".join(parts))
+
+
+async def test_golden_test_failure_stop(registry):
+    """debug_tests on a pytest suite: the stop at a failing assertion (the output tail left out: pytest's progress
+    line and the stop reach pairdbg by different ways, so whether it is in the report is a race)."""
+    suite = PROGRAMS / "pytest_suite"
+    reply = await registry.run("debug_tests", {"cwd": str(suite), "args": ["-k", "test_discount_fails"]}, "human")
+    check_golden("stop_test_failure", reply.text.split("\nOutput since last stop")[0])

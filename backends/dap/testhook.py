@@ -1,0 +1,170 @@
+"""PYTEST_DONT_REWRITE (pytest imports this module as a plugin after pydevd_boot.py loaded it; it cannot be rewritten)
+
+The debuggee's side of debugging a test run: a test runner catches the exception that fails a test and reports it,
+so the debugger never sees it as unhandled. The runner's own hook for a failure (pytest's `pytest_exception_interact`,
+the one `pytest --pdb` uses; unittest's `TestResult.addFailure`/`addError`/`addSubTest`) calls `stop()`, which makes
+pydevd stop post-mortem in the deepest frame of the user's code that the exception went through, with the exception,
+before the runner moves on. An exception a test expects (`pytest.raises`, `assertRaises`, xfail, expectedFailure)
+never reaches those hooks, so it never stops.
+
+Loaded by pydevd_boot.py by path as module `pairdbg_testhook` when pairdbg starts a test run (PAIRDBG_TEST_HOOK
+names the runner). Runs on whatever Python the tests need: standard library and pydevd only.
+"""
+
+import sys
+import threading
+
+#: What the current stop is about, read by pairdbg with an evaluate (see TEST_FAILURE in python.py): the runner, the
+#: test's id, the phase that failed and how deep the stack was where the exception was raised.
+failing = None
+#: Exit codes by which a runner reports failed tests: its SystemExit then is how it ends, not something to stop at.
+RUNNER_EXIT_CODES = {"pytest": {1, 2, 5}, "unittest": {1, 5}}  # (unittest exits with True: equal to 1)
+
+
+def install(runner):
+    """Called before the debugger is set up: pytest loads the plugin itself (pairdbg passes `-p pairdbg_testhook`)."""
+    if runner == "unittest":
+        _hook_unittest()
+
+
+def _ignore_runner_exit(runner):
+    """The runner's SystemExit after failed tests is not a stop (pydevd stops at one raised through user code, e.g.
+    the `pytest` script's `sys.exit(console_main())`)."""
+    db = _debugger()
+    if db is not None and getattr(db, "_break_on_system_exit", None) is None:
+        db.set_ignore_system_exit_codes(set(db._ignore_system_exit_codes) | RUNNER_EXIT_CODES[runner])
+
+
+def _debugger():
+    pydevd = sys.modules.get("pydevd")
+    return pydevd.get_global_debugger() if pydevd is not None else None
+
+
+def stop(exc_info, runner, test, phase=None):
+    """Stop the debugger post-mortem at the deepest user frame of `exc_info`'s traceback (blocks until resumed)."""
+    global failing
+    db = _debugger()
+    tb = exc_info[2]
+    if db is None or tb is None:
+        return
+    frames = []
+    while tb is not None:
+        if not _debugger_frame(db, tb.tb_frame):  # at the recursion limit pydevd's tracer is where it was raised
+            frames.append(tb.tb_frame)
+        tb = tb.tb_next
+    if not frames:
+        return
+    _ignore_runner_exit(runner)
+    frame = _deepest_user_frame(db, frames)
+    failing = {
+        "runner": runner,
+        "test": test,
+        "phase": phase,
+        "depth": _depth(frames[-1]),
+        "repeats": sum(f.f_code is frame.f_code for f in frames),  # a recursion's calls of the function stopped in
+    }
+    thread = threading.current_thread()
+    info = db.set_additional_thread_info(thread)
+    # As pydevd's own post-mortem does: this thread is not traced while it is stopped (with sys.monitoring, on
+    # Python 3.12+, its events would otherwise reach pydevd in the middle of the stop).
+    monitoring = _monitoring()
+    saved = monitoring.suspend_current_thread_tracing() if monitoring is not None else False
+    info.is_tracing += 1
+    try:
+        db.do_stop_on_unhandled_exception(thread, frame, {id(f): f for f in frames}, exc_info)
+    finally:
+        info.is_tracing -= 1
+        if saved:
+            monitoring.resume_current_thread_tracing()
+        failing = None
+
+
+def _monitoring():
+    """pydevd's sys.monitoring backend, when it is the one tracing (Python 3.12+), else None."""
+    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+    monitoring = getattr(sys.modules.get("pydevd"), "pydevd_sys_monitoring", None)
+    used = getattr(constants, "PYDEVD_USE_SYS_MONITORING", False)
+    return monitoring if used and hasattr(monitoring, "suspend_current_thread_tracing") else None
+
+
+def _debugger_frame(db, frame):
+    return frame.f_code.co_filename.endswith(".pyx") or db.get_file_type(frame) == db.PYDEV_FILE
+
+
+def _deepest_user_frame(db, frames):
+    """The innermost frame justMyCode shows (the failing assertion, or the user's line that called into a library);
+    the innermost frame of all when every one is library code."""
+    for frame in reversed(frames):
+        if not (db.is_files_filter_enabled and db.apply_files_filter(frame, frame.f_code.co_filename, False)):
+            return frame
+    return frames[-1]
+
+
+def _depth(frame):
+    """How many frames the stack held where the exception was raised (a RecursionError's depth)."""
+    depth = 0
+    seen = frame
+    while seen is not None:
+        depth += 1
+        seen = seen.f_back
+    return depth
+
+
+# ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
+
+
+def pytest_configure(config):
+    _ignore_runner_exit("pytest")
+
+
+def pytest_exception_interact(node, call, report):
+    """pytest calls this for each failed setup, call or teardown of a test and each failed collection, never for an
+    expected exception (pytest.raises), a skip or an xfail (what `--pdb` stops at)."""
+    excinfo = getattr(call, "excinfo", None)
+    if excinfo is None:
+        return
+    phase = getattr(report, "when", None)
+    stop((excinfo.type, excinfo.value, excinfo.tb), "pytest", node.nodeid, None if phase == "call" else phase)
+
+
+# ----- unittest: TestResult's failure methods, wrapped --------------------------------------------------------------
+
+
+def _hook_unittest():
+    import unittest.result
+
+    result = unittest.result.TestResult
+    add_error, add_failure, add_subtest = result.addError, result.addFailure, result.addSubTest
+
+    def addError(self, test, err):
+        stop(err, "unittest", _test_id(test))
+        add_error(self, test, err)
+
+    def addFailure(self, test, err):
+        stop(err, "unittest", _test_id(test))
+        add_failure(self, test, err)
+
+    def addSubTest(self, test, subtest, err):
+        if err is not None:
+            stop(err, "unittest", _test_id(subtest))
+        add_subtest(self, test, subtest, err)
+
+    result.addError, result.addFailure, result.addSubTest = addError, addFailure, addSubTest
+
+    import unittest.main  # the module: the name `unittest.main` is its TestProgram class
+
+    program = sys.modules["unittest.main"].TestProgram
+    run_tests = program.runTests
+
+    def runTests(self, *args, **kwargs):
+        _ignore_runner_exit("unittest")
+        return run_tests(self, *args, **kwargs)
+
+    program.runTests = runTests
+
+
+def _test_id(test):
+    try:
+        return test.id()
+    except Exception:
+        return str(test)
