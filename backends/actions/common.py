@@ -9,7 +9,7 @@ from . import render
 from .registry import Reply
 
 SID = Field(description="e.g. S1")
-WAIT = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+WAIT = Field(None, ge=0, le=300, description="seconds (default 10)")
 
 
 class SessionParams(BaseModel):

@@ -28,7 +28,7 @@ def _control(what: Literal["continue", "over", "into", "out"]):
 
 
 class PauseParams(SessionParams):
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 5)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds (default 5)")
 
 
 async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
@@ -40,8 +40,8 @@ async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
 
 
 class WaitParams(SessionParams):
-    timeout_s: float = Field(30, ge=0, le=600, description="seconds to wait")
-    after_stop: int | None = Field(None, ge=0, description="stop number to wait past (default: the last you saw)")
+    timeout_s: float = Field(30, ge=0, le=600, description="seconds")
+    after_stop: int | None = Field(None, ge=0, description="wait past this stop (default: the last you saw)")
 
 
 async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
@@ -67,7 +67,7 @@ async def wait_for_stop(hub: Hub, p: WaitParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "continue_execution",
-        "Resume; returns the next stop report, or state running + pending=true, or the end.",
+        "Resume; returns the next stop report, running + pending=true, or the end.",
         ControlParams,
         _control("continue"),
         "Continue",
@@ -83,7 +83,7 @@ ACTIONS = [
     ),
     Action(
         "step_into",
-        "Step into the call on the current line.",
+        "Step into the current line's call.",
         ControlParams,
         _control("into"),
         "Step into",
@@ -91,7 +91,7 @@ ACTIONS = [
     ),
     Action(
         "step_out",
-        "Run until the current function returns.",
+        "Run until this function returns.",
         ControlParams,
         _control("out"),
         "Step out",

@@ -17,9 +17,9 @@ from .registry import Action, Reply
 
 
 class StackParams(SessionParams):
-    thread_id: int | None = Field(None, description="default: the stopped thread")
+    thread_id: int | None = Field(None, description="default: the stopped one")
     start: int = Field(0, ge=0, description="first frame")
-    count: int = Field(20, ge=1, le=200, description="frames to return")
+    count: int = Field(20, ge=1, le=200, description="how many")
 
 
 async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
@@ -56,8 +56,8 @@ async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
 class VariablesParams(SessionParams):
     ref: str = Field(description="a @vN handle")
     start: int = Field(0, ge=0, description="first child")
-    count: int = Field(50, ge=1, le=500, description="children to return")
-    names: list[str] | None = Field(None, description="only these (default: all)")
+    count: int = Field(50, ge=1, le=500, description="how many")
+    names: list[str] | None = Field(None, description="only these names")
 
 
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
@@ -78,8 +78,8 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
 
 
 class LocalsParams(FrameParams):
-    include_special: bool = Field(False, description="include dunder names")
-    count: int = Field(100, ge=1, le=500, description="locals to return")
+    include_special: bool = Field(False, description="with dunder names")
+    count: int = Field(100, ge=1, le=500, description="how many")
 
 
 async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
@@ -100,8 +100,8 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 class EvaluateParams(SessionParams):
     expression: str = Field(description="in the program's language")
-    frame: str | None = Field(None, description="frame handle (default @f0); 'global' in JavaScript, also running")
-    return_by_value: bool = Field(False, description="JavaScript: the whole value as JSON")
+    frame: str | None = Field(None, description="@fN (default @f0), or 'global' (JS, also running)")
+    return_by_value: bool = Field(False, description="JS: the whole value as JSON")
 
 
 async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
@@ -194,9 +194,9 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 
 
 class OutputParams(SessionParams):
-    since: int = Field(0, ge=0, description="cursor: next_since of the previous call")
-    limit: int = Field(100, ge=1, le=1000, description="entries to return")
-    category: str | None = Field(None, description="stdout, stderr, console, important; default all")
+    since: int = Field(0, ge=0, description="next_since of the last call")
+    limit: int = Field(100, ge=1, le=1000, description="how many")
+    category: str | None = Field(None, description="stdout, stderr, console or important")
 
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
@@ -234,7 +234,7 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread (@fN) or of another thread (@f<thread>.<N>).",
+        "Frames of the stopped thread (@fN), or of another (@f<thread>.<N>).",
         StackParams,
         get_call_stack,
         "Call stack",
@@ -247,10 +247,11 @@ ACTIONS = [
         get_scopes,
         "Scopes",
         read_only=True,
+        group="more",  # get_local_variables reads the usual scope in one call
     ),
     Action(
         "get_variables",
-        "Children of a @vN handle, paged or picked by name.",
+        "Children of a @vN handle, paged or by name.",
         VariablesParams,
         get_variables,
         "Variables",

@@ -46,7 +46,7 @@ class BreakpointArg(BaseModel):
 
 
 class StartParams(BaseModel):
-    program: str = Field(description="script path, or module name with module=true")
+    program: str = Field(description="script path, or module name (module=true)")
     language: str | None = Field(
         None, description="python, javascript, typescript, c, cpp, rust (default: by extension)"
     )
@@ -55,11 +55,11 @@ class StartParams(BaseModel):
     args: list[str] = Field(default_factory=list, description="program arguments")
     cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict, description="extra environment")
-    executable_path: str | None = Field(None, description="python to use (default: pairdbg's)")
+    executable_path: str | None = Field(None, description="python (default: $VIRTUAL_ENV, .venv, python3)")
     module: bool = Field(False, description="python -m program")
     stop_on_entry: bool = Field(False, description="stop at the first line")
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 10)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds (default 10)")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
 
 
@@ -260,7 +260,7 @@ async def close_debug_session(hub: Hub, p: CloseParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "list_supported_languages",
-        "Languages and backends: which are ready here, how to get the rest.",
+        "Languages: which are ready here, how to get the rest.",
         NoParams,
         list_supported_languages,
         "Supported languages",
@@ -318,7 +318,7 @@ ACTIONS = [
     ),
     Action(
         "list_debug_sessions",
-        "Sessions, their phase and where they are stopped.",
+        "Sessions, their phase and where they stopped.",
         NoParams,
         list_debug_sessions,
         "List sessions",
