@@ -53,7 +53,7 @@ from .panes import (
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
-from .variables import VariablesTree
+from .variables import VariablesTree, VarNode
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -377,10 +377,10 @@ class Controller(App[None]):
         source = self.query_one(SourceView)
         self.focus.look(file=source.path, line=source.cursor_line if source.path else None)
 
-    @on(VariablesTree.NodeHighlighted)
+    @on(VariablesTree.NodeHighlighted, "#variables")  # not the RN view's or the page's trees
     def handle_variable_highlighted(self, event: VariablesTree.NodeHighlighted) -> None:
         data = event.node.data
-        view = data.view if data is not None else None
+        view = data.view if isinstance(data, VarNode) else None
         session = self.session
         if view is None or session is None:
             self.focus.look(variable=None)  # a scope, a bucket or a message
