@@ -97,9 +97,9 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
         backend = ProfileLaunch(profile, language, program, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
         make = _ready(backend)
     elif language == "python":
-        from .dap.python import PythonLaunch, resolve_python
+        from .dap.python import PythonLaunch, choose_python
 
-        python = resolve_python(spec.executable_path)
+        python, chosen_by = choose_python(spec.executable_path, program, module=spec.module, cwd=spec.cwd)
         backend = PythonLaunch(
             program,
             spec.args,
@@ -109,6 +109,7 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
             spec.stop_on_entry,
             just_my_code=spec.just_my_code,
             module=spec.module,
+            python_chosen_by=chosen_by,
         )
         make = _ready(backend)
     elif spec.backend == "dap":

@@ -445,6 +445,7 @@ class Controller(App[None]):
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
             self.select_session(message.data["session_id"])
+            self.say_interpreter(message.data)
         elif message.action in (
             "get_call_stack",
             "list_debug_sessions",
@@ -459,6 +460,20 @@ class Controller(App[None]):
             "add_watch",
         ):
             self.query_one(ConsolePane).add(Text(message.text))
+
+    def say_interpreter(self, data: dict[str, Any]) -> None:
+        """Which Python the program runs on and why; if it could not import a module, how to pick another."""
+        python = data.get("interpreter")
+        if not python:
+            return
+        console = self.query_one(ConsolePane)
+        console.add(f"{data['session_id']} runs on {python['path']} ({python['chosen_by']})", "dim")
+        if python.get("missing_module"):
+            console.add(
+                f"✗ {python['path']} has no module {python['missing_module']!r}: restart with "
+                "pairdbg --python PATH, or activate the virtualenv that has it before starting pairdbg",
+                "bold red",
+            )
 
     @on(ActionFailed)
     @after_teardown_ignored

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import factory
+from .. import factory, queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level
@@ -78,9 +79,40 @@ async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
         reply.text += "\nBreakpoints: " + "; ".join(render.breakpoint_line(b) for b in bps)
         reply.data["breakpoints"] = [b.model_dump(mode="json", exclude_none=True) for b in bps]
     started = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})"
+    python = queries.interpreter(session)
+    if python is not None:
+        started += f" on {python[0]} ({python[1]})"
+        reply.data["interpreter"] = {"path": python[0], "chosen_by": python[1]}
+        missing = missing_module(outcome)
+        if missing:
+            reply.data["interpreter"]["missing_module"] = missing
+            reply.text += "\n" + missing_module_hint(missing, *python)
     reply.text = started + "\n" + reply.text
     reply.headline = started + (f" · {reply.headline}" if reply.headline else "")
     return reply
+
+
+MISSING_MODULE = re.compile(r"No module named '([^']+)'")
+
+
+def missing_module(outcome) -> str | None:
+    """The module a program could not import as it started (stopped on the ModuleNotFoundError, or ended by it)."""
+    report = outcome.report
+    if report is not None and report.exception is not None and report.exception.type.endswith("ModuleNotFoundError"):
+        found = MISSING_MODULE.search(report.exception.message or "")
+        return found.group(1) if found else "?"
+    for line in outcome.output_tail or []:
+        if "ModuleNotFoundError" in line:
+            found = MISSING_MODULE.search(line)
+            return found.group(1) if found else "?"
+    return None
+
+
+def missing_module_hint(module: str, python: str, chosen_by: str) -> str:
+    return (
+        f"The program ran on {python} ({chosen_by}), which has no module {module!r}. Pick the interpreter that has"
+        " it: executable_path (pairdbg --python PATH), or activate its virtualenv before starting pairdbg."
+    )
 
 
 class PathMapping(BaseModel):

@@ -8,14 +8,16 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
 
 import pytest
 from mcp.client.subscriptions import ResourceUpdated
 
+from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, StackPane
+from pairdbg.tui.panes import ActivityLog, StackPane, StatusBar
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
 from support import until
@@ -47,6 +49,12 @@ async def test_agent_reads_the_persons_focus_and_notes_go_both_ways(hub, registr
         source = app.query_one(SourceView)
         await until(lambda: source.current_line == DEMO_BP_LINE, "the stop line in the source pane", pilot=pilot)
         person = hub.focus.of(HUMAN)
+        # The header names the interpreter the program runs on.
+        python = queries.interpreter(hub.sessions[sid])
+        assert (
+            python is not None
+            and python[0].replace(os.path.expanduser("~"), "~", 1) in app.query_one(StatusBar).text_plain
+        )
 
         async with agent.listen(resource_subscriptions=[FOCUS_URI]) as stream:
             heard: list[str] = []
