@@ -57,6 +57,7 @@ COALESCE_S = 0.1
 # The person's selection is flushed sooner: an agent asked to "look here" should see it at once (a key held down
 # still coalesces into one notification per 20 ms).
 FOCUS_COALESCE_S = 0.02
+EXPIRY_S = 30  # how often idle agents are looked for
 
 
 def session_uri(session_id: str) -> str:
@@ -90,12 +91,26 @@ class Notifier:
         self._list_changed = False
         self._flush: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._expiry: asyncio.TimerHandle | None = None
         hub.bus.add_listener(self.on_event)
 
     def close(self) -> None:
         self.hub.bus.remove_listener(self.on_event)
         if self._flush is not None:
             self._flush.cancel()
+        if self._expiry is not None:
+            self._expiry.cancel()
+
+    def gone(self, key: str) -> None:
+        """A legacy connection ended (its session was deleted, or its stream closed): no longer an agent here."""
+        self.legacy.pop(key, None)
+        self.agents.forget(key)
+
+    def _expire(self) -> None:
+        """Every EXPIRY_S: agents silent too long stop counting as connected, even if nobody else calls."""
+        for stale in self.agents.expire(time.time()):
+            self.legacy.pop(stale, None)
+        self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire) if self.agents.names else None
 
     # ----- request-side hooks ----------------------------------------------------------------------------------
 
@@ -109,6 +124,8 @@ class Notifier:
                 agent_key = f"modern:{name}"
             for stale in self.agents.saw(agent_key, name, time.time()):
                 self.legacy.pop(stale, None)
+            if self._expiry is None:
+                self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire)
             if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 _, uris = self.legacy.get(key, (None, set()))
                 self.legacy[key] = (ctx.session, uris)
