@@ -99,9 +99,9 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
         backend = ProfileLaunch(profile, language, program, spec.args, spec.cwd, spec.env, spec.stop_on_entry)
         make = _ready(backend)
     elif language == "python":
-        from .dap.python import PythonLaunch, resolve_python
+        from .dap.python import PythonLaunch, choose_python
 
-        python = resolve_python(spec.executable_path)
+        python, chosen_by = choose_python(spec.executable_path, program, module=spec.module, cwd=spec.cwd)
         backend = PythonLaunch(
             program,
             spec.args,
@@ -112,6 +112,7 @@ def launcher(spec: LaunchSpec) -> tuple[str, str, Make]:
             just_my_code=spec.just_my_code,
             module=spec.module,
             test_runner=spec.test_runner if spec.test_runner in ("pytest", "unittest") else None,
+            python_chosen_by=chosen_by,
         )
         make = _ready(backend)
     elif spec.backend == "dap":

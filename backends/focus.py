@@ -1,16 +1,55 @@
-"""Where each actor is looking: a Focus (session, thread, frame) per actor, and the newest stop each was shown.
+"""Where each actor is looking: a Focus per actor (session, thread, frame, the source cursor, the selected variable,
+the console's last expression) and the newest stop each was shown.
 
 Kept in the core so the person and each agent are alike: the TUI's selection is the person's Focus, and
-`wait_for_stop` answers an agent from what its own replies have shown it.
+`wait_for_stop` answers an agent from what its own replies have shown it. A change of what an actor looks at is a
+`FocusChanged` event (MCP turns the person's into `debug://focus/human` notifications). Only the TUI moves the
+person's Focus: no action sets it, so nothing an agent sends can move the person's cursor.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, replace
+from typing import TYPE_CHECKING, Any
 
-from .models import StopReport
+from .events import Event, EventBus
+from .models import Phase, StopReport
+
+if TYPE_CHECKING:
+    from .hub import Hub
 
 TOP_FRAME = "@f0"
+HUMAN = "human"
+VALUE_CHARS = 300  # characters of a selected variable's value kept (the variables pane shows more on demand)
+
+
+@dataclass(frozen=True)
+class FocusChanged(Event):
+    """What `actor` looks at changed (or the person attached or left)."""
+
+    actor: str = HUMAN
+
+
+@dataclass(frozen=True)
+class FramePlace:
+    """The selected frame as the actor was shown it."""
+
+    function: str = ""
+    file: str | None = None
+    line: int | None = None
+
+
+@dataclass(frozen=True)
+class VariableLook:
+    """A selected variable: its name and value as shown, its handle (None for a leaf) and the stop it was read at."""
+
+    name: str
+    value: str
+    type: str | None = None
+    handle: str | None = None
+    stop: int | None = None
 
 
 @dataclass
@@ -18,16 +57,45 @@ class Focus:
     session_id: str | None = None
     thread_id: int | None = None
     frame: str = TOP_FRAME
+    frame_place: FramePlace | None = None
+    file: str | None = None  # the source cursor
+    line: int | None = None
+    variable: VariableLook | None = None
+    expression: str | None = None  # the console's last expression
+    changed_at: float = 0.0
     #: session id -> the newest stop number a reply or a view has shown this actor
     seen: dict[str, int] = field(default_factory=dict)
+    on_change: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def select(self, session_id: str | None) -> None:
         """Look at another session (or none), from its top frame."""
-        self.session_id, self.thread_id, self.frame = session_id, None, TOP_FRAME
+        self.look(session_id=session_id, thread_id=None, frame=TOP_FRAME, frame_place=None, variable=None)
 
     def stopped(self, report: StopReport) -> None:
-        """The focused session stopped: back to the top frame of the thread that stopped."""
-        self.thread_id, self.frame = report.thread_id, TOP_FRAME
+        """The focused session stopped: back to the top frame of the thread that stopped (the old handles died)."""
+        loc = report.location
+        place = FramePlace(loc.function or "", loc.file, loc.line)
+        self.look(thread_id=report.thread_id, frame=TOP_FRAME, frame_place=place, variable=None)
+
+    def look(self, **changes: Any) -> bool:
+        """Change what this actor looks at (any of session_id, thread_id, frame, frame_place, file, line, variable,
+        expression); announced once when anything changed. True if it did."""
+        known = {f.name for f in fields(self)} - {"seen", "on_change", "changed_at"}
+        unknown = set(changes) - known
+        if unknown:
+            raise TypeError(f"Focus.look: unknown {', '.join(sorted(unknown))}")
+        variable = changes.get("variable")
+        if isinstance(variable, VariableLook) and len(variable.value) > VALUE_CHARS:
+            changes["variable"] = replace(variable, value=variable.value[: VALUE_CHARS - 1] + "…")
+        changed = {k: v for k, v in changes.items() if getattr(self, k) != v}
+        if not changed:
+            return False
+        for key, value in changed.items():
+            setattr(self, key, value)
+        self.changed_at = time.time()
+        if self.on_change is not None:
+            self.on_change()
+        return True
 
     def saw(self, report: StopReport | None) -> None:
         """Record that this actor was shown `report` (nothing when there was no stop)."""
@@ -39,13 +107,92 @@ class Focus:
 
 
 class Focuses:
-    """Every actor's Focus; an actor met for the first time looks at nothing yet."""
+    """Every actor's Focus; an actor met for the first time looks at nothing yet. `attached` holds the actors
+    whose front end is up (the person while the TUI runs)."""
 
-    def __init__(self) -> None:
+    def __init__(self, bus: EventBus | None = None) -> None:
         self._by_actor: dict[str, Focus] = {}
+        self._bus = bus
+        self.attached: set[str] = set()
 
     def of(self, actor: str) -> Focus:
-        return self._by_actor.setdefault(actor, Focus())
+        focus = self._by_actor.get(actor)
+        if focus is None:
+            focus = self._by_actor[actor] = Focus()
+            focus.on_change = lambda: self._announce(actor)
+        return focus
+
+    def attach(self, actor: str) -> None:
+        """`actor`'s front end is up (the TUI calls this for the person when it mounts)."""
+        if actor not in self.attached:
+            self.attached.add(actor)
+            self._announce(actor)
+
+    def detach(self, actor: str) -> None:
+        if actor in self.attached:
+            self.attached.discard(actor)
+            self._announce(actor)
+
+    def _announce(self, actor: str) -> None:
+        if self._bus is not None:
+            self._bus.publish(
+                FocusChanged(self._by_actor[actor].session_id if actor in self._by_actor else None, actor)
+            )
 
     def __iter__(self):
         return iter(self._by_actor.items())
+
+
+# ----- what an agent is told of the person's focus (get_focus, debug://focus/human) ----------------------------------
+
+
+def person_view(hub: Hub) -> dict[str, Any]:
+    """The person's focus as data: what is known now, and under `unknown` what is not and why. Values are the raw
+    ones; the agent boundary (registry, MCP resources) redacts them."""
+    attached = HUMAN in hub.focus.attached
+    focus = hub.focus.of(HUMAN)
+    unknown: list[str] = []
+    view: dict[str, Any] = {"attached": attached}
+    if not attached:
+        unknown.append("no person is at a pairdbg terminal UI in this run (headless MCP): nobody is looking")
+    session = hub.sessions.get(focus.session_id) if focus.session_id else None
+    if session is None:
+        view["session_id"] = None
+        unknown.append("no session is selected" if attached or focus.session_id else "no session")
+    else:
+        view["session_id"] = session.id
+        view["session"] = {"name": session.name, "phase": session.phase.value, "stop_number": session.stop_number}
+        paused = session.phase == Phase.PAUSED
+        current_stop = session.stop_number if paused else None
+        view["thread_id"] = focus.thread_id
+        if paused or focus.frame_place is not None:
+            frame: dict[str, Any] = {"handle": focus.frame, "current": paused}
+            if focus.frame_place is not None:
+                frame.update(
+                    function=focus.frame_place.function, file=focus.frame_place.file, line=focus.frame_place.line
+                )
+            view["frame"] = frame
+        else:
+            unknown.append(f"no frame: the session is {session.phase.value}")
+        if focus.variable is not None:
+            v = focus.variable
+            view["variable"] = {
+                "name": v.name,
+                "value": v.value,
+                "type": v.type,
+                "handle": v.handle,
+                "stop": v.stop,
+                "current": v.stop is not None and v.stop == current_stop,
+            }
+        else:
+            unknown.append("no variable is selected")
+    if focus.file is not None:
+        view["cursor"] = {"file": focus.file, "line": focus.line}
+    else:
+        unknown.append("no source file is shown")
+    view["expression"] = focus.expression
+    if focus.expression is None:
+        unknown.append("nothing evaluated in the console yet")
+    view["changed_at"] = focus.changed_at or None
+    view["unknown"] = unknown
+    return view

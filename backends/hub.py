@@ -14,6 +14,7 @@ from .errors import DebugError, ErrorCode
 from .events import EventBus, PhaseChanged, SessionAdded, SessionRemoved
 from .focus import Focuses
 from .limits import Limits
+from .notes import NoteBook
 from .policy import AgentPolicy, AgentSettings
 from .services import Service
 from .session import Session
@@ -29,7 +30,8 @@ class Hub:
         self.bus = EventBus()
         self.policy = AgentPolicy(agents, self.bus)  # what agents may do and see
         self.sessions: dict[str, Session] = {}
-        self.focus = Focuses()  # actor -> what it looks at and the newest stop it was shown
+        self.focus = Focuses(self.bus)  # actor -> what it looks at and the newest stop it was shown
+        self.notes = NoteBook(self.bus, self.limits.max_notes, self.limits.note_chars)  # between person and agents
         self.services: list[Service] = []  # listeners apps connect to (started by the runtime)
         self._next = 1
         self.bus.add_listener(self._on_event)

@@ -29,3 +29,5 @@ class Limits(BaseModel):
         description="inspector hosts beyond loopback that attach/connect_debugger may reach (remote debugging)",
     )
     default_wait_s: float = Field(10.0, description="how long step/continue wait for the next stop by default")
+    max_notes: int = Field(50, ge=1, description="notes kept per session (the oldest dropped first)")
+    note_chars: int = Field(2000, ge=1, description="characters in one note")

@@ -54,6 +54,15 @@ def target_page(session: Session) -> tuple[str | None, str | None]:
     return getattr(endpoint, "title", None), getattr(endpoint, "target_url", None)
 
 
+def interpreter(session: Session) -> tuple[str, str] | None:
+    """The Python interpreter a launched program runs on and why it was chosen (e.g. "the project's .venv");
+    None for other targets."""
+    python = getattr(session.backend, "python", None)
+    if not isinstance(python, str):
+        return None
+    return python, getattr(session.backend, "python_chosen_by", "named")
+
+
 def can_evaluate_globally(session: Session) -> bool:
     """The target evaluates outside a frame (JavaScript, a debug-bridge page), also while it runs."""
     return session.backend.features.global_evaluate

@@ -28,6 +28,25 @@ class Agents:
     def __len__(self) -> int:
         return len(self.names)
 
+    def forget(self, key: str) -> bool:
+        """`key`'s connection ended (its session was deleted or its stream closed). True if it was counted."""
+        self.seen_at.pop(key, None)
+        if self.names.pop(key, None) is None:
+            return False
+        self.bus.publish(AgentsChanged(None, names=tuple(self.names.values())))
+        return True
+
+    def expire(self, now: float) -> list[str]:
+        """Forget the agents silent for longer than AGENT_IDLE_S (checked on a timer too, not only when another
+        agent makes a request). Returns their keys."""
+        stale = [k for k, seen in self.seen_at.items() if now - seen > AGENT_IDLE_S]
+        for k in stale:
+            self.seen_at.pop(k, None)
+            self.names.pop(k, None)
+        if stale:
+            self.bus.publish(AgentsChanged(None, names=tuple(self.names.values())))
+        return stale
+
     def saw(self, key: str, name: str, now: float) -> list[str]:
         """`key` made a request at `now`. Returns the keys forgotten as stale (HTTP reconnects make new keys)."""
         changed = self.names.get(key) != name

@@ -146,6 +146,40 @@ class HeaderDeadline(H11Protocol):
         self._deadline = None
         if not self.transport.is_closing():
             self.transport.close()
+class Presence:
+    """ASGI wrapper: notices a legacy agent leaving. An MCP session ends with a DELETE (a client closing cleanly),
+    or its standalone GET stream closes (a client that died); either way it stops counting as connected."""
+
+    def __init__(self, app: Any, gone: Any) -> None:
+        self.app = app
+        self.gone = gone  # called with the mcp-session-id
+        self._streams: dict[str, int] = {}  # session id -> open GET streams
+
+    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        key = dict(scope.get("headers") or []).get(b"mcp-session-id", b"").decode(errors="replace")
+        method = scope.get("method")
+        if not key or method not in ("GET", "DELETE"):
+            await self.app(scope, receive, send)
+            return
+        if method == "DELETE":
+            try:
+                await self.app(scope, receive, send)
+            finally:
+                self.gone(key)
+            return
+        self._streams[key] = self._streams.get(key, 0) + 1
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            left = self._streams[key] - 1
+            if left:
+                self._streams[key] = left
+            else:
+                del self._streams[key]
+                self.gone(key)
 
 
 class _EmbeddedUvicorn(uvicorn.Server):
@@ -183,7 +217,7 @@ class HttpMcpService:
         self._endpoint: Path | None = None
         app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
         config = uvicorn.Config(
-            BearerAuth(app, self.token),
+            BearerAuth(Presence(app, self.notifier.gone), self.token),
             http=HeaderDeadline,
             log_config=None,
             access_log=False,

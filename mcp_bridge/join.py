@@ -24,7 +24,7 @@ from mcp.server.stdio import stdio_server
 from mcp.server.subscriptions import InMemorySubscriptionBus, ListenHandler
 from mcp.types.version import MODERN_PROTOCOL_VERSIONS
 
-from .http import read_endpoint
+from .http import read_endpoint, state_dir
 from .notify import SESSIONS_URI
 
 
@@ -131,7 +131,9 @@ async def serve_join(url: str | None = None, token: str | None = None) -> int:
         info = read_endpoint()
         if info is None:
             print(
-                "pairdbg --mcp --join: no running pairdbg TUI found (start `pairdbg` first, or pass --url and --token)",
+                f"pairdbg --mcp --join: no running pairdbg to join (none has an endpoint entry in {state_dir()}). "
+                "Start `pairdbg` (the TUI) or `pairdbg --mcp --http` first, in the same user session; "
+                "`pairdbg --mcp` serves an agent a pairdbg of its own instead",
                 file=sys.stderr,
             )
             return 2

@@ -9,7 +9,6 @@ Each flush also asks the ToolList whether an app's tool group joined the list, a
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -38,7 +37,9 @@ from pairdbg.backends.events import (
     SessionRemoved,
     Stopped,
 )
+from pairdbg.backends.focus import HUMAN, FocusChanged
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.notes import NoteAdded
 from pairdbg.backends.policy import AgentModeChanged
 
 from .agents import Agents
@@ -50,7 +51,13 @@ log = logging.getLogger(__name__)
 
 SESSIONS_URI = "debug://sessions"
 AGENT_URI = "debug://agent"  # what agents may do now (the agent mode) and whether they get secrets redacted
+FOCUS_URI = "debug://focus/human"  # what the person looks at in the TUI
+NOTES_URI = "debug://notes"  # notes between the person and the agents
 COALESCE_S = 0.1
+# The person's selection is flushed sooner: an agent asked to "look here" should see it at once (a key held down
+# still coalesces into one notification per 20 ms).
+FOCUS_COALESCE_S = 0.02
+EXPIRY_S = 30  # how often idle agents are looked for
 
 
 def session_uri(session_id: str) -> str:
@@ -84,12 +91,26 @@ class Notifier:
         self._list_changed = False
         self._flush: asyncio.TimerHandle | None = None
         self._tasks: set[asyncio.Task[None]] = set()
+        self._expiry: asyncio.TimerHandle | None = None
         hub.bus.add_listener(self.on_event)
 
     def close(self) -> None:
         self.hub.bus.remove_listener(self.on_event)
         if self._flush is not None:
             self._flush.cancel()
+        if self._expiry is not None:
+            self._expiry.cancel()
+
+    def gone(self, key: str) -> None:
+        """A legacy connection ended (its session was deleted, or its stream closed): no longer an agent here."""
+        self.legacy.pop(key, None)
+        self.agents.forget(key)
+
+    def _expire(self) -> None:
+        """Every EXPIRY_S: agents silent too long stop counting as connected, even if nobody else calls."""
+        for stale in self.agents.expire(time.time()):
+            self.legacy.pop(stale, None)
+        self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire) if self.agents.names else None
 
     # ----- request-side hooks ----------------------------------------------------------------------------------
 
@@ -103,6 +124,8 @@ class Notifier:
                 agent_key = f"modern:{name}"
             for stale in self.agents.saw(agent_key, name, time.time()):
                 self.legacy.pop(stale, None)
+            if self._expiry is None:
+                self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire)
             if ctx.protocol_version not in MODERN_PROTOCOL_VERSIONS:
                 _, uris = self.legacy.get(key, (None, set()))
                 self.legacy[key] = (ctx.session, uris)
@@ -142,11 +165,29 @@ class Notifier:
             self._list_changed = True
         elif isinstance(event, AgentModeChanged):
             self._dirty.add(AGENT_URI)
+        elif isinstance(event, FocusChanged) and event.actor == HUMAN:
+            self._dirty.add(FOCUS_URI)
+            self._schedule(FOCUS_COALESCE_S)
+            return
+        elif isinstance(event, NoteAdded):
+            self._dirty.add(NOTES_URI)
+            self._schedule(FOCUS_COALESCE_S)
+            return
         else:
             return
-        if self._flush is None:
-            with contextlib.suppress(RuntimeError):
-                self._flush = asyncio.get_running_loop().call_later(COALESCE_S, self._start_flush)
+        self._schedule(COALESCE_S)
+
+    def _schedule(self, delay: float) -> None:
+        """Flush within `delay`: a flush already due sooner stays, one due later is brought forward."""
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        if self._flush is not None:
+            if self._flush.when() <= loop.time() + delay:
+                return
+            self._flush.cancel()
+        self._flush = loop.call_later(delay, self._start_flush)
 
     def _start_flush(self) -> None:
         self._flush = None

@@ -35,13 +35,14 @@ from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.actions.render import session_line, stop_report
 from pairdbg.backends.errors import DebugError
+from pairdbg.backends.focus import person_view
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import MODE_SAYS
 from pairdbg.backends.redact import for_agent
 
 from .prompts import checked_arguments
-from .serving import agent_error, agent_text, new_server
-from .notify import AGENT_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
+from .serving import agent_data, agent_error, agent_text, new_server
+from .notify import AGENT_URI, FOCUS_URI, NOTES_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 from .results import lean
 from .tools import ToolList
 
@@ -115,6 +116,18 @@ def build_server(
                 uri=AGENT_URI,
                 name="agent mode",
                 description="what agents may do now (inspect, control, full; the person changes it) and redaction",
+                mime_type="application/json",
+            ),
+            Resource(
+                uri=FOCUS_URI,
+                name="person's focus",
+                description="what the person looks at in the TUI: session, frame, source line, variable, expression",
+                mime_type="application/json",
+            ),
+            Resource(
+                uri=NOTES_URI,
+                name="notes",
+                description="notes the person and agents left on sessions, lines and variables",
                 mime_type="application/json",
             ),
         ]
@@ -240,6 +253,13 @@ async def read_for_agent(hub: Hub, uri: str) -> tuple[str, str]:
 def _read(hub: Hub, uri: str) -> tuple[str, str]:
     if uri == SESSIONS_URI:
         return json.dumps(queries.sessions_resource(hub)), "application/json"
+    if uri == FOCUS_URI:
+        view = person_view(hub)
+        return json.dumps(agent_data(hub, view["session_id"], view)), "application/json"
+    if uri == NOTES_URI:
+        # each session's notes hide the secret values that session's replies hid (a value the person pasted)
+        body = {sid: agent_data(hub, sid, notes) for sid, notes in hub.notes.view().items()}
+        return json.dumps(body), "application/json"
     if uri == AGENT_URI:
         policy = hub.policy
         body = {"mode": policy.mode.value, "may": MODE_SAYS[policy.mode], "redacted": policy.redact}

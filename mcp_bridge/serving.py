@@ -56,6 +56,13 @@ def agent_text(hub: Hub, text: str, mime: str = "text/plain", session_id: str | 
     return policy.redact_reply(session_id, None, text, None)[0]
 
 
+def agent_data(hub: Hub, session_id: str | None, data: Any) -> Any:
+    """Data of one session as an agent may read it (the secret values that session's replies hid hidden too)."""
+    if not hub.policy.redact:
+        return data
+    return hub.policy.redact_reply(session_id, None, "", data)[1]
+
+
 def agent_error(hub: Hub, err: DebugError, uri: str) -> DebugError:
     """A failed read's error as an agent may see it: a long URI, or a long part of it, is cut to its start and
     length, and a target's message may quote a secret value."""

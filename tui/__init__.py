@@ -11,16 +11,24 @@ if TYPE_CHECKING:
 
 async def run_tui_async(
     runtime: Runtime, http: Any = None, *, launch: dict | None = None, theme: str | None = None
-) -> None:
-    """Run the TUI in the current loop until the person quits; the runtime then closes every session.
-    SIGTERM and SIGHUP (a closed terminal, a service manager) end the app the normal way."""
+) -> str:
+    """Run the TUI in the current loop until the person quits; the runtime then closes every session. Returns the
+    theme the person left it in. SIGTERM, SIGHUP and a terminal that went away end the app the normal way."""
     from .app import PairDbgApp
+    from .hangup import HangupWatch
 
     app = PairDbgApp(runtime.hub, runtime.registry, http, launch=launch, theme=theme)
-    await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle once the app has mounted
+    loop = asyncio.get_running_loop()
+    watch = HangupWatch(lambda: loop.call_soon_threadsafe(app.exit))  # a closed terminal quits like SIGHUP
+    watch.start()
+    try:
+        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle once the app has mounted
+    finally:
+        watch.stop()
+    return app.theme
 
 
-def run_tui(runtime: Runtime, http: Any = None, *, launch: dict | None = None, theme: str | None = None) -> None:
+def run_tui(runtime: Runtime, http: Any = None, *, launch: dict | None = None, theme: str | None = None) -> str:
     """Blocking entry point for the CLI. `http` is an object with async start()/stop() and .url/.token (the
     embedded MCP endpoint) or None; `launch` is start_debugging's arguments, run as "human" once the app is up;
     `theme` is a theme name (unknown names raise themes.UnknownThemeError before anything starts)."""
@@ -29,7 +37,7 @@ def run_tui(runtime: Runtime, http: Any = None, *, launch: dict | None = None, t
         from textual.app import App
 
         themes.check_name(theme, [*themes.load_themes(), *App().available_themes])
-    asyncio.run(run_tui_async(runtime, http, launch=launch, theme=theme))
+    return asyncio.run(run_tui_async(runtime, http, launch=launch, theme=theme))
 
 
 __all__ = ["run_tui", "run_tui_async"]

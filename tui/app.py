@@ -72,7 +72,7 @@ class PairDbgApp(Controller):
         "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
         "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
-        "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
+        "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame; :note TEXT for agents)\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
@@ -283,7 +283,21 @@ class PairDbgApp(Controller):
         expression = event.value.strip()
         event.input.value = ""
         self.query_one(ConsolePane).add(f">>> {expression}", "bold")
+        if expression == ":note" or expression.startswith(":note "):
+            self.post_note(expression[len(":note") :].strip())
+            return
+        self.focus.look(expression=expression)
         self.evaluate(expression)
+
+    def post_note(self, text: str) -> None:
+        """`:note TEXT` in the console: a note for the agents on the line under the source cursor (else the
+        session); they read it in debug://notes and in their next stop report."""
+        if not text:
+            self.query_one(ConsolePane).add("usage: :note TEXT  (on the source cursor's line)", "dim")
+            return
+        source = self.query_one(SourceView)
+        on = f"{source.path}:{source.cursor_line}" if source.path else None
+        self.perform("post_note", self.session_args(text=text, on=on))
 
     # ----- themes -----------------------------------------------------------------------------------------------
 

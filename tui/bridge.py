@@ -8,6 +8,7 @@ from collections import deque
 from textual.app import App
 
 from pairdbg.backends.events import ActionPerformed, Event, OutputAppended, ResourceChanged, ResourceListChanged
+from pairdbg.backends.focus import HUMAN, FocusChanged
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import OutputEntry
 
@@ -26,8 +27,10 @@ class HubBridge:
 
     def attach(self) -> None:
         self.hub.bus.add_listener(self.on_event)
+        self.hub.focus.attach(HUMAN)  # a person is looking now: agents may ask what at
 
     def detach(self) -> None:
+        self.hub.focus.detach(HUMAN)
         self.hub.bus.remove_listener(self.on_event)
 
     def on_event(self, event: Event) -> None:
@@ -40,6 +43,8 @@ class HubBridge:
             if not self._output_posted:
                 self._output_posted = True
                 self.app.post_message(OutputReady())
+        elif isinstance(event, FocusChanged):
+            return  # the person's own selection, made here; agents' focus is not shown yet
         elif isinstance(event, ActionPerformed):
             self.app.post_message(ActivityReady(event))
         elif isinstance(event, ResourceChanged) and event.uri.startswith("bridge://"):

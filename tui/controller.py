@@ -6,6 +6,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -18,8 +19,9 @@ from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
-from pairdbg.backends.focus import TOP_FRAME, Focus
+from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
+from pairdbg.backends.notes import NoteAdded
 from pairdbg.backends.session import Session
 from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
 from pairdbg.mcp_bridge.agents import AgentsChanged
@@ -51,7 +53,7 @@ from .panes import (
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
-from .variables import VariablesTree
+from .variables import VariablesTree, VarNode
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -209,14 +211,19 @@ class Controller(App[None]):
                 if report is not None:
                     self.focus.stopped(report)
                 else:
-                    self.focus.frame = TOP_FRAME
+                    self.focus.look(frame=TOP_FRAME, frame_place=None, variable=None)
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
                     self.query_one(SourceView).show(report.location.file, report.location.line)
+                    self.look_at_source()
                 self.show_session_state()
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
+        elif isinstance(event, NoteAdded) and event.note is not None:
+            variables = self.theme_variables
+            styles = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
+            self.query_one(ActivityLog).add(note_line(event.note, *styles))
         elif isinstance(event, AgentsChanged):
             self.agents_connected = len(event.names)
         elif isinstance(event, AgentModeChanged):
@@ -315,15 +322,17 @@ class Controller(App[None]):
         session = self.session
         if session is None or session.id != data.session_id or session.stop_number != data.stop_number:
             return
-        self.focus.frame = data.frame
         self.query_one(StackPane).show(data.frames, data.total, data.frame)
         self._frames_shown = (data.session_id, data.stop_number)
         chosen = next((f for f in data.frames if f.handle == data.frame), None)
+        place = FramePlace(chosen.function, chosen.file, chosen.line) if chosen is not None else None
+        self.focus.look(frame=data.frame, frame_place=place)
         if chosen is not None:
             source = self.query_one(SourceView)
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
             shown = source.path == chosen.file and source.current_line == chosen.line
             source.show(chosen.file, chosen.line, top=data.frame == TOP_FRAME, move_cursor=not shown)
+            self.look_at_source()
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
         tree.reveal = data.session_id in self.revealed
@@ -355,8 +364,29 @@ class Controller(App[None]):
         session = self.session
         handle = event.option.id
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
-            self.focus.frame = handle
+            self.focus.look(frame=handle, frame_place=None, variable=None)  # the place follows when it loads
             self.load_frame(session, handle)
+
+    # ----- the person's focus beyond the frame: what agents read with get_focus ---------------------------------
+
+    @on(SourceView.CursorMoved)
+    def handle_cursor_moved(self) -> None:
+        self.look_at_source()
+
+    def look_at_source(self) -> None:
+        source = self.query_one(SourceView)
+        self.focus.look(file=source.path, line=source.cursor_line if source.path else None)
+
+    @on(VariablesTree.NodeHighlighted, "#variables")  # not the RN view's or the page's trees
+    def handle_variable_highlighted(self, event: VariablesTree.NodeHighlighted) -> None:
+        data = event.node.data
+        view = data.view if isinstance(data, VarNode) else None
+        session = self.session
+        if view is None or session is None:
+            self.focus.look(variable=None)  # a scope, a bucket or a message
+            return
+        stop = session.stop_number if session.phase == Phase.PAUSED else None
+        self.focus.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
 
     @on(SessionsPane.OptionSelected, "#sessions")
     def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
@@ -415,6 +445,7 @@ class Controller(App[None]):
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
             self.select_session(message.data["session_id"])
+            self.say_interpreter(message.data)
         elif message.action in (
             "get_call_stack",
             "list_debug_sessions",
@@ -429,6 +460,20 @@ class Controller(App[None]):
             "add_watch",
         ):
             self.query_one(ConsolePane).add(Text(message.text))
+
+    def say_interpreter(self, data: dict[str, Any]) -> None:
+        """Which Python the program runs on and why; if it could not import a module, how to pick another."""
+        python = data.get("interpreter")
+        if not python:
+            return
+        console = self.query_one(ConsolePane)
+        console.add(f"{data['session_id']} runs on {python['path']} ({python['chosen_by']})", "dim")
+        if python.get("missing_module"):
+            console.add(
+                f"✗ {python['path']} has no module {python['missing_module']!r}: restart with "
+                "pairdbg --python PATH, or activate the virtualenv that has it before starting pairdbg",
+                "bold red",
+            )
 
     @on(ActionFailed)
     @after_teardown_ignored
@@ -512,3 +557,16 @@ class Controller(App[None]):
                 console.add(f"  next: {message.hint}", "red")
             with contextlib.suppress(Exception):
                 self.notify(message.text, title="evaluate", severity="error", timeout=4)
+
+
+def note_line(note, agent_style: str, human_style: str) -> Text:
+    """`12:03:04 ✎ agent:x  note [S1]  orders.py:14  N1: total is discounted twice` in the activity pane."""
+    is_agent = note.author.startswith("agent")
+    stamp = time.strftime("%H:%M:%S", time.localtime(note.at or time.time()))
+    text = Text(stamp + " ", style="dim")
+    text.append(f"✎ {note.author}", style=f"bold {agent_style if is_agent else human_style}")
+    text.append("  note", style="bold")
+    text.append(f" [{note.session_id}]", style="dim")
+    text.append(f"  {note.place()}  ")
+    text.append(f"{note.id}: {note.text}", style="italic")
+    return text

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import time
 from collections.abc import Iterator
 
@@ -15,6 +16,7 @@ from textual.timer import Timer
 from textual.widgets import Input, OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
+from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
@@ -78,8 +80,10 @@ def status_variants(session: Session | None, mcp_url: str | None, agents: int, a
             short = tiny = f"{mark} exit {session.exit_code}"
         else:
             long = short = tiny = f"{mark} {session.phase.value}"
+        python = queries.interpreter(session)
+        on = f"on {python[0].replace(os.path.expanduser('~'), '~', 1)} " if python else ""
         states = [
-            Text.assemble((f"{session.id} {session.name} ", "bold"), long),
+            Text.assemble((f"{session.id} {session.name} ", "bold"), (on, "dim"), long),
             Text.assemble((f"{session.id} ", "bold"), short),
             Text.assemble((f"{session.id} ", "bold"), tiny),
         ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from . import breakpoints, execution, inspection, sessions
+from . import attention, breakpoints, execution, inspection, sessions
 
 # The order is the MCP tool order (and the golden files').
-ACTIONS = [*sessions.ACTIONS, *breakpoints.ACTIONS, *execution.ACTIONS, *inspection.ACTIONS]
+ACTIONS = [*sessions.ACTIONS, *breakpoints.ACTIONS, *execution.ACTIONS, *inspection.ACTIONS, *attention.ACTIONS]

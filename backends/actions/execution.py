@@ -28,7 +28,7 @@ def _control(what: Literal["continue", "over", "into", "out"]):
 
 
 class PauseParams(SessionParams):
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait (default 5)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="seconds (default 5)")
 
 
 async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
@@ -83,7 +83,7 @@ ACTIONS = [
     ),
     Action(
         "step_into",
-        "Step into the call on the current line.",
+        "Step into the current line's call.",
         ControlParams,
         _control("into"),
         "Step into",
@@ -91,7 +91,7 @@ ACTIONS = [
     ),
     Action(
         "step_out",
-        "Run until the current function returns.",
+        "Run until this function returns.",
         ControlParams,
         _control("out"),
         "Step out",

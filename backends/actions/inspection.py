@@ -264,7 +264,7 @@ ACTIONS = [
     ),
     Action(
         "get_variables",
-        "Children of a @vN handle, paged or picked by name.",
+        "Children of a @vN handle, paged or by name.",
         VariablesParams,
         get_variables,
         "Variables",

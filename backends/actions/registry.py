@@ -189,6 +189,9 @@ class Registry:
             if focus.session_id != session_id:
                 focus.select(session_id)
         outcome = reply.headline or (reply.text.splitlines()[0] if reply.text else "")
+        notes = self.hub.notes.into_stop_report(actor, reply.data)  # what the other side wrote meanwhile
+        if notes:
+            reply.text += "\n" + notes
         self._announce(action, session_id, actor, summary, True, outcome)
         if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):
             text, data = policy.redact_reply(session_id, getattr(params, "ref", None), reply.text, reply.data)

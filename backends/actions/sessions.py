@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from .. import factory, testrun
+from .. import factory, queries, testrun
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level, is_agent
@@ -55,7 +56,7 @@ class StartParams(BaseModel):
     args: list[str] = Field(default_factory=list)
     cwd: str | None = Field(None, description="default: program's folder")
     env: dict[str, str] = Field(default_factory=dict)
-    executable_path: str | None = Field(None, description="python (default: pairdbg's)")
+    executable_path: str | None = Field(None, description="python (default: $VIRTUAL_ENV, .venv, python3)")
     module: bool = Field(False, description="python -m program")
     stop_on_entry: bool = False
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
@@ -101,6 +102,14 @@ async def _launch(
     started = f"Started {session.id} ({display_name(program)}, pid {session.backend.pid or '?'})"
     if spec.test_runner:
         reply.data["test_runner"] = spec.test_runner
+    python = queries.interpreter(session)
+    if python is not None:
+        started += f" on {python[0]} ({python[1]})"
+        reply.data["interpreter"] = {"path": python[0], "chosen_by": python[1]}
+        missing = missing_module(outcome)
+        if missing:
+            reply.data["interpreter"]["missing_module"] = missing
+            reply.text += "\n" + missing_module_hint(missing, *python)
     reply.text = started + "\n" + (f"{note}\n" if note else "") + reply.text
     reply.headline = started + (f" · {reply.headline}" if reply.headline else "")
     return reply
@@ -131,6 +140,29 @@ async def debug_tests(hub: Hub, p: TestsParams, actor: str) -> Reply:
     if tests.files:
         reply.data["tests"]["files"] = tests.files
     return reply
+
+
+MISSING_MODULE = re.compile(r"No module named '([^']+)'")
+
+
+def missing_module(outcome) -> str | None:
+    """The module a program could not import as it started (stopped on the ModuleNotFoundError, or ended by it)."""
+    report = outcome.report
+    if report is not None and report.exception is not None and report.exception.type.endswith("ModuleNotFoundError"):
+        found = MISSING_MODULE.search(report.exception.message or "")
+        return found.group(1) if found else "?"
+    for line in outcome.output_tail or []:
+        if "ModuleNotFoundError" in line:
+            found = MISSING_MODULE.search(line)
+            return found.group(1) if found else "?"
+    return None
+
+
+def missing_module_hint(module: str, python: str, chosen_by: str) -> str:
+    return (
+        f"The program ran on {python} ({chosen_by}), which has no module {module!r}. Pick the interpreter that has"
+        " it: executable_path (pairdbg --python PATH), or activate its virtualenv before starting pairdbg."
+    )
 
 
 class PathMapping(BaseModel):

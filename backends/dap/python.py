@@ -53,6 +53,57 @@ def resolve_python(executable: str | None) -> str:
     return found
 
 
+# A folder holding one of these is a project's root: the search for its .venv stops there.
+PROJECT_MARKERS = (".git", "pyproject.toml", "setup.py", "setup.cfg", ".hg")
+
+
+def venv_python(folder: str) -> str | None:
+    """The interpreter of the virtual environment in `folder`, if there is one."""
+    for name in ("bin/python", "bin/python3", "Scripts/python.exe"):
+        path = os.path.join(folder, name)
+        if os.path.isfile(path) and os.access(path, os.X_OK):
+            return path
+    return None
+
+
+def project_venv(start: str) -> str | None:
+    """A `.venv` in `start` or a folder above it, up to the project's root (or the home folder)."""
+    home = os.path.expanduser("~")
+    folder = os.path.abspath(start)
+    while True:
+        found = venv_python(os.path.join(folder, ".venv"))
+        if found:
+            return found
+        parent = os.path.dirname(folder)
+        if parent == folder or folder == home or any(os.path.exists(os.path.join(folder, m)) for m in PROJECT_MARKERS):
+            return None
+        folder = parent
+
+
+def choose_python(
+    executable: str | None, program: str, *, module: bool = False, cwd: str | None = None, env=None
+) -> tuple[str, str]:
+    """The interpreter a user expects their program to run on, and why it was chosen: the one they named, else
+    the active virtualenv ($VIRTUAL_ENV), else a .venv in the program's project, else python3 on PATH (pairdbg's
+    own interpreter only when there is none)."""
+    env = os.environ if env is None else env
+    if executable:
+        return resolve_python(executable), "named"
+    active = env.get("VIRTUAL_ENV")
+    if active:
+        found = venv_python(active)
+        if found:
+            return found, "the active virtualenv ($VIRTUAL_ENV)"
+    start = (cwd or os.getcwd()) if module else os.path.dirname(os.path.abspath(program))
+    found = project_venv(start)
+    if found:
+        return found, "the project's .venv"
+    found = shutil.which("python3", path=env.get("PATH"))
+    if found:
+        return found, "python3 on PATH"
+    return sys.executable, "pairdbg's own (no python3 on PATH)"
+
+
 async def check_python(python: str) -> None:
     """Fail fast, with a clear message, when `python` is not a CPython that debugpy's launcher can run."""
     if python == sys.executable:
@@ -391,6 +442,7 @@ class PythonLaunch(DebugpyChildren):
         just_my_code: bool = True,
         module: bool = False,
         test_runner: str | None = None,
+        python_chosen_by: str = "named",
     ) -> None:
         super().__init__()
         self.program = program
@@ -398,6 +450,7 @@ class PythonLaunch(DebugpyChildren):
         self.cwd = cwd
         self.env = dict(env or {})
         self.python = python or sys.executable
+        self.python_chosen_by = python_chosen_by  # said with the interpreter wherever it is named
         self.stop_on_entry = stop_on_entry
         self.just_my_code = just_my_code
         self.module = module

@@ -28,6 +28,7 @@ pairdbg install bun|js-debug         fetch a JavaScript runtime pairdbg debugs w
 
 def parse(argv: list[str]) -> argparse.Namespace:
     p = argparse.ArgumentParser(prog="pairdbg", usage=USAGE, description="A debugger a person and an agent share.")
+    p.add_argument("--version", action="version", version=f"pairdbg {version()}")
     p.add_argument("--mcp", action="store_true", help="run headless as an MCP server (stdio unless --http)")
     p.add_argument("--http", action="store_true", help="with --mcp: serve Streamable HTTP instead of stdio")
     p.add_argument("--join", action="store_true", help="with --mcp: relay stdio into the running TUI")
@@ -56,7 +57,12 @@ def parse(argv: list[str]) -> argparse.Namespace:
         metavar="FILE:LINE",
         help="breakpoint to set before the program starts (repeatable)",
     )
-    p.add_argument("--python", default=None, help="interpreter for a Python program (default: this one)")
+    p.add_argument(
+        "--python",
+        default=None,
+        help="interpreter for a Python program (default: the active virtualenv, else the project's .venv, "
+        "else python3 on PATH)",
+    )
     p.add_argument(
         "--runtime",
         choices=["node", "bun"],
@@ -76,21 +82,39 @@ def parse(argv: list[str]) -> argparse.Namespace:
     return p.parse_args(argv)
 
 
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("pairdbg")
+    except PackageNotFoundError:  # run from a checkout that was never installed
+        return "unknown (not installed)"
+
+
 def _breakpoints(specs: list[str], program: str | None) -> list[dict]:
     out = []
     for spec in specs:
         file, sep, line = spec.rpartition(":")
         if not sep:
             file, line = program or "", spec
-        if not line.isdigit() or not file:
+        if not line.isdigit() or int(line) < 1 or not file:
             raise SystemExit(f"pairdbg: -b expects FILE:LINE (or LINE for the program), got {spec!r}")
-        out.append({"file": os.path.abspath(file), "line": int(line)})
+        path = os.path.abspath(file)
+        if not os.path.isfile(path):
+            raise SystemExit(
+                f"pairdbg: -b {spec}: no such file {path}" + (f" (LINE alone means {program})" if program else "")
+            )
+        out.append({"file": path, "line": int(line)})
     return out
 
 
-def _demo_launch() -> dict:
+def _demo_launch(breaks: list[str] | None = None) -> dict:
+    """The demo stopped at the first line of main(), or at the person's -b lines (LINE alone: the demo's)."""
     from pairdbg.backends.samples import DEMO
 
+    if breaks:
+        return {"program": DEMO, "breakpoints": _breakpoints(breaks, DEMO)}
     with open(DEMO, encoding="utf-8") as fh:
         lines = fh.read().splitlines()
     first_body_line = lines.index("def main():") + 2  # 1-based line after `def main():`
@@ -111,10 +135,9 @@ def _tests_launch(args: argparse.Namespace) -> dict:
 
 
 def _setup_logging(headless: bool) -> None:
-    """Logs never go to the TUI's screen or the stdio protocol pipe; the file is private to the user."""
-    if headless:
-        logging.basicConfig(level=logging.WARNING, stream=sys.stderr)
-        return
+    """Logs never go to the TUI's screen or the stdio protocol pipe; the file is private to the user and never holds
+    a token. Headless, warnings also go to stderr (an agent host's log), but not the ones about a token: with the
+    token hidden they say nothing a host can use."""
     from pairdbg.mcp_bridge.http import state_dir
 
     folder = state_dir()
@@ -122,9 +145,18 @@ def _setup_logging(headless: bool) -> None:
     path = folder / "pairdbg.log"
     fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600)
     os.close(fd)
-    logging.basicConfig(level=logging.WARNING, filename=str(path))
-    for handler in logging.getLogger().handlers:
+    root = logging.getLogger()
+    root.setLevel(logging.WARNING)
+    handlers: list[logging.Handler] = [logging.FileHandler(path)]
+    if headless:
+        handlers.append(logging.StreamHandler(sys.stderr))
+    for handler in handlers:
+        handler.setLevel(logging.WARNING)  # a logger set to INFO (the RN listener's LOG_LEVEL) stays out too
+        handler.setFormatter(logging.Formatter(logging.BASIC_FORMAT))
         handler.addFilter(hide_tokens)
+        root.addHandler(handler)
+    if headless:
+        handlers[1].addFilter(without_tokens)  # after hide_tokens, which marks the record
 
 
 # "... token for this run: 3f9a…", "Authorization: Bearer …", "token=…": the secret is the word after these.
@@ -137,7 +169,13 @@ def hide_tokens(record: logging.LogRecord) -> bool:
     hidden = TOKEN_TEXT.sub(r"\1<hidden>", text)
     if hidden != text:
         record.msg, record.args = hidden, ()
+        record.had_token = True
     return True
+
+
+def without_tokens(record: logging.LogRecord) -> bool:
+    """A log filter for stderr: drops a record that named a token (hide_tokens, run first, marked it)."""
+    return not getattr(record, "had_token", False)
 
 
 def mcp_config() -> str:
@@ -213,6 +251,13 @@ def main(argv: list[str] | None = None) -> int:
         except ValueError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
+    if args.breaks and (args.mcp or args.config or not args.program):
+        print(
+            "pairdbg: -b sets breakpoints in a program the TUI starts: "
+            "pairdbg -b FILE:LINE PROGRAM, or pairdbg -b LINE demo",
+            file=sys.stderr,
+        )
+        return 2
     if args.mcp:
         _setup_logging(headless=True)
         return _run_headless(args)
@@ -229,7 +274,7 @@ def main(argv: list[str] | None = None) -> int:
             return 2
         launch = {"action": "start_from_launch_config", "name": args.config, "workspace": workspace}
     elif args.program == "demo":
-        launch = _demo_launch()
+        launch = _demo_launch(args.breaks)
     elif args.program == "test":
         launch = _tests_launch(args)
     elif args.program:
@@ -253,10 +298,12 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def settings_of(args: argparse.Namespace):
-    """The settings: the environment, with the command line's values on top."""
+    """The settings: the settings file, the environment over it, the command line's values on top."""
+    import tomllib
+
     from pydantic import ValidationError
 
-    from pairdbg.settings import Settings
+    from pairdbg.settings import Settings, settings_file
 
     overrides: dict = {}
     mcp = {k: v for k, v in (("host", args.host), ("port", args.port), ("tools", args.tools)) if v is not None}
@@ -266,8 +313,14 @@ def settings_of(args: argparse.Namespace):
         overrides["bridge"] = {"allow_eval": True}
     try:
         return Settings(**overrides)
+    except tomllib.TOMLDecodeError as exc:
+        raise SystemExit(f"pairdbg: the settings file {settings_file()} is not valid TOML: {exc}") from None
     except ValidationError as exc:  # a listener's bad value fails only its start; anything else stops here
-        problems = "; ".join(f"PAIRDBG_{'__'.join(map(str, e['loc'])).upper()}: {e['msg']}" for e in exc.errors())
+        problems = "; ".join(
+            f"PAIRDBG_{'__'.join(map(str, e['loc'])).upper()} (or [{e['loc'][0]}] {'.'.join(map(str, e['loc'][1:]))} "
+            f"in {settings_file()}): {e['msg']}"
+            for e in exc.errors()
+        )
         raise SystemExit(f"pairdbg: invalid setting: {problems}") from None
 
 
@@ -321,13 +374,21 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
     from pairdbg.runtime import Runtime
     from pairdbg.tui import run_tui
 
+    from pairdbg.settings import remember, settings_file
+
+    known = [*themes.load_themes(), *App().available_themes]
     if args.theme:  # before anything binds a port or starts a program
         try:
-            themes.check_name(args.theme, [*themes.load_themes(), *App().available_themes])
+            themes.check_name(args.theme, known)
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
-    runtime = Runtime(settings_of(args))
+    settings = settings_of(args)
+    theme = args.theme or settings.tui.theme
+    if theme and theme not in known:  # a remembered theme that is gone: not a reason to refuse to start
+        print(f"pairdbg: theme {theme!r} from {settings_file()} is unknown; using the default", file=sys.stderr)
+        theme = None
+    runtime = Runtime(settings)
     http = None
     if not args.no_http:
         try:
@@ -335,7 +396,12 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
-    run_tui(runtime, http, launch=launch, theme=args.theme)
+    chosen = run_tui(runtime, http, launch=launch, theme=theme)
+    if chosen != (theme or themes.DEFAULT_DARK):  # the person switched: the next start opens with it
+        try:
+            remember("tui", "theme", chosen)
+        except (OSError, ValueError) as exc:
+            print(f"pairdbg: could not remember the theme in {settings_file()}: {exc}", file=sys.stderr)
     return 0
 
 

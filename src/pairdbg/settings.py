@@ -5,17 +5,25 @@ Read from the environment with the PAIRDBG_ prefix and `__` between a section an
 PAIRDBG_AGENTS__REDACT=false). Older names keep working:
 the React Native listener's own (WS_PORT, WS_HOST, RN_DEBUG_TOKEN, REQUEST_TIMEOUT_MS, MAX_PAYLOAD_SIZE, LOG_LEVEL,
 RN_HEARTBEAT_MS, ...), PAIRDBG_BRIDGE_* and PAIRDBG_ALLOW_REMOTE_MCP. Command-line values are passed as keyword
-arguments and win over the environment.
+arguments and win over the environment. Below the environment, a TOML settings file in the platform's config folder
+(`settings_file()`, e.g. ~/.config/pairdbg/settings.toml) can hold every setting, one table per section
+(`[limits]`, `[mcp]`, `[agents]`, `[rn]`, `[bridge]`, `[tui]`); pairdbg writes the TUI's last theme there.
 """
 
 from __future__ import annotations
 
+import json
 import os
+import re
+import tomllib
+from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, field_validator
 from pydantic.fields import FieldInfo
-from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict
+from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
 from pairdbg.backends.actions.registry import parse_groups
 from pairdbg.backends.bridge.config import BridgeConfig
@@ -47,6 +55,48 @@ class McpSettings(BaseModel):
     @classmethod
     def _tools(cls, value: str) -> str:
         return ",".join(sorted(parse_groups(value)))
+
+
+class TuiSettings(BaseModel):
+    """The terminal UI."""
+
+    model_config = ConfigDict(use_attribute_docstrings=True)
+
+    theme: str | None = None
+    """Theme (pairdbg-dark, pairdbg-light or any Textual theme); pairdbg remembers the last one chosen."""
+
+
+def settings_file() -> Path:
+    """The settings file: settings.toml in the platform's config folder for pairdbg (XDG_CONFIG_HOME on Linux)."""
+    return platformdirs.user_config_path("pairdbg") / "settings.toml"
+
+
+def remember(section: str, key: str, value: str) -> Path:
+    """Write one string setting into the settings file, keeping everything else in it (comments too). Raises
+    OSError, or ValueError when the file is not TOML it can edit (then it is left as it was)."""
+    path = settings_file()
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    line = f"{key} = {json.dumps(value)}"
+    header = re.search(rf"(?m)^\[\s*{re.escape(section)}\s*\][ \t]*(#.*)?$", text)
+    if header is None:
+        text = (text.rstrip("\n") + "\n\n" if text.strip() else "") + f"[{section}]\n{line}\n"
+    else:
+        body_end = re.search(r"(?m)^\[", text[header.end() :])
+        end = header.end() + (body_end.start() if body_end else len(text) - header.end())
+        body = text[header.end() : end]
+        existing = re.search(rf"(?m)^{re.escape(key)}\s*=.*$", body)
+        body = body[: existing.start()] + line + body[existing.end() :] if existing else f"\n{line}" + body
+        text = text[: header.end()] + body + text[end:]
+    try:
+        if tomllib.loads(text).get(section, {}).get(key) != value:
+            raise ValueError(f"{key} is set in a form this edit does not handle")
+    except tomllib.TOMLDecodeError as exc:
+        raise ValueError(f"not valid TOML: {exc}") from None
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".toml.tmp")
+    tmp.write_text(text, encoding="utf-8")
+    tmp.replace(path)
+    return path
 
 
 class _LegacyNames(PydanticBaseSettingsSource):
@@ -86,6 +136,8 @@ class Settings(BaseSettings):
     """The React Native adapter's listener (WS_PORT, RN_DEBUG_TOKEN, ... or PAIRDBG_RN__WS_PORT, ...)."""
     bridge: BridgeConfig | ConfigError = Field(default_factory=dict, validate_default=True)  # type: ignore[arg-type]
     """The debug-bridge listener (PAIRDBG_BRIDGE_PORT, PAIRDBG_BRIDGE_EVAL, ... or PAIRDBG_BRIDGE__PORT, ...)."""
+    tui: TuiSettings = Field(default_factory=TuiSettings)
+    """The terminal UI (theme)."""
 
     @field_validator("rn", mode="wrap")
     @classmethod
@@ -116,4 +168,5 @@ class Settings(BaseSettings):
         dotenv_settings: PydanticBaseSettingsSource,
         file_secret_settings: PydanticBaseSettingsSource,
     ) -> tuple[PydanticBaseSettingsSource, ...]:
-        return init_settings, env_settings, _LegacyNames(settings_cls)
+        toml = TomlConfigSettingsSource(settings_cls, settings_file())  # the settings file, below the environment
+        return init_settings, env_settings, _LegacyNames(settings_cls), toml

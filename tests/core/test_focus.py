@@ -37,3 +37,36 @@ def test_the_hub_keeps_the_focus():
     hub.focus.of("human").select("S1")
     assert hub.focus.of("human").session_id == "S1"
     assert dict(hub.focus).keys() == {"human"}
+
+
+def test_a_change_of_focus_is_announced_once_and_unknown_fields_are_refused():
+    from pairdbg.backends.focus import FocusChanged, VariableLook
+
+    hub = Hub()
+    heard = hub.bus.subscribe()
+    person = hub.focus.of("human")
+    assert person.look(file="/a.py", line=3) is True
+    assert person.look(file="/a.py", line=3) is False  # nothing changed: nothing announced
+    person.look(variable=VariableLook("big", "x" * 1000))
+    assert len(person.variable.value) <= 300  # a huge value is cut, not kept whole
+    events = [heard.queue.get_nowait() for _ in range(heard.queue.qsize())]
+    assert [type(e) for e in events] == [FocusChanged, FocusChanged]
+    import pytest
+
+    with pytest.raises(TypeError):
+        person.look(cursor=4)
+
+
+def test_the_person_attaches_and_leaves():
+    from pairdbg.backends.focus import person_view
+
+    hub = Hub()
+    view = person_view(hub)
+    assert view["attached"] is False and any("no person" in u for u in view["unknown"])
+    hub.focus.attach("human")
+    hub.focus.of("human").look(expression="total")
+    view = person_view(hub)
+    assert view["attached"] is True and view["expression"] == "total"
+    assert "no session is selected" in view["unknown"]
+    hub.focus.detach("human")
+    assert person_view(hub)["attached"] is False

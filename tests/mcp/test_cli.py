@@ -27,13 +27,18 @@ def run_cli(*args: str, runtime_dir) -> subprocess.CompletedProcess:
     )
 
 
-def test_program_arguments_and_breakpoints_parse_like_a_debugger() -> None:
+def test_program_arguments_and_breakpoints_parse_like_a_debugger(tmp_path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "prog.py").write_text("")
+    (tmp_path / "other.py").write_text("")
     args = pairdbg.parse(["-b", "13", "-b", "other.py:7", "prog.py", "--verbose", "-b", "x"])
     assert args.program == "prog.py" and args.args == ["--verbose", "-b", "x"]  # after PROGRAM: the program's
     bps = pairdbg._breakpoints(args.breaks, os.path.abspath("prog.py"))
     assert bps == [{"file": os.path.abspath("prog.py"), "line": 13}, {"file": os.path.abspath("other.py"), "line": 7}]
     with pytest.raises(SystemExit, match="FILE:LINE"):
         pairdbg._breakpoints(["prog.py:x"], None)
+    with pytest.raises(SystemExit, match="no such file"):  # a typo would otherwise never stop
+        pairdbg._breakpoints(["oter.py:7"], None)
 
 
 def test_demo_stops_at_the_first_line_of_main() -> None:

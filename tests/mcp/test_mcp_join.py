@@ -78,7 +78,10 @@ async def test_join_without_a_running_instance_says_so(tmp_path) -> None:
     )
     out, err = await asyncio.wait_for(proc.communicate(), 30)
     assert proc.returncode == 2
-    assert b"no running pairdbg TUI found" in err
+    message = err.decode()
+    assert "no running pairdbg to join" in message and str(tmp_path) in message
+    # every option it names is one pairdbg has
+    assert "`pairdbg --mcp --http`" in message and "--url" not in message and "--token" not in message
 
 
 @pytest.mark.asyncio

@@ -26,15 +26,31 @@ MARKER = re.compile(r"▶\s*(\d+)")
 class Terminal:
     """A pty running one command, and what its screen shows right now."""
 
-    def __init__(self, argv: list[str], env: dict[str, str], cols: int, rows: int) -> None:
+    def __init__(
+        self, argv: list[str], env: dict[str, str], cols: int, rows: int, *, controlling: bool = False
+    ) -> None:
+        """`controlling`: the pty becomes the program's controlling terminal, so closing it sends a SIGHUP (as a
+        terminal window does); otherwise the program only finds its terminal gone."""
         self.master, slave = os.openpty()
         self._set_size(slave, cols, rows)
         self.screen = pyte.Screen(cols, rows)
         self.stream = pyte.ByteStream(self.screen)
+
+        def take_terminal() -> None:
+            fcntl.ioctl(0, termios.TIOCSCTTY, 0)
+
         self.proc = subprocess.Popen(
-            argv, stdin=slave, stdout=slave, stderr=slave, env=env, start_new_session=True, close_fds=True
+            argv,
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            env=env,
+            start_new_session=True,
+            close_fds=True,
+            preexec_fn=take_terminal if controlling else None,
         )
         os.close(slave)
+        self.closed = False
 
     @staticmethod
     def _set_size(fd: int, cols: int, rows: int) -> None:
@@ -82,7 +98,18 @@ class Terminal:
         self.screen.resize(rows, cols)
         os.killpg(self.proc.pid, signal.SIGWINCH)
 
+    def hang_up(self) -> None:
+        """Close the terminal's side, as closing its window does."""
+        if not self.closed:
+            self.closed = True
+            os.close(self.master)
+
     def close(self) -> None:
+        if self.closed:
+            if self.proc.poll() is None:
+                os.killpg(self.proc.pid, signal.SIGKILL)
+                self.proc.wait()
+            return
         if self.proc.poll() is None:
             self.send(CTRL_Q)
             try:

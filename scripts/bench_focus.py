@@ -1,0 +1,112 @@
+"""Benchmark: the person's selection in the TUI -> the agent's `debug://focus/human` notification (target <= 50 ms).
+
+One process, as in a real run: the TUI (driven by Textual's pilot, headless), the MCP endpoint over Streamable HTTP
+and a real MCP client listening for resource updates, on one debugpy session stopped in the demo. Each sample is a
+key the person presses (moving the source cursor, or the variables pane's selection) until the agent's client has
+the notification; pilot's own wait for the key to be handled is included.
+Run: .venv/bin/python scripts/bench_focus.py [--runs 30]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from mcp.client.subscriptions import ResourceUpdated
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))  # support.mcp: the test suite's MCP client helper
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from figures import median_line  # noqa: E402
+from support.mcp import DEMO, DEMO_BP_LINE, http_client  # noqa: E402
+
+from pairdbg.backends.hub import Hub  # noqa: E402
+from pairdbg.mcp_bridge.http import HttpMcpService  # noqa: E402
+from pairdbg.mcp_bridge.notify import FOCUS_URI  # noqa: E402
+from pairdbg.runtime import build_registry  # noqa: E402
+from pairdbg.tui.app import PairDbgApp  # noqa: E402
+from pairdbg.tui.source_view import SourceView  # noqa: E402
+from pairdbg.tui.variables import VariablesTree  # noqa: E402
+
+
+async def wait_until(condition, pilot, timeout: float = 20.0) -> None:
+    deadline = time.perf_counter() + timeout
+    while not condition():
+        if time.perf_counter() > deadline:
+            raise TimeoutError("the TUI never got there")
+        await pilot.pause(0.02)
+
+
+async def measure(runs: int) -> dict[str, list[float]]:
+    os.environ["XDG_RUNTIME_DIR"] = tempfile.mkdtemp()  # the endpoint entry goes there, not the user's
+    hub = Hub()
+    registry = build_registry(hub)
+    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
+    await service.start()
+    app = PairDbgApp(hub, registry)
+    figures: dict[str, list[float]] = {"source cursor": [], "variable selection": []}
+    try:
+        async with app.run_test(size=(160, 45)) as pilot, http_client(service.url, service.token) as agent:
+            await agent.call_tool(
+                "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}
+            )
+            source = app.query_one(SourceView)
+            tree = app.query_one(VariablesTree)
+            await wait_until(lambda: source.current_line == DEMO_BP_LINE, pilot)
+            await wait_until(lambda: bool(tree.root.children) and len(tree.root.children[0].children) >= 2, pilot)
+            arrived: asyncio.Queue[float] = asyncio.Queue()
+            async with agent.listen(resource_subscriptions=[FOCUS_URI]) as stream:
+
+                async def listen() -> None:
+                    async for event in stream:
+                        if isinstance(event, ResourceUpdated) and event.uri == FOCUS_URI:
+                            arrived.put_nowait(time.perf_counter())
+
+                listener = asyncio.create_task(listen())
+                await pilot.pause(0.3)
+                for name, widget in (("source cursor", source), ("variable selection", tree)):
+                    widget.focus()
+                    if widget is tree:  # onto the first local, so every key moves between two variables
+                        while (
+                            tree.cursor_node is None
+                            or tree.cursor_node.data is None
+                            or tree.cursor_node.data.view is None
+                        ):
+                            await pilot.press("down")
+                    await pilot.pause(0.3)
+                    while not arrived.empty():
+                        arrived.get_nowait()
+                    for i in range(runs):
+                        key = "down" if i % 2 == 0 else "up"
+                        start = time.perf_counter()
+                        await pilot.press(key)
+                        end = await asyncio.wait_for(arrived.get(), 5)
+                        figures[name].append((end - start) * 1000)
+                        await pilot.pause(0.05)  # let a late duplicate land before the next sample
+                        while not arrived.empty():
+                            arrived.get_nowait()
+                listener.cancel()
+    finally:
+        await service.stop()
+        await hub.shutdown()
+    return figures
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=30)
+    args = parser.parse_args()
+    figures = asyncio.run(measure(args.runs))
+    print("person's selection -> agent's debug://focus/human notification, ms (target <= 50):")
+    for name, values in figures.items():
+        print(median_line(name, values, 20))
+
+
+if __name__ == "__main__":
+    main()
