@@ -9,7 +9,7 @@ import os
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from .base import Backend
+from .base import Backend, ExceptionMode
 from .errors import DebugError, ErrorCode
 from .events import EventBus, PhaseChanged, SessionAdded, SessionRemoved
 from .focus import Focuses
@@ -92,13 +92,15 @@ class Hub:
         name: str,
         breakpoints: list[dict] | None = None,
         actor: str = "human",
+        exception_mode: ExceptionMode | None = None,
     ) -> Session:
         """Check capacity once, before anything is spawned, then build the backend (which may start a runtime)
-        and open its session. A backend whose session cannot open is closed again."""
+        and open its session. A backend whose session cannot open is closed again. `exception_mode`: what the
+        program pauses on from its first line (default: uncaught)."""
         self.check_capacity()
         backend = await make()
         try:
-            return await self.open(backend, name, breakpoints, actor)
+            return await self.open(backend, name, breakpoints, actor, exception_mode=exception_mode)
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
@@ -111,6 +113,7 @@ class Hub:
         breakpoints: list[dict] | None = None,
         actor: str = "human",
         parent: Session | None = None,
+        exception_mode: ExceptionMode | None = None,
     ) -> Session:
         """Register a session for `backend`, validate its first breakpoints and start it.
 
@@ -125,6 +128,8 @@ class Hub:
         if parent is not None:  # a child process: listed with its parent, starts with the parent's breakpoints
             session.parent = parent
             session.breakpoints.inherit(parent.breakpoints)
+        if exception_mode is not None:
+            session.breakpoints.exception_mode = exception_mode  # sent with the first breakpoints, before any code
         try:
             initial = list(session.breakpoints.values())
             for spec in breakpoints or []:

@@ -59,8 +59,8 @@ async def get_focus(hub: Hub, p: FocusParams, actor: str) -> Reply:
 
 
 class NoteParams(BaseModel):
-    text: str = Field(description="the note")
-    session_id: str | None = Field(None, description="e.g. S1")
+    text: str = Field()
+    session_id: str | None = None
     on: str | None = Field(None, description="file:line, variable name or @vN")
 
 

@@ -17,7 +17,7 @@ from .common import SessionParams
 from .registry import Action, Reply
 
 
-STATEMENT = Field(None, description="code on the line, instead of line (with line: the match nearest to it)")
+STATEMENT = Field(None, description="code on the line (instead of line, or nearest to it)")
 
 
 class SetBreakpointParams(SessionParams):
@@ -25,7 +25,7 @@ class SetBreakpointParams(SessionParams):
     line: int | None = Field(None, ge=1)
     statement: str | None = STATEMENT
     function: str | None = Field(None, description="function name (instead of file+line)")
-    condition: str | None = Field(None, description="stop only when true")
+    condition: str | None = None
     hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log it, do not stop")
 
@@ -157,5 +157,6 @@ ACTIONS = [
         "Pause on exceptions",
         level=Level.CONTROL,
         idempotent=True,
+        group="more",  # start_debugging(pause_on_exceptions=...) sets it from the first line
     ),
 ]

@@ -28,7 +28,7 @@ def _control(what: Literal["continue", "over", "into", "out"]):
 
 
 class PauseParams(SessionParams):
-    wait_s: float | None = Field(None, ge=0, le=300, description="seconds (default 5)")
+    wait_s: float | None = Field(None, ge=0, le=300, description="default 5")
 
 
 async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
@@ -40,7 +40,7 @@ async def pause_execution(hub: Hub, p: PauseParams, actor: str) -> Reply:
 
 
 class WaitParams(SessionParams):
-    timeout_s: float = Field(30, ge=0, le=600, description="seconds to wait")
+    timeout_s: float = Field(30, ge=0, le=600, description="seconds")
     after_stop: int | None = Field(None, ge=0, description="default: the last stop you saw")
 
 

@@ -18,7 +18,7 @@ from .registry import Action, Reply
 
 
 class StackParams(SessionParams):
-    thread_id: int | None = Field(None, description="default: the stopped thread")
+    thread_id: int | None = Field(None, description="default: the stopped one")
     start: int = 0
     count: int = Field(20, ge=1, le=200)
     include_library: bool = Field(False, description="list hidden library frames")
@@ -90,7 +90,7 @@ async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
 
 
 class LocalsParams(FrameParams):
-    include_special: bool = Field(False, description="include dunder names")
+    include_special: bool = Field(False, description="dunder names too")
     count: int = Field(100, ge=1, le=500)
 
 
@@ -111,9 +111,9 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
 
 
 class EvaluateParams(SessionParams):
-    expression: str = Field(description="in the program's language")
-    frame: str | None = Field(None, description="default @f0; 'global' in JavaScript, also running")
-    return_by_value: bool = Field(False, description="JavaScript: the whole value as JSON")
+    expression: str = Field()
+    frame: str | None = Field(None, description="default @f0; 'global' in JS, also running")
+    return_by_value: bool = Field(False, description="JS: the whole value as JSON")
 
 
 async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
@@ -209,7 +209,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="next_since of the last call")
     limit: int = Field(100, ge=1, le=1000)
-    category: str | None = Field(None, description="stdout, stderr, console, important; default all")
+    category: str | None = Field(None, description="stdout, stderr, console or important")
 
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:
@@ -247,7 +247,7 @@ async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_call_stack",
-        "Frames of the stopped thread (@fN) or another (@f<thread>.<N>), and what is hidden.",
+        "Frames (@fN) of the stopped thread or another (@f<thread>.<N>), and what is hidden.",
         StackParams,
         get_call_stack,
         "Call stack",

@@ -9,6 +9,7 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from .. import factory, queries, testrun
+from ..base import ExceptionMode
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
 from ..policy import MODE_SAYS, AgentMode, Level, is_agent
@@ -43,7 +44,7 @@ class BreakpointArg(BaseModel):
     file: str = Field()
     line: int | None = Field(None, ge=1)
     statement: str | None = Field(None, description="code on the line, instead of line")
-    condition: str | None = Field(None, description="stop only when true")
+    condition: str | None = None
     hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log it, do not stop")
 
@@ -51,7 +52,7 @@ class BreakpointArg(BaseModel):
 class StartParams(BaseModel):
     program: str = Field(description="script, or module name with module=true")
     language: str | None = Field(None, description="default: by extension")
-    runtime: Literal["node", "bun"] | None = Field(None, description="default: node for .js, bun for .ts")
+    runtime: Literal["node", "bun"] | None = Field(None, description="default node; bun for .ts")
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
     args: list[str] = Field(default_factory=list)
     cwd: str | None = Field(None, description="default: program's folder")
@@ -62,6 +63,7 @@ class StartParams(BaseModel):
     breakpoints: list[BreakpointArg] = Field(default_factory=list, description="set before it runs")
     wait_s: float | None = Field(None, ge=0, le=300, description="default 10")
     just_my_code: bool = Field(True, description="Python: steps skip library code")
+    pause_on_exceptions: Literal["none", "uncaught", "all"] = Field("uncaught", description="all: where raised")
 
 
 def _placed(bp: BreakpointArg, cwd: str | None, program: str) -> dict:
@@ -76,21 +78,29 @@ def _placed(bp: BreakpointArg, cwd: str | None, program: str) -> dict:
 
 
 async def start_debugging(hub: Hub, p: StartParams, actor: str) -> Reply:
-    spec = factory.LaunchSpec(**p.model_dump(exclude={"breakpoints", "wait_s"}))
+    spec = factory.LaunchSpec(**p.model_dump(exclude={"breakpoints", "wait_s", "pause_on_exceptions"}))
     note = testrun.recognise(spec)
     program = p.program if p.module else os.path.abspath(os.path.join(p.cwd or "", os.path.expanduser(p.program)))
     breakpoints = [_placed(bp, p.cwd, program) for bp in p.breakpoints]
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-    return await _launch(hub, spec, breakpoints, wait, actor, p.model_dump(), note)
+    launch = p.model_dump()
+    return await _launch(hub, spec, breakpoints, wait, actor, launch, note, p.pause_on_exceptions)
 
 
 async def _launch(
-    hub: Hub, spec: factory.LaunchSpec, breakpoints: list[dict], wait: float, actor: str, launch: dict, note: str | None
+    hub: Hub,
+    spec: factory.LaunchSpec,
+    breakpoints: list[dict],
+    wait: float,
+    actor: str,
+    launch: dict,
+    note: str | None,
+    exception_mode: ExceptionMode | None = None,
 ) -> Reply:
     """Start `spec`, wait for its first stop; the reply says what started (and `note`, e.g. what a test run stops at).
     `launch` is what restart_debugging starts again."""
     _, program, make = factory.launcher(spec)
-    session = await hub.create(make, display_name(program), breakpoints, actor)
+    session = await hub.create(make, display_name(program), breakpoints, actor, exception_mode)
     session.launch_args = launch
     outcome = await session.wait_for_stop(0, wait)
     hub.focus.of(actor).saw(outcome.report)
@@ -116,7 +126,7 @@ async def _launch(
 
 
 class TestsParams(BaseModel):
-    args: list[str] = Field(default_factory=list, description="runner arguments, e.g. test files")
+    args: list[str] = Field(default_factory=list, description="e.g. test files")
     cwd: str | None = Field(None, description="project folder (default: cwd)")
     executable_path: str | None = Field(None, description="python (default: project's .venv)")
 
@@ -174,9 +184,9 @@ class PathMapping(BaseModel):
 
 class AttachParams(BaseModel):
     target: str = Field(description="host:port or ws:// URL")
-    language: Literal["python", "javascript", "typescript"] = Field("python", description="the program's language")
+    language: Literal["python", "javascript", "typescript"] = "python"
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
-    wait_s: float | None = Field(2.0, ge=0, le=300, description="seconds to wait")
+    wait_s: float | None = Field(2.0, ge=0, le=300)
     just_my_code: bool = Field(True, description="Python: steps skip library code")
     path_mappings: list[PathMapping] | None = Field(
         None, max_length=32, description="remote roots to map; stops show local paths"
@@ -274,7 +284,9 @@ async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
             f"session {old.id} was attached, not launched by pairdbg",
             hint="restart the program yourself, then attach again",
         )
-    spec = factory.LaunchSpec(**{k: v for k, v in launch.items() if k not in ("breakpoints", "wait_s")})
+    spec = factory.LaunchSpec(
+        **{k: v for k, v in launch.items() if k not in ("breakpoints", "wait_s", "pause_on_exceptions")}
+    )
     _, program, make = factory.launcher(spec)
     before = old.stop_number
     session = await hub.restart(old.id, make, display_name(program))
@@ -340,6 +352,7 @@ ACTIONS = [
         "Supported languages",
         read_only=True,
         quiet=True,
+        group="more",  # start_debugging's errors name what is missing and how to get it
     ),
     Action(
         "start_debugging",
@@ -400,7 +413,7 @@ ACTIONS = [
     ),
     Action(
         "list_debug_sessions",
-        "Sessions, their phases and where they are stopped.",
+        "Sessions, their phases and stops.",
         NoParams,
         list_debug_sessions,
         "List sessions",

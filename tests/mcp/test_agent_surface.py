@@ -133,3 +133,15 @@ async def test_a_breakpoint_aimed_by_statement_text_binds_at_that_line(registry)
     typo = {"file": LOOP, "statement": "retrun totl"}
     missing = await expect_error(registry, "set_breakpoint", typo, "INVALID_PARAMETERS")
     assert "closest: 3: return total" in (missing.hint or ""), missing.hint
+
+
+async def test_start_debugging_pauses_on_every_raised_exception_from_the_first_line(registry) -> None:
+    crash = "crash.py"
+    started = await registry.run("start_debugging", {"program": prog(crash), "pause_on_exceptions": "all"}, AGENT)
+    stop = started.data["stop"]
+    assert stop["reason"] == "exception" and stop["exception"]["type"].endswith("KeyError"), started.text
+    assert stop["location"]["line"] == line_of(crash, 'raise KeyError("handled")')
+    listed = await registry.run("list_breakpoints", {}, AGENT)
+    assert listed.data["exception_mode"] == "all", listed.text
+    restarted = await registry.run("restart_debugging", {}, AGENT)
+    assert restarted.data["stop"]["exception"]["type"].endswith("KeyError"), restarted.text

@@ -63,7 +63,10 @@ def compact(tools: list[types.Tool]) -> str:
 
 # Parameters whose name, type and default say all there is (the instructions explain session ids and 1-based lines):
 # a description would be paid for on every turn and say nothing more.
-SELF_EXPLAINING = {"session_id", "args", "env", "stop_on_entry", "file", "line", "start", "count", "limit", "frame"}
+SELF_EXPLAINING = {
+    "session_id", "args", "env", "stop_on_entry", "file", "line", "start", "count", "limit", "frame", "expression",
+    "language", "wait_s", "text", "condition",
+}  # fmt: skip
 
 
 def schema_problems(name: str, schema: dict[str, Any], where: str = "") -> list[str]:
@@ -96,7 +99,7 @@ async def test_the_default_list_is_the_debugger_within_budget(mode) -> None:
         assert len(tools) <= BUDGET_TOOLS, f"{len(tools)} tools"
         assert size <= BUDGET_BYTES, f"{size} bytes of tools/list"
         assert {"start_debugging", "set_breakpoint", "step_over", "evaluate_expression", "get_variables"} <= names
-        assert {"list_supported_languages", "wait_for_stop", "get_output", "close_debug_session"} <= names
+        assert {"restart_debugging", "wait_for_stop", "get_output", "close_debug_session"} <= names
         assert not names & (PAGE_TOOLS | RN_TOOLS), names & (PAGE_TOOLS | RN_TOOLS)
         problems = [p for t in tools for p in schema_problems(t.name, t.input_schema)]
         assert not problems, problems
