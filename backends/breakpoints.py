@@ -57,6 +57,7 @@ class Breakpoint:
     log_message: str | None = None
     set_by: str = "human"
     enabled: bool = True  # a disabled breakpoint is kept and listed but not sent to the target
+    temporary: bool = False  # run_to_line's: removed at the session's next stop, wherever that is
     state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
 
     def view(self) -> BreakpointView:
@@ -80,6 +81,7 @@ class Breakpoint:
             source=source,
             set_by=self.set_by,
             enabled=self.enabled,
+            temporary=self.temporary or None,
         )
 
 

@@ -122,6 +122,7 @@ class BreakpointView(BaseModel):
     source: str | None = Field(None, description="the text of the line it is bound to")
     set_by: str = "human"
     enabled: bool = True
+    temporary: bool | None = Field(None, description="run_to_line's: removed at the next stop")
 
 
 class SessionSummary(BaseModel):

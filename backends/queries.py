@@ -304,3 +304,56 @@ def page_view(session: Session | None) -> PageData | None:
     backend = session.backend
     redactor = getattr(getattr(backend, "service", None), "redactor", None)
     return PageData(backend.page, session.phase == Phase.RECONNECTING, redactor)
+
+
+# ----- navigation: the program's project, the files it loaded, installed modules by name ----------------------------
+
+
+def project_folder(session: Session) -> str | None:
+    """The program's project root (nearest folder up with pyproject.toml, package.json or .git); None when the
+    program is not a file here (a page, an attached target) and it has not stopped in one."""
+    import os
+
+    from .project import project_root
+
+    program = session.backend.program
+    launch = session.launch_args or {}
+    for candidate in (program, launch.get("cwd"), session.last_stop.location.file if session.last_stop else None):
+        if candidate and os.path.isabs(candidate) and os.path.exists(candidate):
+            return project_root(candidate)
+    return None
+
+
+def project_files(session: Session) -> Any:  # project.Listing; blocking (git or a walk): run it off the loop
+    from .project import Listing, list_files
+
+    root = project_folder(session)
+    return list_files(root) if root else Listing("", [], "none")
+
+
+async def loaded_sources(session: Session) -> list[str]:
+    """The files the debuggee has loaded, as its backend tells (DAP modules/loadedSources, the inspector's parsed
+    scripts and their source maps' sources); empty when the session is not live or cannot tell."""
+    if not session.phase.reachable or not session.backend.debugs_code:
+        return []
+    try:
+        return await session.backend.debugger("has no sources").loaded_sources()
+    except DebugError:
+        return []
+
+
+async def resolve_module(session: Session, name: str) -> str:
+    """The source file of an installed module as the program's own interpreter finds it (`json.decoder`, `lodash`),
+    without running it; PATH_NOT_FOUND naming why when there is none."""
+    from . import modules
+
+    runtime = session.backend.module_runtime()
+    if runtime is None:
+        raise DebugError(
+            ErrorCode.CAPABILITY_UNSUPPORTED,
+            f"session {session.id} does not know its program's interpreter (an attached or remote program)",
+            hint="open the module's file by its path instead",
+        )
+    if runtime.kind == "python":
+        return await modules.resolve_python(runtime.executable, name, runtime.program_dir, runtime.cwd, runtime.env)
+    return await modules.resolve_node(runtime.executable, name, runtime.program_dir or runtime.cwd or ".")

@@ -50,7 +50,7 @@ from .panes import (
 )
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
-from .source_view import SourceView
+from .source_view import SourceView, gutter_marks
 from .variables import VariablesTree
 
 if TYPE_CHECKING:
@@ -212,7 +212,9 @@ class Controller(App[None]):
                     self.focus.frame = TOP_FRAME
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
-                    self.query_one(SourceView).show(report.location.file, report.location.line)
+                    source = self.query_one(SourceView)
+                    source.show(report.location.file, report.location.line)
+                    source.set_inline_values(report.location.file, report.location.line, report.locals)
                 self.show_session_state()
             self.refresh_sessions()
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
@@ -284,13 +286,7 @@ class Controller(App[None]):
         views = [bp.view() for bp in session.breakpoints.values()] if session else []
         self.query_one(BreakpointsPane).show(views)
         source = self.query_one(SourceView)
-        source.set_breakpoints(
-            {
-                (v.actual_line or v.line): v.verified
-                for v in views
-                if v.kind == "line" and v.file == source.path and (v.actual_line or v.line)
-            }
-        )
+        source.set_breakpoints(gutter_marks(views, source.path))
 
     # ----- frames and variables ---------------------------------------------------------------------------------
 
@@ -324,6 +320,7 @@ class Controller(App[None]):
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
             shown = source.path == chosen.file and source.current_line == chosen.line
             source.show(chosen.file, chosen.line, top=data.frame == TOP_FRAME, move_cursor=not shown)
+            source.set_inline_values(chosen.file, chosen.line, data.first_scope_children)
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
         tree.reveal = data.session_id in self.revealed
@@ -357,6 +354,14 @@ class Controller(App[None]):
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
             self.focus.frame = handle
             self.load_frame(session, handle)
+
+    @on(StackPane.OptionSelected, "#stack")
+    def handle_frame_chosen(self, event: StackPane.OptionSelected) -> None:
+        """Enter on a frame shows its source again (after the person opened another file)."""
+        session = self.session
+        if event.option.id and session is not None and session.phase == Phase.PAUSED:
+            self.focus.frame = event.option.id
+            self.load_frame(session, event.option.id)
 
     @on(SessionsPane.OptionSelected, "#sessions")
     def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
@@ -460,7 +465,7 @@ class Controller(App[None]):
             hint = "stop only when this is true; empty removes it"
             self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
-    def toggle_breakpoint(self) -> None:
+    def toggle_breakpoint(self, line: int | None = None) -> None:
         source = self.query_one(SourceView)
         session = self.session
         if session is None or not source.path:
@@ -473,7 +478,7 @@ class Controller(App[None]):
                 )
             )
             return
-        line = source.cursor_line
+        line = line or source.cursor_line
         for bp in session.breakpoints.values():
             if bp.kind == "line" and bp.file == source.path and line in (bp.line, bp.state.line):
                 self.perform("remove_breakpoint", self.session_args(breakpoint_id=bp.id))

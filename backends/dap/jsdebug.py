@@ -20,7 +20,15 @@ import os
 import re
 from typing import Any
 
-from ..base import BreakpointState, Capabilities, ExceptionMode, LineBreakpointSpec, RawScope, RawValue
+from ..base import (
+    BreakpointState,
+    Capabilities,
+    ExceptionMode,
+    LineBreakpointSpec,
+    ProgramRuntime,
+    RawScope,
+    RawValue,
+)
 from ..errors import DebugError, ErrorCode
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
@@ -338,6 +346,14 @@ class JsDebugLaunch(DapBackend):
         # js-debug by their sourceReference.
         return dataclasses.replace(super().features, remote_sources=True)
 
+    def module_runtime(self) -> ProgramRuntime | None:
+        try:
+            node = find_node()
+        except TargetMissing:
+            return None
+        folder = self.cwd or os.path.dirname(os.path.abspath(self.program or "."))
+        return ProgramRuntime("node", node, folder, folder, dict(self.env))
+
     async def scopes(self, frame_id: int) -> list[RawScope]:
         """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one
         Locals scope, as the inspector path does, so a stop report has the function's variables too."""
@@ -463,6 +479,9 @@ class JsDebugAttach(JsDebugLaunch):
             raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {endpoint.url}")
         self.relay = TcpRelay(match.group(1), int(match.group(2)))
         self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        return None  # the attached program may run anywhere, from any folder
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         kind, args = super()._start_request()

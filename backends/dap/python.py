@@ -16,7 +16,7 @@ from typing import Any
 from ..hosts import check_host
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
-from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec
+from ..base import BreakpointState, ExceptionDetails, LineBreakpointSpec, ProgramRuntime
 from .backend import DapBackend
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
@@ -188,6 +188,9 @@ class DebugpyChildren(DapBackend):
                 "until its parent ends\n",
             )
 
+    async def loaded_sources(self) -> list[str]:
+        return [path for path in await super().loaded_sources() if path != BOOT]  # pairdbg's own, not the program's
+
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return (frame.get("source") or {}).get("path") != BOOT
 
@@ -262,6 +265,11 @@ class PythonLaunch(DebugpyChildren):
         self.stop_on_entry = stop_on_entry
         self.just_my_code = just_my_code
         self.module = module
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        program_dir = None if self.module else os.path.dirname(os.path.abspath(self.program))
+        cwd = self.cwd or program_dir
+        return ProgramRuntime("python", self.python, program_dir, cwd, {"PYTHONUNBUFFERED": "1", **self.env})
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         ok, why = debugpy_available()
