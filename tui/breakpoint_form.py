@@ -43,7 +43,7 @@ class BreakpointForm(ModalScreen[bool]):
     BreakpointForm { align: center middle; }
     BreakpointForm > Vertical { width: 90%; max-width: 90; height: auto; border: round $primary;
                                 background: $panel; padding: 0 1; }
-    BreakpointForm Label { width: 100%; }
+    BreakpointForm Label { width: 100%; text-wrap: nowrap; text-overflow: ellipsis; }
     BreakpointForm #bp-error { color: $error; }
     BreakpointForm Input { margin-bottom: 0; }
     """

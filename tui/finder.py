@@ -60,7 +60,7 @@ class Finder(ModalScreen[Jump | None]):
     Finder > Vertical { width: 90%; max-width: 110; height: auto; max-height: 80%; margin-top: 2;
                         border: round $primary; background: $panel; padding: 0 1; }
     Finder #finder-input { margin: 0; }
-    Finder #finder-note { width: 100%; color: $text-muted; height: 1; }
+    Finder #finder-note { width: 100%; color: $text-muted; height: 1; text-wrap: nowrap; text-overflow: ellipsis; }
     Finder #finder-note.-error { color: $error; }
     Finder OptionList { height: auto; max-height: 20; border: none; background: $panel; }
     """
