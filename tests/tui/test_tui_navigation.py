@@ -14,6 +14,7 @@ from typing import Any
 import pytest
 import pytest_asyncio
 
+from pairdbg.backends import queries
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
@@ -21,6 +22,7 @@ from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.breakpoint_form import BreakpointForm
 from pairdbg.tui.finder import Finder
+from pairdbg.tui.panes import ActivityLog, StackPane
 from pairdbg.tui.source_view import SourceView
 from support import until
 from support.core import missing_target, require_debugpy
@@ -135,6 +137,14 @@ async def test_open_a_second_module_break_there_before_it_loads_and_come_back(co
         await pilot.click(SourceView, offset=(0, 13))
         await until(lambda: not any(b.line == 14 for b in session.breakpoints.values()), "click again")
 
+        # Choosing the stack's frame also goes back to the stop.
+        source.open_file(helper)
+        stack = app.query_one(StackPane)
+        stack.focus()
+        stack.highlighted = 0
+        await pilot.press("enter")
+        await until(lambda: source.path == main and source.current_line == 13, "back through the stack", pilot=pilot)
+
         await pilot.press("f5")
         await until(lambda: source.path == helper and source.current_line == 2, "the stop in helper", pilot=pilot)
         assert session.last_stop is not None and session.last_stop.hit_breakpoints == [bp.id]
@@ -247,6 +257,8 @@ async def test_run_to_cursor_and_set_next_statement(core, project):
         await pilot.press("ctrl+f22")  # ctrl+shift+F10
         await until(lambda: session.last_stop.location.line == 2 and session.last_stop.reason == "goto", "goto")
         await until(lambda: source.current_line == 2, "the marker back on line 2", pilot=pilot)
+        activity = " ".join(app.query_one(ActivityLog).lines_text)
+        assert "run_to_line" in activity and "goto_line" in activity  # through the registry, as an agent sees
 
 
 NODE_MAIN = """\
@@ -266,14 +278,26 @@ NODE_SECOND = """\
 """
 
 
-@pytest.mark.asyncio
-async def test_node_f9_in_a_second_file_before_it_loads(core, tmp_path):
+def need_node(backend: str) -> None:
     if shutil.which("node") is None:
         missing_target("node is not installed")
+    if backend == "dap":
+        from pairdbg.backends.runtimes import TargetMissing, find_js_debug
+
+        try:
+            find_js_debug()
+        except TargetMissing as exc:
+            missing_target(str(exc))
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", ["inspector", "dap"], ids=["node-inspector", "node-js-debug"])
+async def test_node_f9_in_a_second_file_before_it_loads_then_run_to_cursor(core, tmp_path, backend):
+    need_node(backend)
     (tmp_path / "package.json").write_text('{"name": "two"}', encoding="utf-8")
     main = write(tmp_path, "main.js", NODE_MAIN)
     second = write(tmp_path, "second.js", NODE_SECOND)
-    async with stopped(core, main, 2) as (app, pilot, session, source):
+    async with stopped(core, main, 2, backend=backend) as (app, pilot, session, source):
         await pilot.press("ctrl+o")
         await type_in_finder(app, pilot, "second")
         await pilot.press("enter")
@@ -281,6 +305,9 @@ async def test_node_f9_in_a_second_file_before_it_loads(core, tmp_path):
         source.set_cursor(2)
         await pilot.press("f9")
         await until(lambda: any(b.file == second for b in session.breakpoints.values()), "the bp", pilot=pilot)
+        await until(lambda: source.line_text(2)[0] in "●○", "the gutter mark", pilot=pilot)
+        if source.line_text(2)[0] == "○":  # not bound yet: the reason is on the line
+            assert "pending" in source.line_text(2)
         source.set_cursor(3)
         await pilot.press("ctrl+f22")  # no goto on this backend: refused with the reason
         await until(
@@ -291,3 +318,11 @@ async def test_node_f9_in_a_second_file_before_it_loads(core, tmp_path):
         await pilot.press("f5")
         await until(lambda: source.path == second and source.current_line == 2, "the stop in second.js", pilot=pilot)
         assert session.phase == Phase.PAUSED
+
+        # Run to cursor on this backend too: a temporary breakpoint, gone once the program stops there.
+        source.set_cursor(3)
+        await pilot.press("ctrl+f10")
+        await until(lambda: source.current_line == 3, "the stop at the cursor", pilot=pilot)
+        await until(lambda: not any(b.temporary for b in session.breakpoints.values()), "temporary bp removed")
+        loaded = await queries.loaded_sources(session)
+        assert second in loaded and main in loaded  # what the finder lists besides the project
