@@ -134,9 +134,9 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
-            handle=session.handles.frame(i, f.id) if thread_id == stopped else session.handles.thread_frame(
-                thread_id, i, f.id
-            ),
+            handle=session.handles.frame(i, f.id)
+            if thread_id == stopped
+            else session.handles.thread_frame(thread_id, i, f.id),
             function=f.name,
             file=f.file,
             line=f.line,
@@ -322,13 +322,6 @@ def project_folder(session: Session) -> str | None:
         if candidate and os.path.isabs(candidate) and os.path.exists(candidate):
             return project_root(candidate)
     return None
-
-
-def project_files(session: Session) -> Any:  # project.Listing; blocking (git or a walk): run it off the loop
-    from .project import Listing, list_files
-
-    root = project_folder(session)
-    return list_files(root) if root else Listing("", [], "none")
 
 
 async def loaded_sources(session: Session) -> list[str]:

@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,6 +16,7 @@ from textual.widgets import Footer, Input
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import Action
+from pairdbg.backends.events import Stopped
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import AgentMode
 from pairdbg.backends.samples import DEMO
@@ -23,6 +24,7 @@ from pairdbg.backends.samples import DEMO
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .controller import Controller
+from .messages import HubChanged
 from .navigation import Navigator
 from .page_view import PageView, is_bridge
 from .panes import (
@@ -187,6 +189,11 @@ class PairDbgApp(Controller):
 
     def on_source_view_gutter_clicked(self, message: SourceView.GutterClicked) -> None:
         self.toggle_breakpoint(message.line)
+
+    @on(HubChanged)
+    def warm_finder(self, message: HubChanged) -> None:
+        if isinstance(message.event, Stopped):
+            self.navigator.warm()
 
     def on_resize(self, event: events.Resize) -> None:
         """Below NARROW columns the side panes take turns (F2) so the source keeps a readable width."""

@@ -45,6 +45,8 @@ class FinderSources:
     project: Callable[[], Listing]  # blocking: run in a thread
     loaded: Callable[[], Awaitable[list[str]]]
     module: Callable[[str], Awaitable[str]] | None  # None: no interpreter known to resolve names with
+    cached: Listing | None = None  # the project's listing from the last time: shown at once, then refreshed
+    remember: Callable[[Listing], None] | None = None
 
 
 @dataclass(frozen=True)
@@ -74,7 +76,7 @@ class Finder(ModalScreen[Jump | None]):
         super().__init__()
         self.sources = sources
         self.initial = query
-        self.listing: Listing | None = None
+        self.listing: Listing | None = sources.cached
         self.loaded: list[str] = []
         self.entries: list[Entry] = []
         self.resolving = False
@@ -93,7 +95,7 @@ class Finder(ModalScreen[Jump | None]):
     def on_mount(self) -> None:
         self.query_one("#finder-input", Input).focus()
         self.query_one("#finder-input", Input).cursor_position = len(self.initial)
-        if self.initial[:1] in PREFIXES:
+        if self.initial[:1] in PREFIXES or self.listing is not None:
             self.refilter()
         else:
             self.note("listing the project…")
@@ -108,8 +110,12 @@ class Finder(ModalScreen[Jump | None]):
         self.app.call_from_thread(self._listed, listing)
 
     def _listed(self, listing: Listing) -> None:
+        if self.sources.remember is not None:
+            self.sources.remember(listing)
+        changed = self.listing is None or (listing.root, listing.files) != (self.listing.root, self.listing.files)
         self.listing = listing
-        self.refilter()
+        if changed:
+            self.refilter()
 
     @work(group="finder-loaded", exclusive=True)
     async def list_loaded(self) -> None:

@@ -23,10 +23,30 @@ HUMAN = "human"
 
 
 class Navigator:
-    """Runs the navigation keys for the app (which binds them); owns no state of its own."""
+    """Runs the navigation keys for the app (which binds them); keeps only the last project listing."""
 
     def __init__(self, app: Controller) -> None:
         self.app = app
+        self._listings: dict[str, Listing] = {}  # the last listing of each project: the finder shows it at once
+        self._warming: set[str] = set()
+
+    def _remember(self, listing: Listing) -> None:
+        if listing.root:
+            self._listings[listing.root] = listing
+
+    def warm(self) -> None:
+        """List the selected session's project in the background once, so the first ctrl+o shows results at once."""
+        session = self.app.session
+        root = queries.project_folder(session) if session is not None else None
+        if root is None or root in self._listings or root in self._warming:
+            return
+        self._warming.add(root)  # once: the finder lists again each time it opens anyway
+
+        def list_now() -> None:
+            listing = list_files(root)
+            self.app.call_from_thread(self._remember, listing)
+
+        self.app.run_worker(list_now, thread=True, group="finder-warm", exclusive=True)
 
     @property
     def source(self) -> SourceView:
@@ -39,12 +59,12 @@ class Navigator:
         source = self.source
         shown = source.path
 
+        root = queries.project_folder(session) if session is not None else None
+        if root is None and shown and not is_url(shown):
+            root = project_root(shown)
+
         def project() -> Listing:
-            if session is not None:
-                listing = queries.project_files(session)
-                if listing.root:
-                    return listing
-            return list_files(project_root(shown)) if shown and not is_url(shown) else Listing("", [], "none")
+            return list_files(root) if root else Listing("", [], "none")
 
         async def loaded() -> list[str]:
             return await queries.loaded_sources(session) if session is not None else []
@@ -53,7 +73,15 @@ class Navigator:
             assert session is not None
             return await queries.resolve_module(session, name)
 
-        return FinderSources(shown, source.lines, project, loaded, module if session is not None else None)
+        return FinderSources(
+            shown,
+            source.lines,
+            project,
+            loaded,
+            module if session is not None else None,
+            cached=self._listings.get(root or ""),
+            remember=self._remember,
+        )
 
     def open_finder(self, query: str = "") -> None:
         def jumped(jump: Jump | None) -> None:

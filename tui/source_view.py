@@ -219,13 +219,19 @@ class SourceView(ScrollView, can_focus=True):
     def set_inline_values(self, file: str | None, line: int | None, values: list[VariableView]) -> None:
         """The stopped frame's locals, shown at the end of the lines of its function that use them (up to `line`).
         Values come from what the stop already read: nothing is asked of the target."""
-        self._inline = {v.name: v.value for v in values if v.value and v.name.isidentifier()}
+        inline = {v.name: v.value for v in values if v.value and v.name.isidentifier()}
         first = line or 0
         if file and line and file == self.path:
             symbol = enclosing(outline(file, self._lines), line)
             first = symbol.line if symbol is not None else max(1, line - 40)
-        self._inline_at = (file, first, line or 0)
-        self.refresh()
+        if (inline, (file, first, line or 0)) == (self._inline, self._inline_at):
+            return  # the frame's load after the stop's own report: the same values
+        before = self._inline_at
+        self._inline, self._inline_at = inline, (file, first, line or 0)
+        # Repaint only the visible rows of the old and new ranges (a step's repaint stays a few rows).
+        top, height = int(self.scroll_offset.y), max(self.scrollable_content_region.height, 1)
+        rows = {n for _, a, b in (before, self._inline_at) for n in range(max(a, top + 1), min(b, top + height) + 1)}
+        self._refresh_rows(*rows)
 
     def _inline_note(self, line: int) -> str | None:
         file, first, last = self._inline_at
