@@ -17,36 +17,47 @@ RESOLVE_TIMEOUT_S = 10.0
 
 # Run by the program's interpreter: each finder on sys.meta_path is asked for every part of the name in turn, with
 # the parent's search locations, which is what `import` does minus executing the parents' __init__ (find_spec would
-# import `yaml` to find `yaml.constructor`). Prints one JSON object.
-_PYTHON_FINDER = r"""
-import json, sys
-name, first = sys.argv[1], sys.argv[2]
-if first:
-    sys.path.insert(0, first)
-def find(fullname, path):
-    for finder in sys.meta_path:
-        spec = getattr(finder, "find_spec", None) and finder.find_spec(fullname, path)
-        if spec is not None:
-            return spec
-    return None
-parts, path, spec = name.split("."), None, None
-for i in range(len(parts)):
-    fullname = ".".join(parts[: i + 1])
-    if fullname in sys.builtin_module_names:
-        print(json.dumps({"builtin": True}))
-        sys.exit(0)
-    spec = find(fullname, path)
-    if spec is None:
-        print(json.dumps({"missing": fullname}))
-        sys.exit(0)
-    path = spec.submodule_search_locations
-    if i < len(parts) - 1 and path is None:
-        print(json.dumps({"missing": ".".join(parts[: i + 2]), "not_package": fullname}))
-        sys.exit(0)
-origin = spec.origin if spec.has_location else None
-locations = list(spec.submodule_search_locations or [])
-print(json.dumps({"origin": origin, "locations": locations}))
+# import `yaml` to find `yaml.constructor`). Answers one JSON object.
+_LOCATE = r"""
+def locate(name):
+    import json, sys
+    def find(fullname, path):
+        for finder in sys.meta_path:
+            spec = getattr(finder, "find_spec", None) and finder.find_spec(fullname, path)
+            if spec is not None:
+                return spec
+        return None
+    parts, path, spec = name.split("."), None, None
+    for i in range(len(parts)):
+        fullname = ".".join(parts[: i + 1])
+        if fullname in sys.builtin_module_names:
+            return json.dumps({"builtin": True})
+        spec = find(fullname, path)
+        if spec is None:
+            return json.dumps({"missing": fullname})
+        path = spec.submodule_search_locations
+        if i < len(parts) - 1 and path is None:
+            return json.dumps({"missing": ".".join(parts[: i + 2]), "not_package": fullname})
+    origin = spec.origin if spec.has_location else None
+    return json.dumps({"origin": origin, "locations": list(spec.submodule_search_locations or [])})
 """
+_PYTHON_FINDER = (
+    _LOCATE
+    + r"""
+import sys
+if sys.argv[2]:
+    sys.path.insert(0, sys.argv[2])
+print(locate(sys.argv[1]))
+"""
+)
+
+
+def locate_expression(name: str) -> str:
+    """An expression that, evaluated in a paused Python program, answers `locate(name)` as JSON text (for a program
+    pairdbg did not launch: its own interpreter, wherever it runs)."""
+    name = check_name(name, "python")
+    return f"(lambda ns: (exec({_LOCATE!r}, ns), ns['locate']({name!r}))[1])({{}})"
+
 
 _NODE_RESOLVER = "process.stdout.write(require.resolve(process.argv[1], {paths: [process.argv[2]]}))"
 
@@ -94,6 +105,11 @@ async def resolve_python(python: str, name: str, program_dir: str | None, cwd: s
         raise DebugError(
             ErrorCode.PROTOCOL_ERROR, f"{python} could not look up {name}: {(err or out).strip()[-200:]}"
         ) from None
+    return source_of(name, answer, python)
+
+
+def source_of(name: str, answer: dict, python: str) -> str:
+    """The file a `locate` answer names, or PATH_NOT_FOUND saying why there is none."""
     if answer.get("builtin"):
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"{name} is built into {python}: it has no source file")
     if "missing" in answer:

@@ -341,12 +341,29 @@ async def resolve_module(session: Session, name: str) -> str:
     from . import modules
 
     runtime = session.backend.module_runtime()
+    if runtime is None and session.language == "python" and session.phase == Phase.PAUSED:
+        return await _locate_in_program(session, name)
     if runtime is None:
         raise DebugError(
             ErrorCode.CAPABILITY_UNSUPPORTED,
             f"session {session.id} does not know its program's interpreter (an attached or remote program)",
-            hint="open the module's file by its path instead",
+            hint="pause it (a Python program looks the name up itself), or open the module's file by its path",
         )
     if runtime.kind == "python":
         return await modules.resolve_python(runtime.executable, name, runtime.program_dir, runtime.cwd, runtime.env)
     return await modules.resolve_node(runtime.executable, name, runtime.program_dir or runtime.cwd or ".")
+
+
+async def _locate_in_program(session: Session, name: str) -> str:
+    """An attached Python program looks the name up itself (its interpreter, its sys.path), evaluated while paused.
+    The path is the program's: a program on another machine names a file there."""
+    from . import modules
+
+    expression = modules.locate_expression(name)
+    frame = session.handles.frame_id("@f0") if session.last_stop and session.last_stop.stack else None
+    raw = await session.backend.evaluate(expression, frame, context="repl")
+    try:
+        answer = json.loads(ast.literal_eval(raw.value))
+    except (ValueError, SyntaxError, TypeError) as exc:
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, f"the program could not look up {name}: {raw.value[:200]}") from exc
+    return modules.source_of(name, answer, "the program's interpreter")
