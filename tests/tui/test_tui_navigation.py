@@ -260,6 +260,22 @@ async def test_run_to_cursor_and_set_next_statement(core, project):
         activity = " ".join(app.query_one(ActivityLog).lines_text)
         assert "run_to_line" in activity and "goto_line" in activity  # through the registry, as an agent sees
 
+        # Stopped elsewhere first (a breakpoint on the way): the temporary breakpoint goes all the same.
+        await app.registry.run("set_breakpoint", {"session_id": session.id, "file": main, "line": 13}, "human")
+        source.set_cursor(14)
+        await pilot.press("ctrl+f10")
+        await until(lambda: session.last_stop.location.line == 13, "the stop at the breakpoint on the way")
+        await until(lambda: not any(b.temporary for b in session.breakpoints.values()), "temporary bp removed")
+        assert sorted(b.line for b in session.breakpoints.values()) == [2, 13]
+
+        # A disabled breakpoint stays in the gutter, marked, and says so on the cursor line.
+        bp13 = next(b for b in session.breakpoints.values() if b.line == 13)
+        args = {"session_id": session.id, "breakpoint_id": bp13.id, "enabled": False}
+        await app.registry.run("update_breakpoint", args, "human")
+        source.set_cursor(13)
+        await until(lambda: source.line_text(13).startswith("◌"), "the disabled mark", pilot=pilot)
+        assert f"{bp13.id} disabled" in source.line_text(13)
+
 
 NODE_MAIN = """\
     let hits = 0;
