@@ -334,6 +334,7 @@ async def test_node_f9_in_a_second_file_before_it_loads_then_run_to_cursor(core,
         await pilot.press("f5")
         await until(lambda: source.path == second and source.current_line == 2, "the stop in second.js", pilot=pilot)
         assert session.phase == Phase.PAUSED
+        await until(lambda: "n = 4" in source.line_text(1), "the argument's inline value", pilot=pilot)
 
         # Run to cursor on this backend too: a temporary breakpoint, gone once the program stops there.
         source.set_cursor(3)
