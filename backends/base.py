@@ -110,6 +110,17 @@ class ExceptionDetails:
     test: dict | None = None  # the failing test (models.FailedTest's fields), when a test run's hook stopped
 
 
+@dataclass
+class ProgramRuntime:
+    """The interpreter a launched program runs on, and where, for resolving module names as it would."""
+
+    kind: Literal["python", "node"]
+    executable: str
+    program_dir: str | None = None
+    cwd: str | None = None
+    env: dict[str, str] = field(default_factory=dict)
+
+
 class BackendListener(Protocol):
     """Callbacks a backend makes into its session core, always on the event loop."""
 
@@ -142,6 +153,7 @@ class Capabilities:
     async_stacks: bool = False
     remote_sources: bool = False  # scripts known by URL: breakpoints by URL, sources fetched from the target
     global_evaluate: bool = False  # evaluate with no frame, also while the program runs
+    goto: bool = False  # set the next statement (DAP gotoTargets/goto)
     ui: bool = False  # drives an app's UI (debug-bridge pages)
 
     @classmethod
@@ -286,3 +298,18 @@ class Debugger(Backend):
         """The file of the code a call to `callee` (a name in this frame) would run: "" for built-in code that has
         none, None when unknown."""
         return None
+
+    async def loaded_sources(self) -> list[str]:
+        """The files the target has loaded so far (local paths, or URLs for scripts it knows by URL), as far as its
+        protocol tells; empty when it cannot."""
+        return []
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        """The interpreter the program runs on, when it runs on this machine and can resolve module names as the
+        program would; None when unknown (an attached program may run elsewhere)."""
+        return None
+
+    async def goto(self, thread_id: int, file: str, line: int) -> None:
+        """Make `line` of `file` the next statement of the stopped thread (features.goto); the target then reports a
+        stop there."""
+        raise self.unsupported("cannot set the next statement", hint="run_to_line runs to a line instead")

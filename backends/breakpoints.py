@@ -57,6 +57,7 @@ class Breakpoint:
     log_message: str | None = None
     set_by: str = "human"
     enabled: bool = True  # a disabled breakpoint is kept and listed but not sent to the target
+    temporary: bool = False  # run_to_line's: removed at the session's next stop, wherever that is
     state: BreakpointState = field(default_factory=lambda: BreakpointState(False))
     hits: int = 0  # stops at this breakpoint, in this session (kept across a restart)
     # A function breakpoint the target binds as a line breakpoint (Debugger.function_location): that line, or why
@@ -113,6 +114,7 @@ class Breakpoint:
             hits=self.hits,
             passed_without_stopping=passed,
             passed_note=why,
+            temporary=self.temporary or None,
         )
 
 

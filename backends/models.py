@@ -163,6 +163,7 @@ class BreakpointView(BaseModel):
         "unknown", description="whether the program is known to have passed it without stopping"
     )
     passed_note: str | None = Field(None, description="how that is known, or why it cannot be")
+    temporary: bool | None = Field(None, description="run_to_line's: removed at the next stop")
 
 
 class SessionSummary(BaseModel):

@@ -157,9 +157,9 @@ async def call_stack(
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
-            handle=session.handles.frame(i, f.id) if thread_id == stopped else session.handles.thread_frame(
-                thread_id, i, f.id
-            ),
+            handle=session.handles.frame(i, f.id)
+            if thread_id == stopped
+            else session.handles.thread_frame(thread_id, i, f.id),
             function=f.name,
             file=f.file,
             line=f.line,
@@ -334,3 +334,66 @@ def page_view(session: Session | None) -> PageData | None:
     backend = session.backend
     redactor = getattr(getattr(backend, "service", None), "redactor", None)
     return PageData(backend.page, session.phase == Phase.RECONNECTING, redactor)
+
+
+# ----- navigation: the program's project, the files it loaded, installed modules by name ----------------------------
+
+
+def project_folder(session: Session) -> str | None:
+    """The program's project root (nearest folder up with pyproject.toml, package.json or .git); None when the
+    program is not a file here (a page, an attached target) and it has not stopped in one."""
+    import os
+
+    from .project import project_root
+
+    program = session.backend.program
+    launch = session.launch_args or {}
+    for candidate in (program, launch.get("cwd"), session.last_stop.location.file if session.last_stop else None):
+        if candidate and os.path.isabs(candidate) and os.path.exists(candidate):
+            return project_root(candidate)
+    return None
+
+
+async def loaded_sources(session: Session) -> list[str]:
+    """The files the debuggee has loaded, as its backend tells (DAP modules/loadedSources, the inspector's parsed
+    scripts and their source maps' sources); empty when the session is not live or cannot tell."""
+    if not session.phase.reachable or not session.backend.debugs_code:
+        return []
+    try:
+        return await session.backend.debugger("has no sources").loaded_sources()
+    except DebugError:
+        return []
+
+
+async def resolve_module(session: Session, name: str) -> str:
+    """The source file of an installed module as the program's own interpreter finds it (`json.decoder`, `lodash`),
+    without running it; PATH_NOT_FOUND naming why when there is none."""
+    from . import modules
+
+    runtime = session.backend.module_runtime()
+    if runtime is None and session.language == "python" and session.phase == Phase.PAUSED:
+        return await _locate_in_program(session, name)
+    if runtime is None:
+        raise DebugError(
+            ErrorCode.CAPABILITY_UNSUPPORTED,
+            f"session {session.id} does not know its program's interpreter (an attached or remote program)",
+            hint="pause it (a Python program looks the name up itself), or open the module's file by its path",
+        )
+    if runtime.kind == "python":
+        return await modules.resolve_python(runtime.executable, name, runtime.program_dir, runtime.cwd, runtime.env)
+    return await modules.resolve_node(runtime.executable, name, runtime.program_dir or runtime.cwd or ".")
+
+
+async def _locate_in_program(session: Session, name: str) -> str:
+    """An attached Python program looks the name up itself (its interpreter, its sys.path), evaluated while paused.
+    The path is the program's: a program on another machine names a file there."""
+    from . import modules
+
+    expression = modules.locate_expression(name)
+    frame = session.handles.frame_id("@f0") if session.last_stop and session.last_stop.stack else None
+    raw = await session.backend.evaluate(expression, frame, context="repl")
+    try:
+        answer = json.loads(ast.literal_eval(raw.value))
+    except (ValueError, SyntaxError, TypeError) as exc:
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, f"the program could not look up {name}: {raw.value[:200]}") from exc
+    return modules.source_of(name, answer, "the program's interpreter")

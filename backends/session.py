@@ -126,6 +126,7 @@ class Session:
         self._stop_gen = 0
         self._output_mark = 1
         self._stop_tasks: set[asyncio.Task[None]] = set()
+        self._cleanup_tasks: set[asyncio.Task[None]] = set()  # run_to_line's breakpoints being removed
         self._current_thread: int | None = None
         self._snapshot: StopSnapshot | None = None
         self._depth_before_last = 0  # the stack depth of the stop before the last one, on the same thread
@@ -334,6 +335,7 @@ class Session:
         else:
             self._set_phase(Phase.PAUSED, report.reason)
         self.bus.publish(Stopped(self.id, report=report))
+        self._drop_temporary()
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -405,7 +407,7 @@ class Session:
             self._watch_task.cancel()
         if self._lost_task is not None:
             self._lost_task.cancel()
-        for task in list(self._stop_tasks):
+        for task in [*self._stop_tasks, *self._cleanup_tasks]:
             task.cancel()
         if self._release_task is not None:
             with contextlib.suppress(Exception):
@@ -552,6 +554,66 @@ class Session:
                 f"step_into did not enter the call on line {before.location.line} "
                 f"({before.location.function or '?'}): " + "; ".join(parts)
             )
+
+    async def run_to(self, file: str, line: int, actor: str, wait_s: float) -> ExecOutcome:
+        """Continue to `line` of `file` through a temporary breakpoint, removed at the next stop whether the program
+        stops there or elsewhere (a breakpoint already on that line does the job itself)."""
+        self.require_paused()
+        path = self.resolve_file(file)
+        here = [
+            bp
+            for bp in self.breakpoints.values()
+            if bp.kind == "line" and bp.enabled and bp.file == path and line in (bp.line, bp.state.line)
+        ]
+        temporary = None
+        if not here:
+            temporary = self.breakpoints.new(path, line, actor=actor)
+            temporary.temporary = True
+            await self.add_breakpoint(temporary)
+        try:
+            return await self.control("continue", actor, wait_s)
+        except DebugError:
+            if temporary is not None and temporary.id in self.breakpoints:  # it never ran: nothing left behind
+                with contextlib.suppress(DebugError):
+                    await self.remove_breakpoint(temporary.id)
+            raise
+
+    def _drop_temporary(self) -> None:
+        temporary = [bp.id for bp in self.breakpoints.values() if bp.temporary]
+        if temporary:
+            task = asyncio.create_task(self._remove_quietly(temporary))
+            self._cleanup_tasks.add(task)
+            task.add_done_callback(self._cleanup_tasks.discard)
+
+    async def _remove_quietly(self, bp_ids: list[str]) -> None:
+        for bp_id in bp_ids:
+            if bp_id in self.breakpoints and not self.phase.ended:
+                try:
+                    await self.remove_breakpoint(bp_id)
+                except DebugError as exc:
+                    log.warning("session %s: could not remove run_to_line's %s: %s", self.id, bp_id, exc)
+
+    async def goto(self, file: str, line: int, actor: str, wait_s: float) -> ExecOutcome:
+        """Make `line` the next statement of the stopped thread (where the backend can), then report that stop."""
+        if self._lock.locked():
+            raise DebugError(
+                ErrorCode.BUSY,
+                f"session {self.id} is busy: {self.last_control or 'another action'} is in progress",
+                hint="retry in a moment, or call wait_for_stop",
+            )
+        async with self._lock:
+            self.require_paused()
+            debugger = self.backend.debugger("cannot set the next statement")
+            if not debugger.features.goto:
+                raise debugger.unsupported(
+                    "cannot set the next statement (its adapter has no goto)", hint="run_to_line runs to a line instead"
+                )
+            before = self.stop_number
+            thread = self.last_stop.thread_id if self.last_stop else None
+            self.last_control = f"{actor} goto line {line}"
+            self.controls_sent += 1
+            await debugger.goto(thread or 0, self.resolve_file(file), line)
+        return await self.wait_for_stop(before, wait_s)
 
     def _late_control_answer(self, task: asyncio.Future, gen: int, what: str) -> None:
         """A step or continue that failed after its caller was told it is pending: said in the output, since the

@@ -6,7 +6,7 @@ import logging
 from pathlib import Path
 from typing import Any
 
-from textual import events
+from textual import events, on
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -16,6 +16,7 @@ from textual.widgets import Footer, Input
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import Action
+from pairdbg.backends.events import Stopped
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import AgentMode
 from pairdbg.backends.samples import DEMO
@@ -23,6 +24,8 @@ from pairdbg.backends.samples import DEMO
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .controller import Controller
+from .messages import HubChanged
+from .navigation import Navigator
 from .page_view import PageView, is_bridge
 from .panes import (
     ActivityLog,
@@ -57,6 +60,11 @@ class PairDbgApp(Controller):
         Binding("f5", "control('continue_execution')", "Continue", priority=True),
         Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
         Binding("f2", "toggle_side", "Stack", priority=True),
+        Binding("ctrl+o", "finder('')", "Open", priority=True),
+        Binding("ctrl+l", "finder(':')", "Go to line", show=False, priority=True),
+        Binding("f21,shift+f9", "breakpoint_form", "Options", key_display="⇧f9", show=False, priority=True),
+        Binding("ctrl+f10", "run_to_cursor", "Run to cursor", show=False, priority=True),
+        Binding("ctrl+f22,ctrl+shift+f10", "goto_cursor", "Set next statement", show=False, priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
         Binding("f1", "keys", "Keys", priority=True),
@@ -70,7 +78,12 @@ class PairDbgApp(Controller):
     ]
     KEYS_HELP = (
         "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
-        "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
+        "F9 breakpoint at the source cursor (or click its gutter) · shift+F9 condition / hit count / log message\n"
+        "  gutter: ● bound · ○ pending (reason after the line) · ◌ disabled; in Breakpoints: d/delete removes,"
+        " space on/off, c condition\n"
+        "ctrl+o open a project file, a loaded file or a module (json.decoder) · esc in Source: back to the stop\n"
+        "in Source: : or ctrl+l line · / search, n / N next and previous · @ function or class\n"
+        "ctrl+F10 run to the cursor · ctrl+shift+F10 set next statement (where the adapter can)\n"
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame; :note TEXT for agents)\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
@@ -87,6 +100,7 @@ class PairDbgApp(Controller):
         self.http = http
         self.launch = launch
         self.bridge = HubBridge(hub, self)
+        self.navigator = Navigator(self)
         self.rn_service = find_rn_service(hub)
         self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         for spec in themes.load_themes().values():
@@ -160,6 +174,26 @@ class PairDbgApp(Controller):
 
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
+
+    def action_finder(self, query: str) -> None:
+        self.navigator.open_finder(query)
+
+    def action_breakpoint_form(self) -> None:
+        self.navigator.breakpoint_form()
+
+    def action_run_to_cursor(self) -> None:
+        self.navigator.run_to_cursor()
+
+    def action_goto_cursor(self) -> None:
+        self.navigator.goto_cursor()
+
+    def on_source_view_gutter_clicked(self, message: SourceView.GutterClicked) -> None:
+        self.toggle_breakpoint(message.line)
+
+    @on(HubChanged)
+    def warm_finder(self, message: HubChanged) -> None:
+        if isinstance(message.event, Stopped):
+            self.navigator.warm()
 
     def on_resize(self, event: events.Resize) -> None:
         """Below NARROW columns the side panes take turns (F2) so the source keeps a readable width."""

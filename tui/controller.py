@@ -52,7 +52,7 @@ from .panes import (
 )
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
-from .source_view import SourceView
+from .source_view import SourceView, gutter_marks
 from .variables import VariablesTree, VarNode
 
 if TYPE_CHECKING:
@@ -214,7 +214,9 @@ class Controller(App[None]):
                     self.focus.look(frame=TOP_FRAME, frame_place=None, variable=None)
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
-                    self.query_one(SourceView).show(report.location.file, report.location.line)
+                    source = self.query_one(SourceView)
+                    source.show(report.location.file, report.location.line)
+                    source.set_inline_values(report.location.file, report.location.line, report.locals)
                     self.look_at_source()
                 self.show_session_state()
             self.refresh_sessions()
@@ -291,13 +293,7 @@ class Controller(App[None]):
         views = [bp.view() for bp in session.breakpoints.values()] if session else []
         self.query_one(BreakpointsPane).show(views)
         source = self.query_one(SourceView)
-        source.set_breakpoints(
-            {
-                (v.actual_line or v.line): v.verified
-                for v in views
-                if v.kind == "line" and v.file == source.path and (v.actual_line or v.line)
-            }
-        )
+        source.set_breakpoints(gutter_marks(views, source.path))
 
     # ----- frames and variables ---------------------------------------------------------------------------------
 
@@ -332,6 +328,7 @@ class Controller(App[None]):
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
             shown = source.path == chosen.file and source.current_line == chosen.line
             source.show(chosen.file, chosen.line, top=data.frame == TOP_FRAME, move_cursor=not shown)
+            source.set_inline_values(chosen.file, chosen.line, data.first_scope_children)
             self.look_at_source()
         self.refresh_breakpoints()
         tree = self.query_one(VariablesTree)
@@ -387,6 +384,14 @@ class Controller(App[None]):
             return
         stop = session.stop_number if session.phase == Phase.PAUSED else None
         self.focus.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
+
+    @on(StackPane.OptionSelected, "#stack")
+    def handle_frame_chosen(self, event: StackPane.OptionSelected) -> None:
+        """Enter on a frame shows its source again (after the person opened another file)."""
+        session = self.session
+        if event.option.id and session is not None and session.phase == Phase.PAUSED:
+            self.focus.frame = event.option.id
+            self.load_frame(session, event.option.id)
 
     @on(SessionsPane.OptionSelected, "#sessions")
     def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
@@ -505,7 +510,7 @@ class Controller(App[None]):
             hint = "stop only when this is true; empty removes it"
             self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
-    def toggle_breakpoint(self) -> None:
+    def toggle_breakpoint(self, line: int | None = None) -> None:
         source = self.query_one(SourceView)
         session = self.session
         if session is None or not source.path:
@@ -518,7 +523,7 @@ class Controller(App[None]):
                 )
             )
             return
-        line = source.cursor_line
+        line = line or source.cursor_line
         for bp in session.breakpoints.values():
             if bp.kind == "line" and bp.file == source.path and line in (bp.line, bp.state.line):
                 self.perform("remove_breakpoint", self.session_args(breakpoint_id=bp.id))

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+from dataclasses import dataclass
 
 from rich.segment import Segment
 from rich.style import Style
@@ -21,9 +23,43 @@ from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
 from pygments.util import ClassNotFound
 
 from pairdbg.backends.errors import DebugError
+from pairdbg.backends.models import BreakpointView, VariableView
 from pairdbg.backends.source import lines_of
 
+from .symbols import enclosing, outline
+
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
+INLINE_VALUE = 24  # longest value shown inline (then an ellipsis)
+INLINE_LINE = 80  # longest inline note on one line
+
+
+@dataclass(frozen=True)
+class Mark:
+    """A breakpoint as the gutter shows it: "verified" ●, "pending" ○ (with the target's reason) or "disabled" ◌."""
+
+    state: str
+    note: str | None = None
+
+
+def gutter_marks(views: list[BreakpointView], path: str | None) -> dict[int, Mark]:
+    """The line breakpoints of `path`, by the line they are (or will be) bound to."""
+    marks: dict[int, Mark] = {}
+    for v in views:
+        line = v.actual_line or v.line
+        if v.kind != "line" or v.file != path or not line:
+            continue
+        if not v.enabled:
+            marks[line] = Mark("disabled", f"{v.id} disabled")
+        elif v.verified:
+            marks[line] = Mark("verified")
+        else:
+            marks[line] = Mark("pending", f"{v.id} pending: {v.message or 'not bound yet (binds when the file loads)'}")
+    return marks
+
+
+def clip(text: str, width: int) -> str:
+    """`text` in at most `width` cells, an ellipsis marking a cut."""
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 # The languages pairdbg debugs, by extension: named directly, because finding a lexer by file name matches the name
@@ -74,6 +110,9 @@ class SourceView(ScrollView, can_focus=True):
     SourceView > .source--marker { color: $warning; text-style: bold; }
     SourceView > .source--cursor { background: $cursor-line-background; }
     SourceView:focus > .source--cursor { background: $cursor-line-background; text-style: bold; }
+    SourceView > .source--disabled { color: $text-muted; }
+    SourceView > .source--inline { color: $text-muted; text-style: italic; }
+    SourceView > .source--match { background: $warning 40%; }
     """
     COMPONENT_CLASSES = {
         "source--gutter",
@@ -82,6 +121,9 @@ class SourceView(ScrollView, can_focus=True):
         "source--current",
         "source--marker",
         "source--cursor",
+        "source--disabled",
+        "source--inline",
+        "source--match",
     }
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False),
@@ -90,6 +132,12 @@ class SourceView(ScrollView, can_focus=True):
         Binding("pagedown", "page(1)", show=False),
         Binding("home", "cursor_to(1)", show=False),
         Binding("end", "cursor_to(-1)", show=False),
+        Binding("colon", "app.finder(':')", "Line", show=False),
+        Binding("slash", "app.finder('/')", "Search", show=False),
+        Binding("at", "app.finder('@')", "Symbol", show=False),
+        Binding("n", "next_match(1)", "Next match", show=False),
+        Binding("N", "next_match(-1)", "Previous match", show=False),
+        Binding("escape", "back_to_stop", "Back to the stop", show=False),
     ]
 
     cursor_line: reactive[int] = reactive(1, init=False)
@@ -99,12 +147,23 @@ class SourceView(ScrollView, can_focus=True):
             super().__init__()
             self.line = line
 
+    class GutterClicked(Message):
+        """The breakpoint column of a line was clicked (toggles a breakpoint there)."""
+
+        def __init__(self, line: int) -> None:
+            super().__init__()
+            self.line = line
+
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.path: str | None = None
-        self.current_line: int | None = None
+        self.stop_path: str | None = None  # where the program is stopped (or the selected frame's file)
+        self.stop_line: int | None = None
         self.current_is_top = True
-        self.breakpoints: dict[int, bool] = {}  # line -> verified
+        self.breakpoints: dict[int, Mark] = {}
+        self.search: str | None = None  # the text `/` looked for; its matches are highlighted, n/N go through them
+        self._inline: dict[str, str] = {}  # name -> value of the stopped frame's locals
+        self._inline_at: tuple[str | None, int, int] = (None, 0, 0)  # (file, first line, stop line) they show on
         self._lines: tuple[str, ...] = ()
         self._highlighted: list[Text] = []
         self._syntax_style = "monokai"
@@ -112,22 +171,105 @@ class SourceView(ScrollView, can_focus=True):
 
     # ----- what to show ---------------------------------------------------------------------------------------
 
+    @property
+    def current_line(self) -> int | None:
+        """The stop's line, when the stop's file is the one shown."""
+        return self.stop_line if self.path == self.stop_path else None
+
+    @property
+    def lines(self) -> tuple[str, ...]:
+        return self._lines
+
     def show(self, path: str | None, line: int | None, *, top: bool = True, move_cursor: bool = True) -> None:
         """Open `path` (if it is not already open) and mark `line` as where the program is."""
-        opened = path != self.path
-        if opened:
-            self._open(path)
         before = self.current_line
-        self.current_line = line
+        self.stop_path, self.stop_line = path, line
         self.current_is_top = top
-        if line and move_cursor:
+        if line is None:
+            self._inline = {}
+        if path != self.path and (line is not None or move_cursor or self.path is None):
+            self._open(path)
+            opened = True
+        else:
+            opened = False
+        if line and move_cursor and path == self.path:
             # Centre only when the line is out of view (or near an edge): a step to the next lines repaints
             # the two marked rows instead of scrolling the whole pane.
             self.set_cursor(line, center=opened or not self._comfortably_visible(line))
         if opened:
             self.refresh()
         else:
-            self._refresh_rows(before, line)
+            self._refresh_rows(before, self.current_line)
+
+    def open_file(self, path: str, line: int | None = None) -> None:
+        """Show another file (the stop's marker stays where the program is)."""
+        if path != self.path:
+            self._open(path)
+            self.refresh()
+        if line:
+            self.set_cursor(line, center=True)
+
+    def action_back_to_stop(self) -> None:
+        """Escape: back to the line the program is stopped at (and the search highlights go)."""
+        self.search = None
+        if self.stop_path and self.stop_line:
+            self.open_file(self.stop_path, self.stop_line)
+        self.refresh()
+
+    def set_inline_values(self, file: str | None, line: int | None, values: list[VariableView]) -> None:
+        """The stopped frame's locals, shown at the end of the lines of its function that use them (up to `line`).
+        Values come from what the stop already read: nothing is asked of the target."""
+        inline = {v.name: v.value for v in values if v.value and v.name.isidentifier()}
+        first = line or 0
+        if file and line and file == self.path:
+            symbol = enclosing(outline(file, self._lines), line)
+            first = symbol.line if symbol is not None else max(1, line - 40)
+        if (inline, (file, first, line or 0)) == (self._inline, self._inline_at):
+            return  # the frame's load after the stop's own report: the same values
+        before = self._inline_at
+        self._inline, self._inline_at = inline, (file, first, line or 0)
+        # Repaint only the visible rows of the old and new ranges (a step's repaint stays a few rows).
+        top, height = int(self.scroll_offset.y), max(self.scrollable_content_region.height, 1)
+        rows = {n for _, a, b in (before, self._inline_at) for n in range(max(a, top + 1), min(b, top + height) + 1)}
+        self._refresh_rows(*rows)
+
+    def _inline_note(self, line: int) -> str | None:
+        file, first, last = self._inline_at
+        if not self._inline or file != self.path or not first <= line <= last or file != self.stop_path:
+            return None
+        names = outline(self.path, self._lines).names.get(line, ())
+        parts = [f"{name} = {clip(self._inline[name], INLINE_VALUE)}" for name in names if name in self._inline]
+        return clip(", ".join(parts), INLINE_LINE) if parts else None
+
+    # ----- search ---------------------------------------------------------------------------------------------
+
+    def set_search(self, text: str | None) -> None:
+        self.search = text or None
+        self.refresh()
+
+    def _pattern(self) -> re.Pattern[str] | None:
+        if not self.search:
+            return None
+        flags = 0 if any(c.isupper() for c in self.search) else re.IGNORECASE  # smart case, as vim and VS Code
+        return re.compile(re.escape(self.search), flags)
+
+    def match_lines(self) -> list[int]:
+        pattern = self._pattern()
+        if pattern is None:
+            return []
+        return [n for n, text in enumerate(self._lines, 1) if pattern.search(text)]
+
+    def action_next_match(self, direction: int) -> None:
+        found = self.match_lines()
+        if not found:
+            if self.search:
+                self.notify(f"no match for {self.search!r} in this file", title="Search", severity="warning")
+            return
+        if direction > 0:
+            target = next((n for n in found if n > self.cursor_line), found[0])
+        else:
+            target = next((n for n in reversed(found) if n < self.cursor_line), found[-1])
+        self.set_cursor(target, center=not self._comfortably_visible(target))
 
     def _comfortably_visible(self, line: int) -> bool:
         top, height = int(self.scroll_offset.y), self.scrollable_content_region.height
@@ -139,7 +281,7 @@ class SourceView(ScrollView, can_focus=True):
             if line:
                 self.refresh_line(line - 1)
 
-    def set_breakpoints(self, lines: dict[int, bool]) -> None:
+    def set_breakpoints(self, lines: dict[int, Mark]) -> None:
         if lines != self.breakpoints:
             changed = set(lines.items()) ^ set(self.breakpoints.items())
             self.breakpoints = lines
@@ -164,6 +306,10 @@ class SourceView(ScrollView, can_focus=True):
         self.virtual_size = Size(width, max(len(self._lines), 1))
         self.cursor_line = 1
         self.scroll_to(0, 0, animate=False)
+        self.search = None
+        name = os.path.basename(path) if path else ""
+        elsewhere = path != self.stop_path and self.stop_line is not None
+        self.border_title = f"Source · {name}" + (" (esc: back to the stop)" if elsewhere else "") if name else "Source"
 
     def _highlight(self) -> None:
         if not self._lines:
@@ -212,7 +358,10 @@ class SourceView(ScrollView, can_focus=True):
 
     def on_click(self, event: Click) -> None:
         if self._lines:
-            self.set_cursor(int(self.scroll_offset.y) + event.y + 1)
+            line = int(self.scroll_offset.y) + event.y + 1
+            self.set_cursor(line)
+            if event.x < 2 and line <= len(self._lines):  # the breakpoint column (and the marker's)
+                self.post_message(self.GutterClicked(line))
 
     # ----- rendering ------------------------------------------------------------------------------------------
 
@@ -243,17 +392,41 @@ class SourceView(ScrollView, can_focus=True):
             base += Style(bold=True)
         gutter = self._gutter(line, base)
         code = self._highlighted[line - 1] if line - 1 < len(self._highlighted) else Text(self._lines[line - 1])
+        pattern = self._pattern()
+        if pattern is not None:
+            found = list(pattern.finditer(code.plain))
+            if found:
+                code = code.copy()
+                for match in found:
+                    code.stylize(self.get_component_rich_style("source--match"), match.start(), match.end())
+        room = max(width - GUTTER, 0)
         segments = list(code.render(self.app.console))
-        code_strip = Strip(segments).crop(scroll_x, scroll_x + max(width - GUTTER, 0))
-        strip = Strip.join([gutter, code_strip]).apply_style(base)
+        code_strip = Strip(segments).crop(scroll_x, scroll_x + room)
+        parts = [gutter, code_strip]
+        note = self._note(line)
+        used = code_strip.cell_length
+        if note and room - used > 6:
+            style = self.get_component_rich_style("source--inline")
+            parts.append(Strip([Segment("  " + clip(note, room - used - 2), style)]))
+        strip = Strip.join(parts).apply_style(base)
         return strip.extend_cell_length(width, base)
+
+    def _note(self, line: int) -> str | None:
+        """Dim text after a line: a pending or disabled breakpoint's reason, else the inline values."""
+        mark = self.breakpoints.get(line)
+        if mark is not None and mark.note and (mark.state == "pending" or line == self.cursor_line):
+            return mark.note
+        return self._inline_note(line)
 
     def _gutter(self, line: int, base: Style) -> Strip:
         segments = []
-        if line in self.breakpoints:
-            verified = self.breakpoints[line]
-            style = self.get_component_rich_style("source--breakpoint" if verified else "source--unverified")
-            segments.append(Segment("●" if verified else "○", style))
+        mark = self.breakpoints.get(line)
+        if mark is not None:
+            style_name = {"verified": "source--breakpoint", "pending": "source--unverified"}.get(
+                mark.state, "source--disabled"
+            )
+            glyph = {"verified": "●", "pending": "○"}.get(mark.state, "◌")
+            segments.append(Segment(glyph, self.get_component_rich_style(style_name)))
         else:
             segments.append(Segment(" "))
         if line == self.current_line:

@@ -27,6 +27,27 @@ def _control(what: Literal["continue", "over", "into", "out"]):
     return handler
 
 
+class LineParams(ControlParams):
+    file: str = Field(description="source file")
+    line: int = Field(ge=1, description="1-based line")
+
+
+async def run_to_line(hub: Hub, p: LineParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+    outcome = await session.run_to(p.file, p.line, actor, wait)
+    hub.focus.of(actor).saw(outcome.report)
+    return _outcome_reply(session, outcome, wait, actor)
+
+
+async def goto_line(hub: Hub, p: LineParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+    outcome = await session.goto(p.file, p.line, actor, wait)
+    hub.focus.of(actor).saw(outcome.report)
+    return _outcome_reply(session, outcome, wait, actor)
+
+
 class PauseParams(SessionParams):
     wait_s: float | None = Field(None, ge=0, le=300, description="default 5")
 
@@ -95,6 +116,24 @@ ACTIONS = [
         ControlParams,
         _control("out"),
         "Step out",
+        level=Level.CONTROL,
+    ),
+    Action(
+        "run_to_line",
+        "Continue to a line (a temporary breakpoint, removed at the next stop wherever it is).",
+        LineParams,
+        run_to_line,
+        "Run to line",
+        group="more",
+        level=Level.CONTROL,
+    ),
+    Action(
+        "goto_line",
+        "Set the next statement: jump to a line of the stopped function without running the code between.",
+        LineParams,
+        goto_line,
+        "Set next statement",
+        group="more",
         level=Level.CONTROL,
     ),
     Action(

@@ -170,6 +170,8 @@ def breakpoint_line(bp: BreakpointView, counts: bool = False) -> str:
         extras.append(f"hit {bp.hit_condition}")
     if bp.log_message:
         extras.append(f"log {bp.log_message!r}")
+    if bp.temporary:
+        extras.append("run to line: removed at the next stop")
     if not bp.enabled:
         status = "disabled (kept, not in the target)"
     else:

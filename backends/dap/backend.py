@@ -39,6 +39,7 @@ DAP_CAPABILITIES = {
     "function_breakpoints": "supportsFunctionBreakpoints",
     "set_variable": "supportsSetVariable",
     "exception_info": "supportsExceptionInfoRequest",
+    "goto": "supportsGotoTargetsRequest",
 }
 
 
@@ -368,6 +369,34 @@ class DapBackend(Debugger):
         # Asked before every step_into: bounded short, so an adapter slow to answer delays the step little.
         body = await self._require().request("stepInTargets", {"frameId": frame_id}, timeout=2)
         return [t.get("label") or "?" for t in body.get("targets") or []]
+
+    async def loaded_sources(self) -> list[str]:
+        """The adapter's `modules` (debugpy) and `loadedSources` (js-debug), where it declares them; only sources
+        with a path (one known by a sourceReference alone has no file to open)."""
+        caps, found = self.adapter_capabilities, []
+        if caps.get("supportsModulesRequest"):
+            body = await self._req("modules", {"startModule": 0, "moduleCount": 0})
+            found += [m["path"] for m in body.get("modules") or [] if m.get("path")]
+        if caps.get("supportsLoadedSourcesRequest"):
+            body = await self._req("loadedSources", {})
+            found += [s["path"] for s in body.get("sources") or [] if s.get("path")]
+        return list(dict.fromkeys(found))
+
+    async def goto(self, thread_id: int, file: str, line: int) -> None:
+        if not self.adapter_capabilities.get("supportsGotoTargetsRequest"):
+            raise self.unsupported(
+                "cannot set the next statement: its adapter does not declare gotoTargets",
+                hint="run_to_line runs to a line instead",
+            )
+        body = await self._req("gotoTargets", {"source": {"path": file}, "line": line})
+        targets = body.get("targets") or []
+        if not targets:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"line {line} of {os.path.basename(file)} is not a statement the program can jump to",
+                hint="pick a line with code in the function the program is stopped in",
+            )
+        await self._req("goto", {"threadId": thread_id, "targetId": targets[0]["id"]})
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         body = await self._req("scopes", {"frameId": frame_id})

@@ -34,6 +34,7 @@ from ..base import (
     Capabilities,
     ExceptionMode,
     LineBreakpointSpec,
+    ProgramRuntime,
     RawFrame,
     RawScope,
     RawValue,
@@ -647,6 +648,14 @@ class JsDebugLaunch(JsDebugTarget):
             return [BreakpointState(False, s.line, "pending: binds when the program starts") for s in specs]
         return await super().set_line_breakpoints(file, specs)
 
+    def module_runtime(self) -> ProgramRuntime | None:
+        try:
+            node = find_node()
+        except TargetMissing:
+            return None
+        folder = self.cwd or os.path.dirname(os.path.abspath(self.program or "."))
+        return ProgramRuntime("node", node, folder, folder, dict(self.env))
+
     def _spawn(self, coro) -> None:
         task = asyncio.create_task(coro)
         self._tasks.add(task)
@@ -724,6 +733,9 @@ class JsDebugAttach(JsDebugLaunch):
             raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {endpoint.url}")
         self.relay = TcpRelay(match.group(1), int(match.group(2)))
         self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        return None  # the attached program may run anywhere, from any folder
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         kind, args = super()._start_request()

@@ -22,6 +22,7 @@ from ..base import (
     FunctionBreakpointSpec,
     FunctionLocation,
     LineBreakpointSpec,
+    ProgramRuntime,
     RawFrame,
 )
 from .backend import DapBackend
@@ -296,6 +297,9 @@ class DebugpyChildren(DapBackend):
                 "until its parent ends\n",
             )
 
+    async def loaded_sources(self) -> list[str]:
+        return [path for path in await super().loaded_sources() if path != BOOT]  # pairdbg's own, not the program's
+
     def _keep_frame(self, frame: dict[str, Any]) -> bool:
         return (frame.get("source") or {}).get("path") not in (BOOT, TEST_HOOK)
 
@@ -501,6 +505,11 @@ class PythonLaunch(DebugpyChildren):
             answer = ast.literal_eval(out.decode(errors="replace").strip())
             return answer if isinstance(answer, tuple) and answer else None
         return None
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        program_dir = None if self.module else os.path.dirname(os.path.abspath(self.program))
+        cwd = self.cwd or program_dir
+        return ProgramRuntime("python", self.python, program_dir, cwd, {"PYTHONUNBUFFERED": "1", **self.env})
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         ok, why = debugpy_available()

@@ -24,6 +24,7 @@ from ..base import (
     Debugger,
     ExceptionDetails,
     ExceptionMode,
+    ProgramRuntime,
     LineBreakpointSpec,
     StepKind,
     StopInfo,
@@ -154,6 +155,24 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             process.on_exit = self._program_exited
             if not self.dialect.is_jsc:
                 process.on_child_inspector = self._child_process
+
+    async def loaded_sources(self) -> list[str]:
+        """The scripts the engine parsed (their files, else URLs) and the original sources their maps name."""
+        found = [s.path or s.url for s in self.scripts.by_id.values() if s.path or s.url]
+        return list(dict.fromkeys([*found, *self.scripts.by_original]))
+
+    def module_runtime(self) -> ProgramRuntime | None:
+        """Node or Bun resolve a package as the launched program would (`require.resolve` from its folder)."""
+        if self.process is None or not self.program or "://" in self.program:
+            return None
+        from ..runtimes import TargetMissing, find_bun, find_node
+
+        try:
+            executable = find_bun() if self.dialect.is_jsc else find_node()
+        except TargetMissing:
+            return None
+        folder = os.path.dirname(os.path.abspath(self.program))
+        return ProgramRuntime("node", executable, folder, folder)
 
     # ----- lifecycle ----------------------------------------------------------------------------------------
 

@@ -57,7 +57,7 @@ async def test_person_and_agent_share_one_session(shared, mode) -> None:
         stop = await agent.call_tool("continue_execution", {"session_id": "S1"})
         assert stop.structured_content["stop"]["location"]["line"] == STOP_LINE
         await until(lambda: source.current_line == STOP_LINE, "the TUI to show the agent's stop", pilot=pilot)
-        assert source.breakpoints.get(STOP_LINE) is True
+        assert source.breakpoints[STOP_LINE].state == "verified"
         bps = app.query_one(BreakpointsPane)
         assert any("BP1" in str(bps.get_option_at_index(i).prompt) for i in range(bps.option_count))
         await until(
