@@ -87,6 +87,26 @@ class RawValue:
 
 
 @dataclass
+class ExceptionFilter:
+    """One of the debugger's own exception breakpoint filters (DAP `exceptionBreakpointFilters`), as it names it."""
+
+    id: str
+    label: str
+    description: str = ""
+
+
+@dataclass
+class Completion:
+    """One way to complete the text typed at a console: `text` replaces `length` characters from `start`."""
+
+    label: str
+    text: str
+    start: int
+    length: int
+    type: str | None = None
+
+
+@dataclass
 class ExceptionDetails:
     type: str
     message: str | None = None
@@ -204,6 +224,8 @@ class Debugger(Backend):
     #: Said when a step into a call did not go deeper: what code this backend steps over and how to go in
     #: (debugpy's justMyCode). None: it steps into all the code it can.
     skipped_code_hint: str | None = None
+    #: The exception filter ids each of pairdbg's modes turns on (a profile or adapter gives its own names).
+    exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     @abstractmethod
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
@@ -233,6 +255,18 @@ class Debugger(Backend):
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
+
+    async def completions(self, text: str, cursor: int, frame_id: int | None) -> list[Completion] | None:
+        """Completions of `text` at `cursor` (0-based) in a frame (or globally); None when the debugger has none."""
+        return None
+
+    def exception_filter_options(self) -> list[ExceptionFilter]:
+        """The exception filters this debugger offers, with what each means; none when it has no named filters."""
+        return []
+
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        """Turn on exactly these of `exception_filter_options()` (ids checked by the caller)."""
+        raise self.unsupported("has no exception filters to choose from", hint="use set_pause_on_exceptions mode")
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         raise self.unsupported("cannot set variables")  # features.set_variable

@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .base import RawValue
+from .base import Completion, RawValue
 from .errors import DebugError, ErrorCode
-from .models import FrameView, Phase, StopReport, VariableView
+from .models import FrameView, Phase, StopReport, VariableView, WatchView
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -134,9 +134,9 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
     frames = [
         FrameView(
-            handle=session.handles.frame(i, f.id) if thread_id == stopped else session.handles.thread_frame(
-                thread_id, i, f.id
-            ),
+            handle=session.handles.frame(i, f.id)
+            if thread_id == stopped
+            else session.handles.thread_frame(thread_id, i, f.id),
             function=f.name,
             file=f.file,
             line=f.line,
@@ -173,6 +173,47 @@ async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
     require_live(session)
     found = await session.backend.threads()
     return found, session.last_stop.thread_id if session.last_stop else None
+
+
+async def watches(session: Session, frame: str | None) -> list[WatchView]:
+    """Every watch with its value in `frame` of the current stop (the stop's own values for its top frame, read
+    when the stop was recorded); values the next stop's are compared with change only at the top frame."""
+    listed = list(session.watches.values())
+    stop = session.last_stop
+    if session.phase != Phase.PAUSED or stop is None:
+        note = "(evaluated at the next stop)" if session.phase.reachable else "(the program has ended)"
+        return [WatchView(id=w.id, expression=w.expression, value=note, added_by=w.added_by) for w in listed]
+    frame = frame or "@f0"
+    at_stop = {w.id: w for w in stop.watches}
+    out = []
+    for watch in listed:
+        shown = at_stop.get(watch.id)
+        if frame == "@f0" and shown is not None and shown.expression == watch.expression:
+            out.append(shown)
+            continue
+        try:
+            frame_id = session.handles.frame_id(frame) if stop.stack else None
+        except DebugError as exc:
+            out.append(
+                WatchView(
+                    id=watch.id, expression=watch.expression, value=exc.message, error=True, added_by=watch.added_by
+                )
+            )
+            continue
+        out.append(await session.watches.evaluate(watch, frame_id, remember=frame == "@f0"))
+    return out
+
+
+async def completions(session: Session, text: str, cursor: int, frame: str | None) -> list[Completion] | None:
+    """Completions from the debugger for a console line (the frame's names, an object's members); None when the
+    debugger offers none. A read: it is not an action, so a Tab press is not announced to agents."""
+    if session.phase == Phase.PAUSED:
+        frame_id: int | None = (
+            session.handles.frame_id(frame) if session.last_stop and session.last_stop.stack else None
+        )
+    elif session.phase != Phase.RUNNING or not can_evaluate_globally(session):
+        return None
+    return await session.backend.debugger("has no completions").completions(text, cursor, frame_id)
 
 
 @dataclass
@@ -227,6 +268,16 @@ def breakpoints(session: Session) -> list[dict[str, Any]]:
     return [bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()]
 
 
+def exception_filters(session: Session) -> list[dict[str, Any]]:
+    """The debugger's own exception filters, what each means and whether it is on; none for a target without."""
+    if not session.backend.debugs_code:
+        return []
+    return [
+        {"id": f.id, "label": f.label, "description": f.description, "enabled": on}
+        for f, on in session.breakpoints.exception_filter_states()
+    ]
+
+
 def output_page(session: Session, since: int, limit: int, category: str | None = None) -> dict[str, Any]:
     entries, next_since, has_more, dropped = session.output.read(since, limit, category)
     return {
@@ -253,7 +304,10 @@ def session_resource(session: Session) -> dict[str, Any]:
     if session.last_stop is not None:
         body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
     body["breakpoints"] = breakpoints(session)
-    body["watches"] = [{"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()]
+    body["watches"] = [
+        {"id": w.id, "expression": w.expression, "value": w.last, "added_by": w.added_by}
+        for w in session.watches.values()
+    ]
     return body
 
 

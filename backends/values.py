@@ -31,6 +31,7 @@ class Watch:
     id: str
     expression: str
     last: str | None = None
+    added_by: str = "human"  # the actor who added it: the person's and agents' watches are one list
 
 
 class ValueInspector:
@@ -94,11 +95,14 @@ class ValueInspector:
             raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
         except DebugError as exc:
             if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raised = raised_exception(exc.message)
+                data = {"raised": raised} if raised else {}
                 raise DebugError(
                     ErrorCode.INVALID_PARAMETERS,
                     f"evaluating {expression!r} failed: {_last_line(exc.message)}",
                     hint="fix the expression; names are those visible in the frame",
                     detail=exc.message,
+                    **data,
                 ) from None
             raise
         if self._phase() != Phase.PAUSED:
@@ -255,21 +259,39 @@ class WatchList(Mapping[str, Watch]):
     def __len__(self) -> int:
         return len(self._by_id)
 
-    def add(self, expression: str) -> Watch:
+    def add(self, expression: str, added_by: str = "human") -> Watch:
         check_length("expression", expression, self.limits.max_expression)
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "a watch needs an expression", hint="e.g. len(items)")
         if len(self._by_id) >= self.limits.max_watches:
             raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"at most {self.limits.max_watches} watches")
         self._seq += 1
-        watch = Watch(f"W{self._seq}", expression)
+        watch = Watch(f"W{self._seq}", expression.strip(), added_by=added_by)
         self._by_id[watch.id] = watch
         return watch
 
-    def remove(self, watch_id: str) -> Watch:
-        watch = self._by_id.pop(watch_id.strip().upper(), None)
+    def get_watch(self, watch_id: str) -> Watch:
+        watch = self._by_id.get(watch_id.strip().upper())
         if watch is None:
             raise DebugError(
-                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self._by_id) or 'none'})"
+                ErrorCode.PATH_NOT_FOUND,
+                f"no watch {watch_id} (have: {', '.join(self._by_id) or 'none'})",
+                hint="list_watches shows them",
             )
+        return watch
+
+    def edit(self, watch_id: str, expression: str) -> Watch:
+        """Change a watch's expression; it keeps its id and place, and its changed marker starts over."""
+        check_length("expression", expression, self.limits.max_expression)
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "a watch needs an expression", hint="remove_watch drops one")
+        watch = self.get_watch(watch_id)
+        watch.expression, watch.last = expression.strip(), None
+        return watch
+
+    def remove(self, watch_id: str) -> Watch:
+        watch = self.get_watch(watch_id)
+        del self._by_id[watch.id]
         return watch
 
     async def evaluate_all(self, frame_id: int | None) -> list[WatchView]:
@@ -281,7 +303,11 @@ class WatchList(Mapping[str, Watch]):
             views.append(await self.evaluate(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
         return views
 
-    async def evaluate(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
+    async def evaluate(
+        self, watch: Watch, frame_id: int | None, timeout: float = 10.0, remember: bool = True
+    ) -> WatchView:
+        """A watch's value in a frame. `remember` (a stop's own evaluation, in its top frame) makes it the value the
+        next stop's is compared with; a look from another frame compares without changing it."""
         error = False
         try:
             raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
@@ -289,13 +315,19 @@ class WatchList(Mapping[str, Watch]):
         except TimeoutError:
             value, error = f"(not evaluated: took over {timeout:.1f}s)", True
         except DebugError as exc:
-            value, error = _first_line(exc.message), True
+            value, error = raised_exception(exc.message) or _first_line(exc.message), True
         if len(value) > self.limits.value_chars:
             value = value[: self.limits.value_chars - 1] + "…"
-        changed = watch.last is not None and value != watch.last
-        watch.last = value
+        changed = remember and watch.last is not None and value != watch.last
+        if remember:
+            watch.last = value
         return WatchView(
-            id=watch.id, expression=cap_text(watch.expression, 120), value=value, changed=changed, error=error
+            id=watch.id,
+            expression=cap_text(watch.expression, 120),
+            value=value,
+            changed=changed,
+            error=error,
+            added_by=watch.added_by,
         )
 
 
@@ -336,6 +368,23 @@ def _pick(raws: list[RawValue], names: list[str]) -> list[RawValue]:
 
 def _is_special(name: str) -> bool:
     return (name.startswith("__") and name.endswith("__")) or name in ("special variables", "function variables")
+
+
+# The last line of a Python traceback or the first of a JavaScript error: `ZeroDivisionError: division by zero`.
+_RAISED = re.compile(
+    r"^(?:Uncaught )?([A-Za-z_$][\w.$]*(?:Error|Exception|Warning|Exit|Interrupt|Iteration)|Error)(?::\s?(.*))?$"
+)
+
+
+def raised_exception(message: str) -> str | None:
+    """The exception an evaluation raised in the program (`NameError: name 'x' is not defined`), when the
+    debugger's failure message is one (a traceback or a JavaScript error line); None for any other failure."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    candidates = lines[-1:] if lines and lines[0].startswith("Traceback") else lines[:1]
+    for line in candidates:
+        if _RAISED.match(line):
+            return line
+    return None
 
 
 def _first_line(text: str) -> str:

@@ -205,16 +205,19 @@ async def restart_debugging(hub: Hub, p: RestartParams, actor: str) -> Reply:
         for bp in old.breakpoints.values()
         if bp.kind == "line"
     ]
-    watches = [w.expression for w in old.watches.values()]
+    watches = [(w.expression, w.added_by) for w in old.watches.values()]
     mode = old.exception_mode
+    filters = old.breakpoints.exception_filters  # chosen one by one (None: the mode's)
     await hub.close(old.id, terminate=True)
     args = {**launch, "breakpoints": breakpoints, "wait_s": 0}
     started = await start_debugging(hub, StartParams(**args), actor)
     session = hub.get(started.data["session_id"])
-    if mode != "uncaught":
+    if filters is not None:
+        await session.set_exception_filters(filters)
+    elif mode != "uncaught":
         await session.set_exception_mode(mode)
-    for expression in watches:
-        await session.add_watch(expression)
+    for expression, added_by in watches:
+        await session.add_watch(expression, added_by)
     wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
     outcome = await session.wait_for_stop(0, wait)
     hub.focus.of(actor).saw(outcome.report)
