@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
-from textual.widgets import Footer, Input
+from textual.widgets import Footer
 
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
@@ -22,6 +22,8 @@ from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
+from .console import ConsoleInput
+from .exception_filters import ExceptionFiltersPane
 from .controller import Controller
 from .page_view import PageView, is_bridge
 from .panes import (
@@ -38,6 +40,7 @@ from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
 from .variables import VariablesTree
+from .watches import WatchesPane
 
 log = logging.getLogger(__name__)
 
@@ -58,6 +61,14 @@ class PairDbgApp(Controller):
         Binding("f9", "toggle_breakpoint", "Breakpoint", priority=True),
         Binding("f2", "toggle_side", "Stack", priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
+        Binding("shift+f5", "stop_session", "Stop", key_display="⇧f5", priority=True),
+        Binding("ctrl+shift+f5", "restart_session", "Restart", key_display="^⇧f5", priority=True),
+        # The control keys when the footer hides them (tried after the shown ones: see key_shown).
+        Binding("f10", "unready_key('step_over')", show=False, priority=True),
+        Binding("f11", "unready_key('step_into')", show=False, priority=True),
+        Binding("shift+f11", "unready_key('step_out')", show=False, priority=True),
+        Binding("f5", "unready_key('continue_execution')", show=False, priority=True),
+        Binding("f6", "unready_key('pause_execution')", show=False, priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
         Binding("f1", "keys", "Keys", priority=True),
         Binding("tab", "app.focus_next", "Pane", priority=True),
@@ -72,7 +83,12 @@ class PairDbgApp(Controller):
         "F5 continue · F6 pause · F10 step over · F11 step into · shift+F11 step out\n"
         "F9 breakpoint at the source cursor; in Breakpoints: d/delete removes, space on/off, c condition\n"
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
+        "shift+F5 stop (ends the program) · ctrl+shift+F5 restart (same program, breakpoints, watches)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame)\n"
+        "Console: enter runs · shift+enter or ctrl+j new line (a line ending in : or \\ continues; an empty\n"
+        "  line ends a block) · up/down history (kept across runs) · tab completes from the debugger\n"
+        "Watches: a add · e/enter edit · d remove (◆ an agent's) · Variables: e/enter set · y copy · v whole value\n"
+        "  · w watch it · Breakpoints: space on an exception filter switches it\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
@@ -104,11 +120,14 @@ class PairDbgApp(Controller):
                     yield pane(SessionsPane(id="sessions"), "Sessions")
                     yield pane(StackPane(id="stack"), "Call stack")
                     yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                    yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
                 with Vertical(id="center"):
                     yield ExceptionBanner(id="exception")
                     with Horizontal(id="top"):
                         yield pane(SourceView(id="source"), "Source")
-                        yield pane(VariablesTree(id="variables"), "Variables")
+                        with Vertical(id="values"):
+                            yield pane(VariablesTree(id="variables"), "Variables")
+                            yield pane(WatchesPane(id="watches"), "Watches")
                     if self.rn_service is not None:
                         yield RnView(self.rn_service, self.registry, id="rn")
                     yield PageView(self.hub, self.registry, id="page")
@@ -158,6 +177,31 @@ class PairDbgApp(Controller):
     def action_control(self, name: str) -> None:
         self.perform(name, self.session_args())
 
+    def action_unready_key(self, name: str) -> None:
+        """A control key the footer does not show now. With no program, or an ended one, it says so in a person's
+        words and what to do; otherwise the action runs and its answer says why it cannot (NOT_PAUSED, …)."""
+        session = self.session
+        if session is None:
+            text, title = "No program is being debugged. Start one with ctrl+p → Start debugging.", "pairdbg"
+        elif session.phase.ended:
+            how = f" (exit code {session.exit_code})" if session.exit_code is not None else ""
+            text, title = f"The program has ended{how}. Restart it with ctrl+shift+F5.", session.id
+        else:
+            self.perform(name, self.session_args())
+            return
+        self.notify(text, title=title, severity="warning", timeout=6)
+
+    def action_stop_session(self) -> None:
+        """Shift+F5, as in VS Code: end the program and close its session."""
+        if self.session is not None:
+            self.perform("close_debug_session", self.session_args(terminate=True))
+
+    def action_restart_session(self) -> None:
+        """Ctrl+Shift+F5: the same program again, with its breakpoints and watches (restart_debugging)."""
+        if self.session is not None:
+            self.notify(f"restarting {self.session.name}…", title=self.session.id, timeout=3)
+            self.perform("restart_debugging", self.session_args())
+
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
 
@@ -175,6 +219,10 @@ class PairDbgApp(Controller):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "toggle_side":  # only a narrow layout has side panes that take turns
             return self.screen.has_class("-narrow")
+        if action == "focus_next" and isinstance(self.focused, ConsoleInput) and self.focused.wants_tab():
+            return False  # tab completes the name before the console's cursor
+        if action in ("control", "stop_session", "restart_session", "unready_key"):
+            return self.key_shown(action, parameters)
         return super().check_action(action, parameters)
 
     def action_toggle_side(self) -> None:
@@ -203,7 +251,7 @@ class PairDbgApp(Controller):
         self.notify(self.KEYS_HELP, title="Keys", timeout=20)
 
     def action_focus_console(self) -> None:
-        self.query_one("#console-input", Input).focus()
+        self.query_one(ConsoleInput).focus()
 
     def action_toggle_rn(self) -> None:
         """Switch between the debugger's panes and the React Native app view (same console and activity)."""
@@ -277,13 +325,12 @@ class PairDbgApp(Controller):
             self.sync_page_view()
         view.focus_tree()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "console-input" or not event.value.strip():
-            return
-        expression = event.value.strip()
-        event.input.value = ""
-        self.query_one(ConsolePane).add(f">>> {expression}", "bold")
-        self.evaluate(expression)
+    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
+        lines = event.text.split("\n")
+        console = self.query_one(ConsolePane)
+        for n, line in enumerate(lines):
+            console.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
+        self.evaluate(event.text if len(lines) > 1 else event.text.strip())
 
     # ----- themes -----------------------------------------------------------------------------------------------
 

@@ -52,6 +52,8 @@ from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
 from .variables import VariablesTree
+from .exception_filters import ExceptionFiltersPane
+from .watches import WATCH_ACTIONS, WatchesPane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -101,6 +103,7 @@ class Controller(App[None]):
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
+        self._keys_phase: Phase | None = None  # the phase the footer's keys were chosen for
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -120,6 +123,32 @@ class Controller(App[None]):
     def session(self) -> Session | None:
         return self.hub.sessions.get(self.session_id) if self.session_id else None
 
+    def key_shown(self, action: str, parameters: tuple) -> bool:
+        """The footer shows the keys that matter in the selected session's phase (as last shown, so a step's brief
+        run does not flicker them). A control key that is hidden falls through to `unready_key`, which says why."""
+        phase = self._keys_phase
+        if action == "restart_session":
+            return phase is not None
+        if action == "stop_session":
+            return phase is not None and not phase.ended
+        if action == "unready_key":
+            return not self.key_shown("control", parameters)
+        if phase is None or phase.ended:
+            return False
+        if parameters and parameters[0] == "pause_execution":
+            return phase == Phase.RUNNING
+        return phase == Phase.PAUSED
+
+    def show_keys_for(self, session: Session | None) -> None:
+        phase = session.phase if session is not None else None
+        if phase != self._keys_phase:
+            self._keys_phase = phase
+            self.refresh_bindings()
+
+    def refresh_watches(self) -> None:
+        for pane in self.query(WatchesPane):
+            pane.refresh_values()
+
     def select_session(self, session_id: str | None) -> None:
         self.focus.select(session_id)
         self.refresh_sessions()
@@ -137,7 +166,9 @@ class Controller(App[None]):
         stack = self.query_one(StackPane)
         variables = self.query_one(VariablesTree)
         self.show_exception(session)
+        self.show_keys_for(session)
         if session is None:
+            self.refresh_watches()
             stack.show_note("no session")
             variables.reset([], "no session")
             source.show(None, None)
@@ -152,6 +183,7 @@ class Controller(App[None]):
             note = "a web page: ctrl+b shows it"
         stack.show_note(note)
         variables.reset([], note)
+        self.refresh_watches()
         program = queries.program(session) if code else None  # else a URL
         source.show(source.path or program, None, move_cursor=False)
 
@@ -245,6 +277,12 @@ class Controller(App[None]):
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
+        event = message.event
+        if event.session_id == self.session_id and event.ok:
+            if event.action in WATCH_ACTIONS:
+                self.refresh_watches()
+            if event.action == "set_pause_on_exceptions":
+                self.refresh_breakpoints()
 
     @on(RnChanged)
     @after_teardown_ignored
@@ -283,6 +321,10 @@ class Controller(App[None]):
         session = self.session
         views = [bp.view() for bp in session.breakpoints.values()] if session else []
         self.query_one(BreakpointsPane).show(views)
+        for exceptions in self.query(ExceptionFiltersPane):
+            exceptions.show(
+                queries.exception_filters(session) if session is not None and session.phase.reachable else []
+            )
         source = self.query_one(SourceView)
         source.set_breakpoints(
             {
@@ -333,6 +375,7 @@ class Controller(App[None]):
             first.data.loaded = True
             tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
             first.expand()
+        self.refresh_watches()
 
     @on(FrameFailed)
     @after_teardown_ignored
@@ -451,6 +494,7 @@ class Controller(App[None]):
         elif message.what == "toggle":
             self.perform("update_breakpoint", self.session_args(breakpoint_id=bp.id, enabled=not bp.enabled))
         elif message.what == "condition":
+
             def run(condition: str | None) -> None:
                 if condition is not None and condition.strip() != (bp.condition or ""):
                     args = self.session_args(breakpoint_id=bp.id, condition=condition.strip())
@@ -459,6 +503,11 @@ class Controller(App[None]):
             title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
             hint = "stop only when this is true; empty removes it"
             self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
+
+    @on(ExceptionFiltersPane.FiltersChosen)
+    def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
+        self.notify(message.said, title="Pause on exceptions", timeout=4)
+        self.perform("set_pause_on_exceptions", self.session_args(filters=message.filters))
 
     def toggle_breakpoint(self) -> None:
         source = self.query_one(SourceView)
@@ -492,7 +541,9 @@ class Controller(App[None]):
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)
         except DebugError as exc:
-            self.post_message(EvaluationDone(expression, f"{exc.code}: {exc.message}", False, exc.hint))
+            raised = exc.data.get("raised")  # the program's own exception: said as the program said it
+            text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
+            self.post_message(EvaluationDone(expression, text, False, hint))
             return
         data = reply.data
         text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")

@@ -12,13 +12,15 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
 from pairdbg.backends.session import Session
+
+from .console import ConsoleInput
 
 
 def pane(widget, title: str):
@@ -256,12 +258,11 @@ class ConsolePane(Vertical):
     DEFAULT_CSS = """
     ConsolePane { height: 1fr; }
     ConsolePane > RichLog { height: 1fr; background: $surface; }
-    ConsolePane > Input { height: 3; }
     """
 
     def compose(self) -> ComposeResult:
         yield RichLog(max_lines=5000, wrap=True, markup=False, auto_scroll=True, min_width=20, id="console-log")
-        yield Input(placeholder="evaluate in the selected frame (enter)", id="console-input")
+        yield ConsoleInput(id="console-input")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -190,8 +190,8 @@ async def test_console_evaluates_in_the_selected_frame(core):
         assert ">>> price * qty" in console_lines(app)
         await pilot.press(*"nope_undefined", "enter")
         await until(
-            lambda: any(line.startswith("✗ INVALID_PARAMETERS") for line in console_lines(app)),
-            "the evaluation error",
+            lambda: "✗ NameError: name 'nope_undefined' is not defined" in console_lines(app),
+            "the program's exception, not a parameter error",
             pilot=pilot,
         )
         assert app.is_running
@@ -255,9 +255,12 @@ async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
     )
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f10")  # no session yet
-        await until(lambda: any("step_over" in n for n in notifications(app)), "the no-session error", pilot=pilot)
-        assert any(line.startswith("✗ step_over: INVALID_PARAMETERS") for line in console_lines(app))
+        await pilot.press("f10")  # no session yet: said in a person's words, nothing is sent
+        await until(
+            lambda: any("No program is being debugged" in n for n in notifications(app)),
+            "the no-session message",
+            pilot=pilot,
+        )
         await pilot.press("f9")  # nothing to set a breakpoint in
         await until(
             lambda: any(line.startswith("✗ set_breakpoint") for line in console_lines(app)),
@@ -560,7 +563,7 @@ async def test_footer_and_f1_list_the_keys_people_need(core):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
-        assert {"Quit", "Console", "Pane", "Keys", "Continue", "Over", "Breakpoint"} <= shown, shown
+        assert {"Quit", "Console", "Pane", "Keys", "Breakpoint"} <= shown, shown  # no session: no step keys
         assert app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING == "ctrl+p"
         await pilot.press("f1")
         await until(lambda: any(n.startswith("Keys:") for n in notifications(app)), "the keys help", pilot=pilot)
