@@ -168,6 +168,11 @@ async def frame_locals(
     return await session.frame_locals(session.handles.frame_id(frame), count, include_special)
 
 
+async def value_text(session: Session, container: str, name: str) -> tuple[str, str | None]:
+    """The whole text of a variable (for copying or reading a long string) and the expression that reads it."""
+    return await session.values.full_text(container, name)
+
+
 async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
     """The program's threads and the one it stopped in last."""
     require_live(session)

@@ -204,6 +204,23 @@ class ValueInspector:
                 raw.evaluate_name = f"({ref.evaluate_name})" + raw.evaluate_name[len(expr) :]
         return found
 
+    async def full_text(self, container: str, name: str) -> tuple[str, str | None]:
+        """The whole text of child `name` of a @vN container (a scope or an object), as the debugger writes it for
+        copying, and the expression that reads it (None when the debugger gives none)."""
+        self._require_paused()
+        ref = self.handles.variable(container)
+        if not ref.ref:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{container} ({ref.name}) has no children")
+        raws = await self.backend.debugger("has no values to read").variables(ref.ref)
+        raw = next((r for r in raws if r.name == name), None)
+        if raw is None:
+            raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no {name!r} in {container} ({ref.name}) any more")
+        if raw.evaluate_name:
+            with contextlib.suppress(DebugError):  # the listed text is the answer when this fails
+                whole = await self.backend.evaluate(raw.evaluate_name, ref.frame_id, context="clipboard")
+                return whole.value, raw.evaluate_name
+        return raw.value, raw.evaluate_name
+
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         check_length("value", value, self.limits.max_expression)
         self._require_paused()
