@@ -224,6 +224,8 @@ class Debugger(Backend):
     #: Said when a step into a call did not go deeper: what code this backend steps over and how to go in
     #: (debugpy's justMyCode). None: it steps into all the code it can.
     skipped_code_hint: str | None = None
+    #: set_variable answers with the old value, not an error, when the new one fails (debugpy): see check_value.
+    set_variable_fails_silently: bool = False
     #: The exception filter ids each of pairdbg's modes turns on (a profile or adapter gives its own names).
     exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
@@ -255,6 +257,10 @@ class Debugger(Backend):
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
+
+    async def check_value(self, value: str, frame_id: int | None, run: bool = False) -> None:
+        """Raise (PROTOCOL_ERROR, the program's error) when `value` does not parse, or with `run` when evaluating it
+        fails; for debuggers with set_variable_fails_silently."""
 
     async def completions(self, text: str, cursor: int, frame_id: int | None) -> list[Completion] | None:
         """Completions of `text` at `cursor` (0-based) in a frame (or globally); None when the debugger has none."""

@@ -65,6 +65,9 @@ def can_evaluate_globally(session: Session) -> bool:
 # coroutines it awaits through, as JSON text; null when the thread runs no loop.
 _TASKS_SOURCE = """
 def walk():
+    import sys
+    if "asyncio" not in sys.modules:  # a program without asyncio: nothing is imported into it
+        return "null"
     import asyncio, json
     loop = asyncio._get_running_loop()
     if loop is None:
@@ -127,8 +130,8 @@ async def call_stack(session: Session, thread_id: int, start: int, count: int) -
     """Frames of a thread: the stopped thread's are @fN (positions in the stop's stack), another thread's
     @f<thread>.<N>; both work in get_scopes, get_variables and evaluate until the program runs."""
     snapshot = session.snapshot
-    if snapshot is not None and snapshot.thread_id == thread_id:
-        raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
+    if snapshot is not None:
+        raw, total = await snapshot.thread_stack(thread_id, start, count)  # each thread's frames are read once
     else:
         raw, total = await session.backend.debugger("has no call stack").stack(thread_id, start, count)
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
@@ -176,7 +179,11 @@ async def value_text(session: Session, container: str, name: str) -> tuple[str, 
 async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
     """The program's threads and the one it stopped in last."""
     require_live(session)
-    found = await session.backend.threads()
+    snapshot = session.snapshot
+    if snapshot is not None and snapshot.threads is not None:
+        found = list(snapshot.threads)  # read with the stop: nothing moves while it is paused
+    else:
+        found = await session.backend.threads()
     return found, session.last_stop.thread_id if session.last_stop else None
 
 

@@ -17,7 +17,7 @@ from .models import Phase, VariableView, WatchView
 from .stops import cap_text
 
 if TYPE_CHECKING:
-    from .base import Backend
+    from .base import Backend, Debugger
     from .handles import Handles
     from .limits import Limits
 
@@ -247,6 +247,10 @@ class ValueInspector:
                     f"no variable {name!r} in frame {frame or '@f0'}",
                     hint="call get_local_variables to see the names",
                 )
+        before = None
+        if debugger.set_variable_fails_silently:
+            await self._check_value(debugger, name, value, frame_id)
+            before = next((r.value for r in await debugger.variables(parent) if r.name == name), None)
         try:
             raw = await debugger.set_variable(parent, name, value)
         except DebugError as exc:
@@ -255,7 +259,29 @@ class ValueInspector:
                     ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}"
                 ) from None
             raise
+        if before is not None and raw.value == before:
+            # Unchanged: either the value was the same, or the debugger kept the old one because the new one raised.
+            await self._check_value(debugger, name, value, frame_id, run=True)
         return self.value_view(raw, parent, frame_id)
+
+    async def _check_value(
+        self, debugger: Debugger, name: str, value: str, frame_id: int | None, run: bool = False
+    ) -> None:
+        """For a debugger that keeps the old value when the new one fails (debugpy): does `value` parse (not
+        run), or with `run`, evaluate it; its exception becomes this set's error."""
+        try:
+            await debugger.check_value(value, frame_id, run)
+        except DebugError as exc:
+            if exc.code != ErrorCode.PROTOCOL_ERROR:
+                raise
+            raised = raised_exception(exc.message) or _last_line(exc.message)
+            raised = re.sub(r" \(<string>, line \d+\)$", "", raised)  # a line of pairdbg's wrapping, not theirs
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"could not set {name}: {raised}",
+                hint="give a value the program's language can evaluate in that frame",
+                raised=raised,
+            ) from None
 
 
 class WatchList(Mapping[str, Watch]):

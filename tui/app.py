@@ -32,13 +32,13 @@ from .panes import (
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StackPane,
     StatusBar,
     pane,
 )
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
+from .stack import StackPane
 from .variables import VariablesTree
 from .watches import WatchesPane
 

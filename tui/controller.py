@@ -43,7 +43,6 @@ from .panes import (
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StackPane,
     StatusBar,
     activity_line,
     exception_text,
@@ -51,6 +50,7 @@ from .panes import (
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView
+from .stack import StackPane
 from .variables import VariablesTree
 from .exception_filters import ExceptionFiltersPane
 from .watches import WATCH_ACTIONS, WatchesPane
@@ -358,9 +358,15 @@ class Controller(App[None]):
         if session is None or session.id != data.session_id or session.stop_number != data.stop_number:
             return
         self.focus.frame = data.frame
-        self.query_one(StackPane).show(data.frames, data.total, data.frame)
+        stack = self.query_one(StackPane)
+        key = (data.session_id, data.stop_number)
+        new_stop = stack.stop_key != key
+        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None)
+        stack.show(data.frames, data.total, data.frame)
+        if new_stop:
+            stack.load_threads(session)
         self._frames_shown = (data.session_id, data.stop_number)
-        chosen = next((f for f in data.frames if f.handle == data.frame), None)
+        chosen = next((f for f in data.frames if f.handle == data.frame), None) or stack.frame_view(data.frame)
         if chosen is not None:
             source = self.query_one(SourceView)
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
@@ -399,7 +405,14 @@ class Controller(App[None]):
         handle = event.option.id
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
             self.focus.frame = handle
+            self.focus.thread_id = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
             self.load_frame(session, handle)
+
+    @on(StackPane.TaskChosen)
+    def handle_task_chosen(self, message: StackPane.TaskChosen) -> None:
+        """An asyncio task's row: its source where it awaits (its frames are not the debugger's to inspect)."""
+        if message.file and message.line:
+            self.query_one(SourceView).show(message.file, message.line, top=False)
 
     @on(SessionsPane.OptionSelected, "#sessions")
     def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
@@ -457,7 +470,8 @@ class Controller(App[None]):
     @after_teardown_ignored
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
-            self.select_session(message.data["session_id"])
+            if message.data["session_id"] != self.session_id:  # already shown from its first event: no reload
+                self.select_session(message.data["session_id"])
         elif message.action in (
             "get_call_stack",
             "list_debug_sessions",

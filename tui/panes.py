@@ -17,7 +17,7 @@ from textual.widgets.option_list import Option
 
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
-from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
+from pairdbg.backends.models import BreakpointView, ExceptionInfo, Phase
 from pairdbg.backends.session import Session
 
 from .console import ConsoleInput
@@ -149,24 +149,6 @@ class SessionsPane(OptionList):
                 self.add_option(Option(label, id=session_id))
         if selected in sessions and self.highlighted != list(sessions).index(selected):
             self.highlighted = list(sessions).index(selected)
-
-
-class StackPane(OptionList):
-    def show(self, frames: list[FrameView], total: int, selected: str) -> None:
-        self.clear_options()
-        for frame in frames:
-            self.add_option(
-                Option(f"{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", id=frame.handle)
-            )
-        if total > len(frames):
-            self.add_option(Option(Text(f"… {total - len(frames)} more frames", style="dim"), disabled=True))
-        handles = [f.handle for f in frames]
-        if selected in handles:
-            self.highlighted = handles.index(selected)
-
-    def show_note(self, note: str) -> None:
-        self.clear_options()
-        self.add_option(Option(Text(note, style="dim italic"), disabled=True))
 
 
 class BreakpointsPane(OptionList):
