@@ -226,7 +226,7 @@ class ConsoleInput(TextArea):
         if self.text != text:
             return  # the person typed on meanwhile
         if found is None:
-            self.say(f"{session.backend.kind} offers no completions while {session.phase.value}")
+            self.say(f"no completions from this debugger while the program is {session.phase.value}")
             return
         self.apply(text, cursor, found)
 

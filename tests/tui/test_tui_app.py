@@ -19,7 +19,8 @@ from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.agents import AgentsChanged
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StackPane, StatusBar
+from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StatusBar
+from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
 from support import ROOT, until
@@ -606,8 +607,14 @@ async def test_palette_asks_one_line_per_main_argument(core):
         await pilot.press(*"qty", "enter")
         await until(lambda: "value" in str(app.screen.query_one("#line-title").render()), "the second", pilot=pilot)
         await pilot.press(*"7", "enter")
-        await until(lambda: any("qty" in line and "7" in line and "set_variable_value" in line
-                                for line in app.query_one(ActivityLog).lines_text), "the change", pilot=pilot)
+        await until(
+            lambda: any(
+                "qty" in line and "7" in line and "set_variable_value" in line
+                for line in app.query_one(ActivityLog).lines_text
+            ),
+            "the change",
+            pilot=pilot,
+        )
 
         await palette("add watch")  # JSON still sets every argument at once
         await pilot.press(*'{"expression": "qty * 2"}', "enter")
