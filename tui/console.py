@@ -159,7 +159,7 @@ class ConsoleInput(TextArea):
             "", soft_wrap=True, show_line_numbers=False, tab_behavior="focus", highlight_cursor_line=False, **kwargs
         )
         self.console_history = console_history if console_history is not None else ConsoleHistory()
-        self.placeholder = "evaluate in the selected frame (enter · shift+enter new line · ↑ history · tab completes)"
+        self.placeholder = "evaluate in the selected frame (F1: keys)"
         self.completion_note = ""  # the last thing Tab said (for tests and screen readers)
 
     @property
