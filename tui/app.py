@@ -24,6 +24,7 @@ from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
+from .keys import KeysScreen, keys_text
 from .controller import Controller
 from .page_view import PageView, is_bridge
 from .panes import (
@@ -248,7 +249,8 @@ class PairDbgApp(Controller):
         self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
 
     def action_keys(self) -> None:
-        self.notify(self.KEYS_HELP, title="Keys", timeout=20)
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
 
     def action_focus_console(self) -> None:
         self.query_one(ConsoleInput).focus()

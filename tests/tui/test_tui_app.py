@@ -19,6 +19,7 @@ from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.agents import AgentsChanged
 from pairdbg.tui.app import PairDbgApp
+from pairdbg.tui.keys import KeysScreen
 from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StatusBar
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
@@ -567,10 +568,11 @@ async def test_footer_and_f1_list_the_keys_people_need(core):
         assert {"Quit", "Console", "Pane", "Keys", "Breakpoint"} <= shown, shown  # no session: no step keys
         assert app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING == "ctrl+p"
         await pilot.press("f1")
-        await until(lambda: any(n.startswith("Keys:") for n in notifications(app)), "the keys help", pilot=pilot)
-        help_text = next(n for n in notifications(app) if n.startswith("Keys:"))
+        await until(lambda: isinstance(app.screen, KeysScreen), "the keys help", pilot=pilot)
+        help_text = app.screen.text.plain
         for key in ("ctrl+q quit", "tab", "ctrl+e console", "ctrl+p command palette", "space on/off"):
             assert key in help_text
+        await pilot.press("escape")
         before = app.focused
         await pilot.press("tab")  # moves between panes, even with the footer's binding on top
         assert app.focused is not before

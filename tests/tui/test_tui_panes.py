@@ -25,6 +25,7 @@ from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.console import ConsoleHistory, ConsoleInput, unfinished
 from pairdbg.tui.edit_prompt import EditPrompt
 from pairdbg.tui.exception_filters import ExceptionFiltersPane
+from pairdbg.tui.keys import KeysScreen
 from pairdbg.tui.panes import ActivityLog, ConsolePane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.stack import StackPane
@@ -230,9 +231,7 @@ async def test_the_call_stack_shows_every_thread_and_another_threads_frame_shows
         stack.highlighted = [i for i, _ in stack_rows(app)].index(handle)
         source = app.query_one(SourceView)
         await until(lambda: app.frame == handle, "the spinner's frame selected", pilot=pilot)
-        await until(
-            lambda: source.current_line == line_of("threads_busy.py", "turns += 1"), "its line", pilot=pilot
-        )
+        await until(lambda: source.current_line == line_of("threads_busy.py", "turns += 1"), "its line", pilot=pilot)
         assert hub.focus.of("human").thread_id == spinner  # the person's focus, kept in the core
         tree = app.query_one(VariablesTree)
         await until(lambda: select_variable(tree, "turns"), "the spinner's local in the variables pane", pilot=pilot)
@@ -572,3 +571,22 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         await pilot.press("shift+f5")
         await until(lambda: again.id not in hub.sessions, "the session closed", pilot=pilot)
         assert again.phase.ended
+
+
+# ----- keys: F1 lists them all, from the bindings ------------------------------------------------------------------
+
+
+@pytest.mark.asyncio
+async def test_f1_lists_every_key_from_the_bindings_and_fits_80x24(core):
+    async with stopped(core, DEMO, STOP_LINE, size=(80, 24)) as (app, pilot, sid):
+        await pilot.press("f1")
+        await until(lambda: isinstance(app.screen, KeysScreen), "the keys screen", pilot=pilot)
+        text = app.screen.text.plain
+        for pane, key in (("Watches", "Add watch"), ("Variables", "Whole value"), ("Pause on exceptions", "On/off")):
+            assert pane in text and key in text, (pane, key)
+        for shown in ("Restart", "Stop", "Over", "shift+enter or ctrl+j new line"):
+            assert shown in text, shown
+        box = app.screen.query_one("Vertical").region
+        assert box.right <= 80 and box.bottom <= 24
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, KeysScreen), "closed", pilot=pilot)
