@@ -472,6 +472,8 @@ class Controller(App[None]):
         if message.action == "start_debugging" and message.data.get("session_id"):
             if message.data["session_id"] != self.session_id:  # already shown from its first event: no reload
                 self.select_session(message.data["session_id"])
+        elif message.action in ("restart_debugging", "close_debug_session"):
+            self.notify(message.text.splitlines()[0], title="Restart" if "restart" in message.action else "Stop")
         elif message.action in (
             "get_call_stack",
             "list_debug_sessions",

@@ -552,8 +552,11 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         await until(lambda: new.phase == Phase.PAUSED, "the restarted program stopped", pilot=pilot)
         assert sorted((b.line, b.condition) for b in new.breakpoints.values()) == [(2, None), (3, "b > 1")]
         assert any("● human" in line and "restart_debugging" in line and "✓" in line for line in activity(app))
+        await until(lambda: any(n.startswith(f"Restart: Restarted {sid} as") for n in notes(app)), "said", pilot=pilot)
 
-        await pilot.press("f5", "f5")  # to line 3, then to the end
+        await pilot.press("f5")  # to line 3 (its condition holds), then to the end
+        await until(lambda: new.phase == Phase.PAUSED and new.last_stop.location.line == 3, "line 3", pilot=pilot)
+        await pilot.press("f5")
         await until(lambda: new.phase == Phase.TERMINATED, "the end", pilot=pilot)
         await pilot.press("f10")
         await until(
