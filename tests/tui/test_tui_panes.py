@@ -20,6 +20,7 @@ from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
+from pairdbg.mcp_bridge.http import HttpMcpService
 from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.console import ConsoleHistory, ConsoleInput, unfinished
@@ -32,7 +33,8 @@ from pairdbg.tui.stack import StackPane
 from pairdbg.tui.value_screen import ValueScreen
 from pairdbg.tui.variables import VariablesTree
 from pairdbg.tui.watches import WatchesPane
-from support import line_of, missing_target, prog, require_debugpy, until
+from support import TESTS, line_of, missing_target, prog, require_debugpy, until
+from support.mcp import http_client
 
 pytestmark = [pytest.mark.timeout(120)]
 
@@ -188,6 +190,36 @@ async def test_an_agents_watch_shows_with_its_name_and_the_persons_is_visible_to
         assert by_expression["price + 1"]["added_by"] == AGENT
         assert "qty = 4  (added by human)" in seen.text
         assert any(f"◆ {AGENT}" in line and "add_watch" in line for line in activity(app))
+
+
+@pytest.mark.asyncio
+async def test_an_agent_over_mcp_and_the_person_share_one_watch_list(core, tmp_path, monkeypatch):
+    """The same, end to end: a real MCP client over the TUI's own HTTP endpoint."""
+    hub, registry = core
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))  # this TUI's endpoint file stays out of the user's
+    http = HttpMcpService(hub, registry, "127.0.0.1", 0, publish_endpoint=False, tools="more")
+    launch = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}
+    app = PairDbgApp(hub, registry, http, launch=launch)
+    async with app.run_test(size=SIZE) as pilot:
+        source = app.query_one(SourceView)
+        await until(lambda: source.current_line == STOP_LINE and app.session_id, "the stop", pilot=pilot)
+        sid = app.session_id
+        async with http_client(http.url, http.token) as client:
+            added = await client.call_tool("add_watch", {"session_id": sid, "expression": "qty * 3"})
+            assert not added.is_error, added
+            await until(
+                lambda: any("qty * 3 = 12" in r and "(agent:" in r and "◆" in r for r in watch_rows(app)),
+                "the MCP agent's watch, with its name, in the person's pane",
+                pilot=pilot,
+            )
+            app.query_one(WatchesPane).focus()
+            await pilot.press("a")
+            await type_in_prompt(app, pilot, "price")
+            await until(lambda: len(hub.sessions[sid].watches) == 2, "the person's watch", pilot=pilot)
+            listed = await client.call_tool("list_watches", {"session_id": sid})
+            watches = listed.structured_content["watches"]
+            assert [(w["expression"], w["added_by"]) for w in watches][1] == ("price", "human")
+            assert watches[0]["added_by"].startswith("agent:")
 
 
 @pytest.mark.asyncio
@@ -593,3 +625,20 @@ async def test_f1_lists_every_key_from_the_bindings_and_fits_80x24(core):
         assert box.right <= 80 and box.bottom <= 24
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, KeysScreen), "closed", pilot=pilot)
+
+
+@pytest.mark.asyncio
+async def test_node_async_callers_show_as_their_own_segment_of_the_stack(core):
+    try:
+        targets.find_node()
+    except TargetMissing as exc:
+        missing_target(str(exc))
+    program = str(TESTS / "js" / "inspector" / "async.js")
+    inner = next(n for n, text in enumerate(Path(program).read_text().splitlines(), 1) if "// INNER" in text)
+    async with stopped(core, program, inner) as (app, pilot, sid):
+        await until(lambda: any("async callers" in t for _, t in stack_rows(app)), "the async segment", pilot=pilot)
+        rows = stack_rows(app)
+        texts = [t for _, t in rows]
+        boundary = next(i for i, t in enumerate(texts) if "async callers" in t)
+        assert rows[0][0] == "@f0" and "fetchValue" in texts[0] and boundary > 0
+        assert any("outer" in t and "[async" in t for t in texts[boundary + 1 :]), texts
