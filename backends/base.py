@@ -102,6 +102,26 @@ class RawValue:
 
 
 @dataclass
+class ExceptionFilter:
+    """One of the debugger's own exception breakpoint filters (DAP `exceptionBreakpointFilters`), as it names it."""
+
+    id: str
+    label: str
+    description: str = ""
+
+
+@dataclass
+class Completion:
+    """One way to complete the text typed at a console: `text` replaces `length` characters from `start`."""
+
+    label: str
+    text: str
+    start: int
+    length: int
+    type: str | None = None
+
+
+@dataclass
 class ExceptionDetails:
     type: str
     message: str | None = None
@@ -237,6 +257,10 @@ class Debugger(Backend):
     #: Said when a step into a call did not go deeper: what code this backend steps over and how to go in
     #: (debugpy's justMyCode). None: it steps into all the code it can.
     skipped_code_hint: str | None = None
+    #: set_variable answers with the old value, not an error, when the new one fails (debugpy): see check_value.
+    set_variable_fails_silently: bool = False
+    #: The exception filter ids each of pairdbg's modes turns on (a profile or adapter gives its own names).
+    exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     @abstractmethod
     async def set_line_breakpoints(self, file: str, specs: list[LineBreakpointSpec]) -> list[BreakpointState]:
@@ -279,6 +303,22 @@ class Debugger(Backend):
         `problem` when it cannot stop at all. None: the target's own function breakpoint does what the name says
         (or the function cannot be looked up yet; it is asked again once the program runs)."""
         return None
+
+    async def check_value(self, value: str, frame_id: int | None, run: bool = False) -> None:
+        """Raise (PROTOCOL_ERROR, the program's error) when `value` does not parse, or with `run` when evaluating it
+        fails; for debuggers with set_variable_fails_silently."""
+
+    async def completions(self, text: str, cursor: int, frame_id: int | None) -> list[Completion] | None:
+        """Completions of `text` at `cursor` (0-based) in a frame (or globally); None when the debugger has none."""
+        return None
+
+    def exception_filter_options(self) -> list[ExceptionFilter]:
+        """The exception filters this debugger offers, with what each means; none when it has no named filters."""
+        return []
+
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        """Turn on exactly these of `exception_filter_options()` (ids checked by the caller)."""
+        raise self.unsupported("has no exception filters to choose from", hint="use set_pause_on_exceptions mode")
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         raise self.unsupported("cannot set variables")  # features.set_variable

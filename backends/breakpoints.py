@@ -9,7 +9,7 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .base import BreakpointState, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
+from .base import BreakpointState, ExceptionFilter, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
 from .errors import DebugError, ErrorCode, check_length
 from .events import BreakpointsChanged
 from .models import BreakpointView
@@ -143,6 +143,8 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         self.bus = bus
         self.limits = limits
         self.exception_mode: ExceptionMode = "uncaught"
+        #: The debugger's own exception filters the person or an agent chose one by one (None: the mode's).
+        self.exception_filters: list[str] | None = None
         self._require_live = require_live  # raises the session's "it has ended" error
         self._by_id: dict[str, Breakpoint] = {}
         self._ids = IdCounter()  # shared with the books of child processes' sessions (see inherit)
@@ -231,6 +233,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         for bp in parent.values():
             self._by_id[bp.id] = dataclasses.replace(bp.unbound(), hits=0)
         self.exception_mode = parent.exception_mode
+        self.exception_filters = parent.exception_filters
 
     def carry(self, previous: BreakpointBook) -> None:
         """A restarted program's book: the previous run's breakpoints under the same ids, with their settings and hit
@@ -444,7 +447,39 @@ class BreakpointBook(Mapping[str, Breakpoint]):
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         self._require_live()
         await self.backend.debugger("has no exception breakpoints").set_exception_mode(mode)
-        self.exception_mode = mode
+        self.exception_mode, self.exception_filters = mode, None
+
+    def exception_filter_states(self) -> list[tuple[ExceptionFilter, bool]]:
+        """The debugger's exception filters and whether each is on now."""
+        debugger = self.backend.debugger("has no exception breakpoints")
+        on = set(self.active_exception_filters())
+        return [(f, f.id in on) for f in debugger.exception_filter_options()]
+
+    def active_exception_filters(self) -> list[str]:
+        if self.exception_filters is not None:
+            return list(self.exception_filters)
+        debugger = self.backend.debugger("has no exception breakpoints")
+        return list(debugger.exception_filters.get(self.exception_mode, []))
+
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        """Turn on exactly these filters (by the debugger's ids); the mode becomes the one they amount to, if any."""
+        self._require_live()
+        debugger = self.backend.debugger("has no exception breakpoints")
+        known = [f.id for f in debugger.exception_filter_options()]
+        unknown = [i for i in ids if i not in known]
+        if unknown:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"unknown exception filter {unknown[0]!r}; this debugger has: {', '.join(known) or 'none'}",
+                hint="list_breakpoints shows the filters and what each means",
+            )
+        chosen = [i for i in known if i in ids]  # the debugger's order, no repeats
+        await debugger.set_exception_filters(chosen)
+        self.exception_filters = chosen
+        for mode, mode_ids in debugger.exception_filters.items():
+            if set(mode_ids) == set(chosen):
+                self.exception_mode = mode  # type: ignore[assignment]
+                break
 
     def ids_of(self, backend_ids: list[int | str]) -> list[str]:
         """Our ids for the backend's ids of breakpoints a stop hit."""

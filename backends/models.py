@@ -89,6 +89,7 @@ class WatchView(BaseModel):
     value: str
     changed: bool = False
     error: bool = False
+    added_by: str = Field("human", description="who added it: human or agent:<name>")
 
 
 class OutputEntry(BaseModel):

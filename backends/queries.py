@@ -11,9 +11,9 @@ import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .base import RawValue
+from .base import Completion, RawValue
 from .errors import DebugError, ErrorCode
-from .models import FrameView, HiddenFrames, Phase, StopReport, VariableView
+from .models import FrameView, HiddenFrames, Phase, StopReport, VariableView, WatchView
 from .stops import place_library_frames
 
 if TYPE_CHECKING:
@@ -75,6 +75,9 @@ def can_evaluate_globally(session: Session) -> bool:
 # coroutines it awaits through, as JSON text; null when the thread runs no loop.
 _TASKS_SOURCE = """
 def walk():
+    import sys
+    if "asyncio" not in sys.modules:  # a program without asyncio: nothing is imported into it
+        return "null"
     import asyncio, json
     loop = asyncio._get_running_loop()
     if loop is None:
@@ -150,8 +153,8 @@ async def call_stack(
                 for h, f in entries[start : start + count]
             ]
             return frames, len(entries)
-    if snapshot is not None and snapshot.thread_id == thread_id:
-        raw, total = await snapshot.stack(start, count)  # the stop's frames are read once
+    if snapshot is not None:
+        raw, total = await snapshot.thread_stack(thread_id, start, count)  # each thread's frames are read once
     else:
         raw, total = await session.backend.debugger("has no call stack").stack(thread_id, start, count)
     stopped = session.last_stop.thread_id if session.last_stop else thread_id
@@ -191,11 +194,61 @@ async def frame_locals(
     return await session.frame_locals(session.handles.frame_id(frame), count, include_special)
 
 
+async def value_text(session: Session, container: str, name: str) -> tuple[str, str | None]:
+    """The whole text of a variable (for copying or reading a long string) and the expression that reads it."""
+    return await session.values.full_text(container, name)
+
+
 async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
     """The program's threads and the one it stopped in last."""
     require_live(session)
-    found = await session.backend.threads()
+    snapshot = session.snapshot
+    if snapshot is not None and snapshot.threads is not None:
+        found = list(snapshot.threads)  # read with the stop: nothing moves while it is paused
+    else:
+        found = await session.backend.threads()
     return found, session.last_stop.thread_id if session.last_stop else None
+
+
+async def watches(session: Session, frame: str | None) -> list[WatchView]:
+    """Every watch with its value in `frame` of the current stop (the stop's own values for its top frame, read
+    when the stop was recorded); values the next stop's are compared with change only at the top frame."""
+    listed = list(session.watches.values())
+    stop = session.last_stop
+    if session.phase != Phase.PAUSED or stop is None:
+        note = "(evaluated at the next stop)" if session.phase.reachable else "(the program has ended)"
+        return [WatchView(id=w.id, expression=w.expression, value=note, added_by=w.added_by) for w in listed]
+    frame = frame or "@f0"
+    at_stop = {w.id: w for w in stop.watches}
+    out = []
+    for watch in listed:
+        shown = at_stop.get(watch.id)
+        if frame == "@f0" and shown is not None and shown.expression == watch.expression:
+            out.append(shown)
+            continue
+        try:
+            frame_id = session.handles.frame_id(frame) if stop.stack else None
+        except DebugError as exc:
+            out.append(
+                WatchView(
+                    id=watch.id, expression=watch.expression, value=exc.message, error=True, added_by=watch.added_by
+                )
+            )
+            continue
+        out.append(await session.watches.evaluate(watch, frame_id, remember=frame == "@f0"))
+    return out
+
+
+async def completions(session: Session, text: str, cursor: int, frame: str | None) -> list[Completion] | None:
+    """Completions from the debugger for a console line (the frame's names, an object's members); None when the
+    debugger offers none. A read: it is not an action, so a Tab press is not announced to agents."""
+    if session.phase == Phase.PAUSED:
+        frame_id: int | None = (
+            session.handles.frame_id(frame) if session.last_stop and session.last_stop.stack else None
+        )
+    elif session.phase != Phase.RUNNING or not can_evaluate_globally(session):
+        return None
+    return await session.backend.debugger("has no completions").completions(text, cursor, frame_id)
 
 
 @dataclass
@@ -257,6 +310,16 @@ def breakpoints(session: Session) -> list[dict[str, Any]]:
     return [bp.view().model_dump(mode="json", exclude_none=True) for bp in session.breakpoints.values()]
 
 
+def exception_filters(session: Session) -> list[dict[str, Any]]:
+    """The debugger's own exception filters, what each means and whether it is on; none for a target without."""
+    if not session.backend.debugs_code:
+        return []
+    return [
+        {"id": f.id, "label": f.label, "description": f.description, "enabled": on}
+        for f, on in session.breakpoints.exception_filter_states()
+    ]
+
+
 def output_page(session: Session, since: int, limit: int, category: str | None = None) -> dict[str, Any]:
     entries, next_since, has_more, dropped = session.output.read(since, limit, category)
     return {
@@ -283,7 +346,10 @@ def session_resource(session: Session) -> dict[str, Any]:
     if session.last_stop is not None:
         body["last_stop"] = session.last_stop.model_dump(mode="json", exclude_none=True)
     body["breakpoints"] = breakpoints(session)
-    body["watches"] = [{"id": w.id, "expression": w.expression, "value": w.last} for w in session.watches.values()]
+    body["watches"] = [
+        {"id": w.id, "expression": w.expression, "value": w.last, "added_by": w.added_by}
+        for w in session.watches.values()
+    ]
     return body
 
 

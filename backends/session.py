@@ -804,6 +804,13 @@ class Session:
                 with contextlib.suppress(DebugError):
                     await child.set_exception_mode(mode)
 
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        await self.breakpoints.set_exception_filters(ids)
+        for child in self.child_sessions:  # child processes follow their parent's filters
+            if child.phase.reachable:
+                with contextlib.suppress(DebugError):
+                    await child.set_exception_filters(ids)
+
     def value_view(self, raw: RawValue, parent_ref: int, frame_id: int | None, cap: int | None = None) -> VariableView:
         return self.values.value_view(raw, parent_ref, frame_id, cap)
 
@@ -825,13 +832,20 @@ class Session:
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         return await self.values.set_variable(name, value, ref_handle, frame)
 
-    async def add_watch(self, expression: str) -> WatchView:
+    async def add_watch(self, expression: str, actor: str = "human") -> WatchView:
         """Watch an expression; a paused program evaluates it at once, a running one at its next stop."""
-        watch = self.watches.add(expression)
+        return await self._watch_view(self.watches.add(expression, actor))
+
+    async def edit_watch(self, watch_id: str, expression: str) -> WatchView:
+        return await self._watch_view(self.watches.edit(watch_id, expression))
+
+    async def _watch_view(self, watch: Watch) -> WatchView:
         if self.phase == Phase.PAUSED:
             top = self.handles.frame_id("@f0") if self.last_stop and self.last_stop.stack else None
             return await self.watches.evaluate(watch, top)
-        return WatchView(id=watch.id, expression=expression, value="(evaluated at the next stop)")
+        return WatchView(
+            id=watch.id, expression=watch.expression, value="(evaluated at the next stop)", added_by=watch.added_by
+        )
 
     def remove_watch(self, watch_id: str) -> Watch:
         return self.watches.remove(watch_id)

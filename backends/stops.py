@@ -38,6 +38,9 @@ class StopSnapshot:
         self._scopes: dict[int, list[RawScope]] = {}
         self._full: list[RawFrame] | None = None
         self._full_asked = False
+        #: The program's threads as they were at this stop (read with the report), None until read.
+        self.threads: list[tuple[int, str]] | None = None
+        self._other_stacks: dict[int, tuple[list[RawFrame], int]] = {}  # other threads' frames, read once
 
     async def stack(self, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
         """Frames start..start+levels of the stopped thread, and the depth; only frames not seen yet are fetched."""
@@ -56,6 +59,16 @@ class StopSnapshot:
                 with contextlib.suppress(DebugError):
                     self._full = await self._debugger.stack_with_library(self.thread_id, self._frames[0].id)
         return self._full
+    async def thread_stack(self, thread_id: int, start: int, levels: int) -> tuple[list[RawFrame], int]:
+        """Frames of a thread: the stopped one's as `stack`; another's read once per stop (from its top, as many as
+        asked for so far), so a person's tree and an agent's get_call_stack share one request."""
+        if thread_id == self.thread_id:
+            return await self.stack(start, levels)
+        frames, total = self._other_stacks.get(thread_id, ([], -1))
+        if total < 0 or (start + levels > len(frames) and len(frames) < total):
+            frames, total = await self._debugger.stack(thread_id, 0, start + levels)
+            self._other_stacks[thread_id] = (frames, total)
+        return frames[start : start + levels], total
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         if frame_id not in self._scopes:
@@ -136,7 +149,8 @@ class StopRecorder:
                 )
         thread_name = None
         with contextlib.suppress(DebugError):
-            thread_name = dict(await backend.threads()).get(thread_id)
+            snapshot.threads = await backend.threads()
+            thread_name = dict(snapshot.threads).get(thread_id)
         report = StopReport(
             session_id=self.session_id,
             stop_number=stop_number,

@@ -17,7 +17,7 @@ from .models import Phase, VariableView, WatchView
 from .stops import cap_text
 
 if TYPE_CHECKING:
-    from .base import Backend
+    from .base import Backend, Debugger
     from .handles import Handles
     from .limits import Limits
 
@@ -31,6 +31,7 @@ class Watch:
     id: str
     expression: str
     last: str | None = None
+    added_by: str = "human"  # the actor who added it: the person's and agents' watches are one list
 
 
 class ValueInspector:
@@ -93,12 +94,15 @@ class ValueInspector:
         try:
             raw = await self.backend.evaluate(expression, frame_id, context="repl", by_value=by_value)
         except DebugError as exc:
-            if exc.code == ErrorCode.PROTOCOL_ERROR:  # the target refused the request itself: say what it said
+            if exc.code == ErrorCode.PROTOCOL_ERROR:
+                raised = raised_exception(exc.message)
+                data = {"raised": raised} if raised else {}
                 raise DebugError(
                     ErrorCode.PROTOCOL_ERROR,
                     f"evaluating {expression!r} failed: {_last_line(exc.message)}",
                     hint="the debugger could not run the expression; get_call_stack shows the frames it can use",
                     detail=exc.message,
+                    **data,
                 ) from None
             raise
         if self._phase() != Phase.PAUSED:
@@ -200,6 +204,23 @@ class ValueInspector:
                 raw.evaluate_name = f"({ref.evaluate_name})" + raw.evaluate_name[len(expr) :]
         return found
 
+    async def full_text(self, container: str, name: str) -> tuple[str, str | None]:
+        """The whole text of child `name` of a @vN container (a scope or an object), as the debugger writes it for
+        copying, and the expression that reads it (None when the debugger gives none)."""
+        self._require_paused()
+        ref = self.handles.variable(container)
+        if not ref.ref:
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{container} ({ref.name}) has no children")
+        raws = await self.backend.debugger("has no values to read").variables(ref.ref)
+        raw = next((r for r in raws if r.name == name), None)
+        if raw is None:
+            raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no {name!r} in {container} ({ref.name}) any more")
+        if raw.evaluate_name:
+            with contextlib.suppress(DebugError):  # the listed text is the answer when this fails
+                whole = await self.backend.evaluate(raw.evaluate_name, ref.frame_id, context="clipboard")
+                return whole.value, raw.evaluate_name
+        return raw.value, raw.evaluate_name
+
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         check_length("value", value, self.limits.max_expression)
         self._require_paused()
@@ -226,6 +247,10 @@ class ValueInspector:
                     f"no variable {name!r} in frame {frame or '@f0'}",
                     hint="call get_local_variables to see the names",
                 )
+        before = None
+        if debugger.set_variable_fails_silently:
+            await self._check_value(debugger, name, value, frame_id)
+            before = next((r.value for r in await debugger.variables(parent) if r.name == name), None)
         try:
             raw = await debugger.set_variable(parent, name, value)
         except DebugError as exc:
@@ -234,7 +259,29 @@ class ValueInspector:
                     ErrorCode.INVALID_PARAMETERS, f"could not set {name}: {_last_line(exc.message)}"
                 ) from None
             raise
+        if before is not None and raw.value == before:
+            # Unchanged: either the value was the same, or the debugger kept the old one because the new one raised.
+            await self._check_value(debugger, name, value, frame_id, run=True)
         return self.value_view(raw, parent, frame_id)
+
+    async def _check_value(
+        self, debugger: Debugger, name: str, value: str, frame_id: int | None, run: bool = False
+    ) -> None:
+        """For a debugger that keeps the old value when the new one fails (debugpy): does `value` parse (not
+        run), or with `run`, evaluate it; its exception becomes this set's error."""
+        try:
+            await debugger.check_value(value, frame_id, run)
+        except DebugError as exc:
+            if exc.code != ErrorCode.PROTOCOL_ERROR:
+                raise
+            raised = raised_exception(exc.message) or _last_line(exc.message)
+            raised = re.sub(r" \(<string>, line \d+\)$", "", raised)  # a line of pairdbg's wrapping, not theirs
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"could not set {name}: {raised}",
+                hint="give a value the program's language can evaluate in that frame",
+                raised=raised,
+            ) from None
 
 
 class WatchList(Mapping[str, Watch]):
@@ -255,26 +302,44 @@ class WatchList(Mapping[str, Watch]):
     def __len__(self) -> int:
         return len(self._by_id)
 
-    def add(self, expression: str) -> Watch:
+    def add(self, expression: str, added_by: str = "human") -> Watch:
         check_length("expression", expression, self.limits.max_expression)
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "a watch needs an expression", hint="e.g. len(items)")
         if len(self._by_id) >= self.limits.max_watches:
             raise DebugError(ErrorCode.LIMIT_EXCEEDED, f"at most {self.limits.max_watches} watches")
         self._seq += 1
-        watch = Watch(f"W{self._seq}", expression)
+        watch = Watch(f"W{self._seq}", expression.strip(), added_by=added_by)
         self._by_id[watch.id] = watch
         return watch
 
     def carry(self, previous: WatchList) -> None:
-        """A restarted program's watches: the same ids and expressions, evaluated afresh at its first stop."""
+        """A restarted program's watches: the same ids, expressions and authors, evaluated afresh at its first stop."""
         self._seq = previous._seq
-        self._by_id = {w.id: Watch(w.id, w.expression) for w in previous.values()}
+        self._by_id = {w.id: Watch(w.id, w.expression, added_by=w.added_by) for w in previous.values()}
 
-    def remove(self, watch_id: str) -> Watch:
-        watch = self._by_id.pop(watch_id.strip().upper(), None)
+    def get_watch(self, watch_id: str) -> Watch:
+        watch = self._by_id.get(watch_id.strip().upper())
         if watch is None:
             raise DebugError(
-                ErrorCode.PATH_NOT_FOUND, f"no watch {watch_id} (have: {', '.join(self._by_id) or 'none'})"
+                ErrorCode.PATH_NOT_FOUND,
+                f"no watch {watch_id} (have: {', '.join(self._by_id) or 'none'})",
+                hint="list_watches shows them",
             )
+        return watch
+
+    def edit(self, watch_id: str, expression: str) -> Watch:
+        """Change a watch's expression; it keeps its id and place, and its changed marker starts over."""
+        check_length("expression", expression, self.limits.max_expression)
+        if not expression.strip():
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, "a watch needs an expression", hint="remove_watch drops one")
+        watch = self.get_watch(watch_id)
+        watch.expression, watch.last = expression.strip(), None
+        return watch
+
+    def remove(self, watch_id: str) -> Watch:
+        watch = self.get_watch(watch_id)
+        del self._by_id[watch.id]
         return watch
 
     async def evaluate_all(self, frame_id: int | None) -> list[WatchView]:
@@ -286,7 +351,11 @@ class WatchList(Mapping[str, Watch]):
             views.append(await self.evaluate(watch, frame_id, max(0.05, min(WATCH_TIMEOUT_S, left))))
         return views
 
-    async def evaluate(self, watch: Watch, frame_id: int | None, timeout: float = 10.0) -> WatchView:
+    async def evaluate(
+        self, watch: Watch, frame_id: int | None, timeout: float = 10.0, remember: bool = True
+    ) -> WatchView:
+        """A watch's value in a frame. `remember` (a stop's own evaluation, in its top frame) makes it the value the
+        next stop's is compared with; a look from another frame compares without changing it."""
         error = False
         try:
             raw = await asyncio.wait_for(self.backend.evaluate(watch.expression, frame_id, context="watch"), timeout)
@@ -294,13 +363,19 @@ class WatchList(Mapping[str, Watch]):
         except TimeoutError:
             value, error = f"(not evaluated: took over {timeout:.1f}s)", True
         except DebugError as exc:
-            value, error = _first_line(exc.message), True
+            value, error = raised_exception(exc.message) or _first_line(exc.message), True
         if len(value) > self.limits.value_chars:
             value = value[: self.limits.value_chars - 1] + "…"
-        changed = watch.last is not None and value != watch.last
-        watch.last = value
+        changed = remember and watch.last is not None and value != watch.last
+        if remember:
+            watch.last = value
         return WatchView(
-            id=watch.id, expression=cap_text(watch.expression, 120), value=value, changed=changed, error=error
+            id=watch.id,
+            expression=cap_text(watch.expression, 120),
+            value=value,
+            changed=changed,
+            error=error,
+            added_by=watch.added_by,
         )
 
 
@@ -341,6 +416,23 @@ def _pick(raws: list[RawValue], names: list[str]) -> list[RawValue]:
 
 def _is_special(name: str) -> bool:
     return (name.startswith("__") and name.endswith("__")) or name in ("special variables", "function variables")
+
+
+# The last line of a Python traceback or the first of a JavaScript error: `ZeroDivisionError: division by zero`.
+_RAISED = re.compile(
+    r"^(?:Uncaught )?([A-Za-z_$][\w.$]*(?:Error|Exception|Warning|Exit|Interrupt|Iteration)|Error)(?::\s?(.*))?$"
+)
+
+
+def raised_exception(message: str) -> str | None:
+    """The exception an evaluation raised in the program (`NameError: name 'x' is not defined`), when the
+    debugger's failure message is one (a traceback or a JavaScript error line); None for any other failure."""
+    lines = [line.strip() for line in message.strip().splitlines() if line.strip()]
+    candidates = lines[-1:] if lines and lines[0].startswith("Traceback") else lines[:1]
+    for line in candidates:
+        if _RAISED.match(line):
+            return line
+    return None
 
 
 def _first_line(text: str) -> str:

@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
-from textual.widgets import Footer, Input
+from textual.widgets import Footer
 
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
@@ -23,6 +23,9 @@ from pairdbg.backends.samples import DEMO
 
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
+from .console import ConsoleInput
+from .exception_filters import ExceptionFiltersPane
+from .keys import KeysScreen, keys_text
 from .controller import Controller
 from .messages import HubChanged
 from .navigation import Navigator
@@ -33,14 +36,15 @@ from .panes import (
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StackPane,
     StatusBar,
     pane,
 )
 from .rn_view import RnCommands, RnView, find_rn_service
 from .rn_widgets import Timeline
 from .source_view import SourceView
+from .stack import StackPane
 from .variables import VariablesTree
+from .watches import WatchesPane
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +70,14 @@ class PairDbgApp(Controller):
         Binding("ctrl+f10", "run_to_cursor", "Run to cursor", show=False, priority=True),
         Binding("ctrl+f22,ctrl+shift+f10", "goto_cursor", "Set next statement", show=False, priority=True),
         Binding("f6", "control('pause_execution')", "Pause", priority=True),
+        Binding("shift+f5", "stop_session", "Stop", key_display="⇧f5", priority=True),
+        Binding("ctrl+shift+f5", "restart_session", "Restart", key_display="^⇧f5", priority=True),
+        # The control keys when the footer hides them (tried after the shown ones: see key_shown).
+        Binding("f10", "unready_key('step_over')", show=False, priority=True),
+        Binding("f11", "unready_key('step_into')", show=False, priority=True),
+        Binding("shift+f11", "unready_key('step_out')", show=False, priority=True),
+        Binding("f5", "unready_key('continue_execution')", show=False, priority=True),
+        Binding("f6", "unready_key('pause_execution')", show=False, priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
         Binding("f1", "keys", "Keys", priority=True),
         Binding("tab", "app.focus_next", "Pane", priority=True),
@@ -85,7 +97,12 @@ class PairDbgApp(Controller):
         "in Source: : or ctrl+l line · / search, n / N next and previous · @ function or class\n"
         "ctrl+F10 run to the cursor · ctrl+shift+F10 set next statement (where the adapter can)\n"
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
+        "shift+F5 stop (ends the program) · ctrl+shift+F5 restart (same program, breakpoints, watches)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame; :note TEXT for agents)\n"
+        "Console: enter runs · shift+enter or ctrl+j new line (a line ending in : or \\ continues; an empty\n"
+        "  line ends a block) · up/down history (kept across runs) · tab completes from the debugger\n"
+        "Watches: a add · e/enter edit · d remove (◆ an agent's) · Variables: e/enter set · y copy · v whole value\n"
+        "  · w watch it · Breakpoints: space on an exception filter switches it\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
@@ -118,11 +135,14 @@ class PairDbgApp(Controller):
                     yield pane(SessionsPane(id="sessions"), "Sessions")
                     yield pane(StackPane(id="stack"), "Call stack")
                     yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                    yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
                 with Vertical(id="center"):
                     yield ExceptionBanner(id="exception")
                     with Horizontal(id="top"):
                         yield pane(SourceView(id="source"), "Source")
-                        yield pane(VariablesTree(id="variables"), "Variables")
+                        with Vertical(id="values"):
+                            yield pane(VariablesTree(id="variables"), "Variables")
+                            yield pane(WatchesPane(id="watches"), "Watches")
                     if self.rn_service is not None:
                         yield RnView(self.rn_service, self.registry, id="rn")
                     yield PageView(self.hub, self.registry, id="page")
@@ -172,6 +192,31 @@ class PairDbgApp(Controller):
     def action_control(self, name: str) -> None:
         self.perform(name, self.session_args())
 
+    def action_unready_key(self, name: str) -> None:
+        """A control key the footer does not show now. With no program, or an ended one, it says so in a person's
+        words and what to do; otherwise the action runs and its answer says why it cannot (NOT_PAUSED, …)."""
+        session = self.session
+        if session is None:
+            text, title = "No program is being debugged. Start one with ctrl+p → Start debugging.", "pairdbg"
+        elif session.phase.ended:
+            how = f" (exit code {session.exit_code})" if session.exit_code is not None else ""
+            text, title = f"The program has ended{how}. Restart it with ctrl+shift+F5.", session.id
+        else:
+            self.perform(name, self.session_args())
+            return
+        self.notify(text, title=title, severity="warning", timeout=6)
+
+    def action_stop_session(self) -> None:
+        """Shift+F5, as in VS Code: end the program and close its session."""
+        if self.session is not None:
+            self.perform("close_debug_session", self.session_args(terminate=True))
+
+    def action_restart_session(self) -> None:
+        """Ctrl+Shift+F5: the same program again, with its breakpoints and watches (restart_debugging)."""
+        if self.session is not None:
+            self.notify(f"restarting {self.session.name}…", title=self.session.id, timeout=3)
+            self.perform("restart_debugging", self.session_args())
+
     def action_toggle_breakpoint(self) -> None:
         self.toggle_breakpoint()
 
@@ -209,6 +254,10 @@ class PairDbgApp(Controller):
     def check_action(self, action: str, parameters: tuple) -> bool | None:
         if action == "toggle_side":  # only a narrow layout has side panes that take turns
             return self.screen.has_class("-narrow")
+        if action == "focus_next" and isinstance(self.focused, ConsoleInput) and self.focused.wants_tab():
+            return False  # tab completes the name before the console's cursor
+        if action in ("control", "stop_session", "restart_session", "unready_key"):
+            return self.key_shown(action, parameters)
         return super().check_action(action, parameters)
 
     def action_toggle_side(self) -> None:
@@ -234,10 +283,11 @@ class PairDbgApp(Controller):
         self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
 
     def action_keys(self) -> None:
-        self.notify(self.KEYS_HELP, title="Keys", timeout=20)
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
 
     def action_focus_console(self) -> None:
-        self.query_one("#console-input", Input).focus()
+        self.query_one(ConsoleInput).focus()
 
     def action_toggle_rn(self) -> None:
         """Switch between the debugger's panes and the React Native app view (same console and activity)."""
@@ -311,12 +361,12 @@ class PairDbgApp(Controller):
             self.sync_page_view()
         view.focus_tree()
 
-    def on_input_submitted(self, event: Input.Submitted) -> None:
-        if event.input.id != "console-input" or not event.value.strip():
-            return
-        expression = event.value.strip()
-        event.input.value = ""
-        self.query_one(ConsolePane).add(f">>> {expression}", "bold")
+    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
+        lines = event.text.split("\n")
+        console = self.query_one(ConsolePane)
+        for n, line in enumerate(lines):
+            console.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
+        expression = event.text if len(lines) > 1 else event.text.strip()
         if expression == ":note" or expression.startswith(":note "):
             self.post_note(expression[len(":note") :].strip())
             return

@@ -45,7 +45,6 @@ from .panes import (
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StackPane,
     StatusBar,
     activity_line,
     exception_text,
@@ -53,7 +52,10 @@ from .panes import (
 from .page_view import PageView
 from .rn_view import RnChanged, RnView
 from .source_view import SourceView, gutter_marks
+from .stack import StackPane
 from .variables import VariablesTree, VarNode
+from .exception_filters import ExceptionFiltersPane
+from .watches import WATCH_ACTIONS, WatchesPane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
@@ -103,6 +105,7 @@ class Controller(App[None]):
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
+        self._keys_phase: Phase | None = None  # the phase the footer's keys were chosen for
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -122,6 +125,32 @@ class Controller(App[None]):
     def session(self) -> Session | None:
         return self.hub.sessions.get(self.session_id) if self.session_id else None
 
+    def key_shown(self, action: str, parameters: tuple) -> bool:
+        """The footer shows the keys that matter in the selected session's phase (as last shown, so a step's brief
+        run does not flicker them). A control key that is hidden falls through to `unready_key`, which says why."""
+        phase = self._keys_phase
+        if action == "restart_session":
+            return phase is not None
+        if action == "stop_session":
+            return phase is not None and not phase.ended
+        if action == "unready_key":
+            return not self.key_shown("control", parameters)
+        if phase is None or phase.ended:
+            return False
+        if parameters and parameters[0] == "pause_execution":
+            return phase == Phase.RUNNING
+        return phase == Phase.PAUSED
+
+    def show_keys_for(self, session: Session | None) -> None:
+        phase = session.phase if session is not None else None
+        if phase != self._keys_phase:
+            self._keys_phase = phase
+            self.refresh_bindings()
+
+    def refresh_watches(self) -> None:
+        for pane in self.query(WatchesPane):
+            pane.refresh_values()
+
     def select_session(self, session_id: str | None) -> None:
         self.focus.select(session_id)
         self.refresh_sessions()
@@ -139,7 +168,9 @@ class Controller(App[None]):
         stack = self.query_one(StackPane)
         variables = self.query_one(VariablesTree)
         self.show_exception(session)
+        self.show_keys_for(session)
         if session is None:
+            self.refresh_watches()
             stack.show_note("no session")
             variables.reset([], "no session")
             source.show(None, None)
@@ -154,6 +185,7 @@ class Controller(App[None]):
             note = "a web page: ctrl+b shows it"
         stack.show_note(note)
         variables.reset([], note)
+        self.refresh_watches()
         program = queries.program(session) if code else None  # else a URL
         source.show(source.path or program, None, move_cursor=False)
 
@@ -254,6 +286,12 @@ class Controller(App[None]):
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
+        event = message.event
+        if event.session_id == self.session_id and event.ok:
+            if event.action in WATCH_ACTIONS:
+                self.refresh_watches()
+            if event.action == "set_pause_on_exceptions":
+                self.refresh_breakpoints()
 
     @on(RnChanged)
     @after_teardown_ignored
@@ -292,6 +330,10 @@ class Controller(App[None]):
         session = self.session
         views = [bp.view() for bp in session.breakpoints.values()] if session else []
         self.query_one(BreakpointsPane).show(views)
+        for exceptions in self.query(ExceptionFiltersPane):
+            exceptions.show(
+                queries.exception_filters(session) if session is not None and session.phase.reachable else []
+            )
         source = self.query_one(SourceView)
         source.set_breakpoints(gutter_marks(views, source.path))
 
@@ -318,9 +360,15 @@ class Controller(App[None]):
         session = self.session
         if session is None or session.id != data.session_id or session.stop_number != data.stop_number:
             return
-        self.query_one(StackPane).show(data.frames, data.total, data.frame)
+        stack = self.query_one(StackPane)
+        key = (data.session_id, data.stop_number)
+        new_stop = stack.stop_key != key
+        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None)
+        stack.show(data.frames, data.total, data.frame)
+        if new_stop:
+            stack.load_threads(session)
         self._frames_shown = (data.session_id, data.stop_number)
-        chosen = next((f for f in data.frames if f.handle == data.frame), None)
+        chosen = next((f for f in data.frames if f.handle == data.frame), None) or stack.frame_view(data.frame)
         place = FramePlace(chosen.function, chosen.file, chosen.line) if chosen is not None else None
         self.focus.look(frame=data.frame, frame_place=place)
         if chosen is not None:
@@ -339,6 +387,7 @@ class Controller(App[None]):
             first.data.loaded = True
             tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
             first.expand()
+        self.refresh_watches()
 
     @on(FrameFailed)
     @after_teardown_ignored
@@ -361,8 +410,16 @@ class Controller(App[None]):
         session = self.session
         handle = event.option.id
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
-            self.focus.look(frame=handle, frame_place=None, variable=None)  # the place follows when it loads
+            thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
+            # the place follows when it loads
+            self.focus.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
             self.load_frame(session, handle)
+
+    @on(StackPane.TaskChosen)
+    def handle_task_chosen(self, message: StackPane.TaskChosen) -> None:
+        """An asyncio task's row: its source where it awaits (its frames are not the debugger's to inspect)."""
+        if message.file and message.line:
+            self.query_one(SourceView).show(message.file, message.line, top=False)
 
     # ----- the person's focus beyond the frame: what agents read with get_focus ---------------------------------
 
@@ -389,9 +446,11 @@ class Controller(App[None]):
     def handle_frame_chosen(self, event: StackPane.OptionSelected) -> None:
         """Enter on a frame shows its source again (after the person opened another file)."""
         session = self.session
-        if event.option.id and session is not None and session.phase == Phase.PAUSED:
-            self.focus.frame = event.option.id
-            self.load_frame(session, event.option.id)
+        handle = event.option.id
+        if handle and session is not None and session.phase == Phase.PAUSED:
+            thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
+            self.focus.look(frame=handle, thread_id=thread)
+            self.load_frame(session, handle)
 
     @on(SessionsPane.OptionSelected, "#sessions")
     def handle_session_chosen(self, event: SessionsPane.OptionSelected) -> None:
@@ -449,8 +508,11 @@ class Controller(App[None]):
     @after_teardown_ignored
     def handle_action_done(self, message: ActionDone) -> None:
         if message.action == "start_debugging" and message.data.get("session_id"):
-            self.select_session(message.data["session_id"])
+            if message.data["session_id"] != self.session_id:  # already shown from its first event: no reload
+                self.select_session(message.data["session_id"])
             self.say_interpreter(message.data)
+        elif message.action in ("restart_debugging", "close_debug_session"):
+            self.notify(message.text.splitlines()[0], title="Restart" if "restart" in message.action else "Stop")
         elif message.action in (
             "get_call_stack",
             "list_debug_sessions",
@@ -501,6 +563,7 @@ class Controller(App[None]):
         elif message.what == "toggle":
             self.perform("update_breakpoint", self.session_args(breakpoint_id=bp.id, enabled=not bp.enabled))
         elif message.what == "condition":
+
             def run(condition: str | None) -> None:
                 if condition is not None and condition.strip() != (bp.condition or ""):
                     args = self.session_args(breakpoint_id=bp.id, condition=condition.strip())
@@ -509,6 +572,11 @@ class Controller(App[None]):
             title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
             hint = "stop only when this is true; empty removes it"
             self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
+
+    @on(ExceptionFiltersPane.FiltersChosen)
+    def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
+        self.notify(message.said, title="Pause on exceptions", timeout=4)
+        self.perform("set_pause_on_exceptions", self.session_args(filters=message.filters))
 
     def toggle_breakpoint(self, line: int | None = None) -> None:
         source = self.query_one(SourceView)
@@ -542,7 +610,9 @@ class Controller(App[None]):
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)
         except DebugError as exc:
-            self.post_message(EvaluationDone(expression, f"{exc.code}: {exc.message}", False, exc.hint))
+            raised = exc.data.get("raised")  # the program's own exception: said as the program said it
+            text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
+            self.post_message(EvaluationDone(expression, text, False, hint))
             return
         data = reply.data
         text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")

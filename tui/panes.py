@@ -13,14 +13,16 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.message import Message
 from textual.timer import Timer
-from textual.widgets import Input, OptionList, RichLog, Static
+from textual.widgets import OptionList, RichLog, Static
 from textual.widgets.option_list import Option
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.events import ActionPerformed
-from pairdbg.backends.models import BreakpointView, ExceptionInfo, FrameView, Phase
+from pairdbg.backends.models import BreakpointView, ExceptionInfo, Phase
 from pairdbg.backends.session import Session
+
+from .console import ConsoleInput
 
 
 def pane(widget, title: str):
@@ -153,24 +155,6 @@ class SessionsPane(OptionList):
             self.highlighted = list(sessions).index(selected)
 
 
-class StackPane(OptionList):
-    def show(self, frames: list[FrameView], total: int, selected: str) -> None:
-        self.clear_options()
-        for frame in frames:
-            self.add_option(
-                Option(f"{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", id=frame.handle)
-            )
-        if total > len(frames):
-            self.add_option(Option(Text(f"… {total - len(frames)} more frames", style="dim"), disabled=True))
-        handles = [f.handle for f in frames]
-        if selected in handles:
-            self.highlighted = handles.index(selected)
-
-    def show_note(self, note: str) -> None:
-        self.clear_options()
-        self.add_option(Option(Text(note, style="dim italic"), disabled=True))
-
-
 class BreakpointsPane(OptionList):
     """The selected session's breakpoints; delete/d removes, space turns on/off, c edits the condition."""
 
@@ -260,12 +244,11 @@ class ConsolePane(Vertical):
     DEFAULT_CSS = """
     ConsolePane { height: 1fr; }
     ConsolePane > RichLog { height: 1fr; background: $surface; }
-    ConsolePane > Input { height: 3; }
     """
 
     def compose(self) -> ComposeResult:
         yield RichLog(max_lines=5000, wrap=True, markup=False, auto_scroll=True, min_width=20, id="console-log")
-        yield Input(placeholder="evaluate in the selected frame (enter)", id="console-input")
+        yield ConsoleInput(id="console-input")
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)

@@ -14,6 +14,8 @@ from textual.widgets.tree import TreeNode
 from pairdbg.backends.models import VariableView
 from pairdbg.backends.redact import for_agent
 
+from . import variable_edits
+
 BUCKET = 100
 
 
@@ -31,7 +33,14 @@ class VariablesTree(Tree[VarNode]):
     DEFAULT_CSS = """
     VariablesTree { background: $surface; }
     """
-    BINDINGS = [Binding("s", "app.reveal_secrets", "Secrets")]
+    BINDINGS = [
+        Binding("s", "app.reveal_secrets", "Secrets"),
+        Binding("enter", "enter_node", "Open/edit", show=False),
+        Binding("e", "edit_value", "Edit"),
+        Binding("y", "copy_value", "Copy"),
+        Binding("v", "view_value", "Whole value"),
+        Binding("w", "watch_value", "Watch"),
+    ]
 
     class LoadRequested(Message):
         """A lazy node was expanded; the app fetches its children and answers with `fill`."""
@@ -123,6 +132,59 @@ class VariablesTree(Tree[VarNode]):
         if view.type:
             label.append(f"  {view.type}", style="dim")
         return label
+
+    # ----- the person's changes and copies (values.py holds the logic; these only read the node) ------------------
+
+    def selected_value(self) -> tuple[TreeNode[VarNode], VariableView, str] | None:
+        """The highlighted value, its view and the @vN of the scope or object it lives in (None on a scope, a
+        bucket or a note)."""
+        node = self.cursor_node
+        if node is None or node.data is None or node.data.view is None or node.parent is None:
+            return None
+        parent = node.parent
+        while parent is not None and parent.data is not None and parent.data.bucket:
+            parent = parent.parent  # a bucket's items live in the bucket's container
+        if parent is None or parent.data is None or parent.data.handle is None:
+            return None
+        return node, node.data.view, parent.data.handle
+
+    def action_enter_node(self) -> None:
+        node = self.cursor_node
+        if node is not None and node.allow_expand:
+            node.toggle()
+        else:
+            self.action_edit_value()
+
+    def action_edit_value(self) -> None:
+        picked = self.selected_value()
+        if picked is not None:
+            variable_edits.edit_value(self, *picked)
+
+    def action_copy_value(self) -> None:
+        picked = self.selected_value()
+        if picked is not None:
+            variable_edits.copy_value(self, picked[1], picked[2])
+
+    def action_view_value(self) -> None:
+        picked = self.selected_value()
+        if picked is not None:
+            variable_edits.view_value(self, picked[1], picked[2])
+
+    def action_watch_value(self) -> None:
+        picked = self.selected_value()
+        if picked is not None:
+            variable_edits.watch_value(self, picked[1], picked[2])
+
+    def relabel(self, node: TreeNode[VarNode], view: VariableView) -> None:
+        """A value the person set: its new text, and its children read again when next expanded."""
+        if node.data is None:
+            return
+        node.data.view = view
+        node.data.handle = view.handle
+        node.data.loaded = False
+        node.remove_children()
+        node.allow_expand = bool(view.handle)
+        node.set_label(self.label(view))
 
     def set_reveal(self, reveal: bool) -> None:
         """Show or mask the secrets of the values on screen (no reload: each node kept what it was shown)."""

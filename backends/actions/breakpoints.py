@@ -91,23 +91,47 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views = [bp.view() for bp in session.breakpoints.values()]
     text = "\n".join(render.breakpoint_line(v, counts=True) for v in views) or "No breakpoints."
-    text += f"\nPause on exceptions: {session.exception_mode}"
+    filters = queries.exception_filters(session)
+    if session.breakpoints.exception_filters is not None:
+        chosen = session.breakpoints.exception_filters
+        text += f"\nPause on exceptions: the debugger's filters {', '.join(chosen) or 'none'}"
+    else:
+        text += f"\nPause on exceptions: {session.exception_mode}"
+    if filters:
+        text += " (" + ", ".join(f"{f['id']} {'on' if f['enabled'] else 'off'}" for f in filters) + ")"
     return Reply(
         text,
         {
             "session_id": session.id,
             "breakpoints": queries.breakpoints(session),
             "exception_mode": session.exception_mode,
+            "exception_filters": filters,
         },
     )
 
 
 class ExceptionModeParams(SessionParams):
-    mode: Literal["none", "uncaught", "all"] = Field(description="sessions start with uncaught")
+    mode: Literal["none", "uncaught", "all"] | None = Field(
+        None, description="which pause (sessions start with uncaught)"
+    )
+    filters: list[str] | None = Field(
+        None, max_length=16, description="instead of mode: the debugger's own filter ids to turn on (list_breakpoints)"
+    )
 
 
 async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
+    if (p.mode is None) == (p.filters is None):
+        known = ", ".join(f["id"] for f in queries.exception_filters(session)) or "none"
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            "give mode (none, uncaught, all) or filters (this debugger's: " + known + "), not both",
+        )
+    if p.filters is not None:
+        await session.set_exception_filters(p.filters)
+        on = session.breakpoints.active_exception_filters()
+        text = f"{session.id} exception filters on: {', '.join(on) or 'none'}"
+        return Reply(text, {"session_id": session.id, "filters": on, "mode": session.exception_mode})
     await session.set_exception_mode(p.mode)
     return Reply(f"{session.id} pauses on exceptions: {p.mode}", {"session_id": session.id, "mode": p.mode})
 
@@ -151,7 +175,7 @@ ACTIONS = [
     ),
     Action(
         "set_pause_on_exceptions",
-        "Pause on no, uncaught or all raised exceptions.",
+        "Pause on no, uncaught or all raised exceptions, or on the debugger's own filters.",
         ExceptionModeParams,
         set_pause_on_exceptions,
         "Pause on exceptions",

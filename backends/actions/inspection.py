@@ -228,7 +228,7 @@ class WatchParams(SessionParams):
 
 async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    view = await session.add_watch(p.expression)
+    view = await session.add_watch(p.expression, actor)
     return Reply(
         f"{view.id} {view.expression} = {view.value}", {"session_id": session.id, **view.model_dump(mode="json")}
     )
@@ -236,6 +236,34 @@ async def add_watch(hub: Hub, p: WatchParams, actor: str) -> Reply:
 
 class WatchIdParams(SessionParams):
     watch_id: str = Field(description="e.g. W1")
+
+
+class EditWatchParams(WatchIdParams):
+    expression: str = Field(description="the new expression")
+
+
+async def edit_watch(hub: Hub, p: EditWatchParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    view = await session.edit_watch(p.watch_id, p.expression)
+    return Reply(
+        f"{view.id} {view.expression} = {view.value}", {"session_id": session.id, **view.model_dump(mode="json")}
+    )
+
+
+class ListWatchesParams(SessionParams):
+    frame: str | None = Field(None, description="frame handle to evaluate in (default @f0)")
+
+
+async def list_watches(hub: Hub, p: ListWatchesParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    views = await queries.watches(session, p.frame)
+    lines = [
+        f"{v.id} {v.expression} = {v.value}{'  *changed' if v.changed else ''}  (added by {v.added_by})" for v in views
+    ]
+    return Reply(
+        "\n".join(lines) or "No watches. add_watch adds one.",
+        {"session_id": session.id, "watches": [v.model_dump(mode="json") for v in views]},
+    )
 
 
 async def remove_watch(hub: Hub, p: WatchIdParams, actor: str) -> Reply:
@@ -336,5 +364,24 @@ ACTIONS = [
     Action(
         "remove_watch", "Stop watching an expression.", WatchIdParams, remove_watch, "Remove watch", group="more",
         idempotent=True,
+    ),
+    Action(
+        "edit_watch",
+        "Change a watch's expression (it keeps its id).",
+        EditWatchParams,
+        edit_watch,
+        "Edit watch",
+        group="more",
+        idempotent=True,
+    ),
+    Action(
+        "list_watches",
+        "The watches (the person's and agents', each with who added it) and their values in a frame.",
+        ListWatchesParams,
+        list_watches,
+        "List watches",
+        read_only=True,
+        quiet=True,
+        group="more",
     ),
 ]

@@ -14,8 +14,10 @@ from typing import Any
 from ..base import (
     BreakpointState,
     Capabilities,
+    Completion,
     Debugger,
     ExceptionDetails,
+    ExceptionFilter,
     ExceptionMode,
     FunctionBreakpointSpec,
     LineBreakpointSpec,
@@ -51,6 +53,7 @@ def dap_capabilities(answer: dict[str, Any], allowed: frozenset[str] | None = No
     return caps if allowed is None else caps.only(allowed)
 
 
+WORD_CHARS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$"
 CONDITION_ERROR = "Error while evaluating expression in conditional breakpoint:"  # pydevd's output line
 STEP_COMMANDS = {"over": "next", "into": "stepIn", "out": "stepOut"}
 MAX_LINE = 1024 * 1024  # longest adapter stderr line read at once
@@ -312,6 +315,21 @@ class DapBackend(Debugger):
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self._req("setExceptionBreakpoints", {"filters": list(self.exception_filters[mode])})
 
+    def exception_filter_options(self) -> list[ExceptionFilter]:
+        """The adapter's own filters from its `initialize` answer; else the ids this profile's modes use."""
+        declared = self.adapter_capabilities.get("exceptionBreakpointFilters") or []
+        if declared:
+            return [
+                ExceptionFilter(f["filter"], f.get("label") or f["filter"], f.get("description") or "")
+                for f in declared
+                if f.get("filter")
+            ]
+        ids = dict.fromkeys(i for ids in self.exception_filters.values() for i in ids)
+        return [ExceptionFilter(i, i) for i in ids]
+
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        await self._req("setExceptionBreakpoints", {"filters": list(ids)})
+
     # ----- execution ------------------------------------------------------------------------------------------
 
     async def resume(self, thread_id: int | None) -> None:
@@ -447,6 +465,28 @@ class DapBackend(Debugger):
             indexed=body.get("indexedVariables"),
             evaluate_name=expression,
         )
+
+    async def completions(self, text: str, cursor: int, frame_id: int | None) -> list[Completion] | None:
+        """The adapter's `completions` (debugpy, js-debug declare it); columns are 1-based, in UTF-16 units."""
+        if not self.adapter_capabilities.get("supportsCompletionsRequest"):
+            return None
+        column = len(text[:cursor].encode("utf-16-le")) // 2 + 1
+        args: dict[str, Any] = {"text": text, "column": column}
+        if frame_id is not None:
+            args["frameId"] = frame_id
+        body = await self._require().request("completions", args, timeout=3)
+        word = len(text[:cursor].rstrip(WORD_CHARS))  # where the word before the cursor starts
+        out = []
+        for target in body.get("targets") or []:
+            label = target.get("label") or ""
+            insert = target.get("text") or label
+            start, length = target.get("start"), target.get("length") or 0
+            if start is None:  # no range given: the word before the cursor is replaced
+                start, length = word, cursor - word
+            elif start and not insert.lower().startswith(text[start : start + length].lower()):
+                start -= 1  # an adapter that counts from 1, as it was told (debugpy counts from 0 regardless)
+            out.append(Completion(label, insert, start, length, target.get("type")))
+        return out
 
     async def set_variable(self, ref: int, name: str, value: str) -> RawValue:
         body = await self._req("setVariable", {"variablesReference": ref, "name": name, "value": value})

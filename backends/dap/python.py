@@ -341,6 +341,13 @@ class DebugpyChildren(DapBackend):
             "with just_my_code=false, or set a breakpoint in that file"
         )
 
+    set_variable_fails_silently = True  # pydevd logs a failed setVariable and answers with the old value
+
+    async def check_value(self, value: str, frame_id: int | None, run: bool = False) -> None:
+        # Parsed as a lambda's body, it is compiled in the program but not run: no side effect happens twice.
+        expression = value if run else f"(lambda: (\n{value}\n))"
+        await self.evaluate(expression, frame_id, context="watch" if run else "hover")
+
     async def call_source(self, frame_id: int, callee: str) -> str | None:
         # Only a plain (dotted) name is looked up: evaluating any other callee text would run the user's code.
         if not DOTTED_NAME.fullmatch(callee):

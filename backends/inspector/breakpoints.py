@@ -9,7 +9,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..base import BreakpointState, ExceptionMode, LineBreakpointSpec
+from ..base import BreakpointState, ExceptionFilter, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError
 from ..source import is_url
 from .predict import GENERATED, compiled_files_for
@@ -18,6 +18,13 @@ if TYPE_CHECKING:
     from ..base import BackendListener
     from .dialect import Dialect
     from .scripts import Scripts
+
+
+# The engine's pause-on-exceptions states as filters, named as js-debug names them.
+INSPECTOR_FILTERS = (
+    ExceptionFilter("all", "Caught exceptions", "Pause when any exception is thrown, even one that is caught."),
+    ExceptionFilter("uncaught", "Uncaught exceptions", "Pause when an exception is thrown that nothing catches."),
+)
 
 
 @dataclass
@@ -32,6 +39,7 @@ class _Bp:
 class InspectorBreakpoints:
     """Mixed into InspectorBackend: sets, binds and tracks line breakpoints and the exception mode (via its _send)."""
 
+    exception_filters: dict[str, list[str]] = {"none": [], "uncaught": ["uncaught"], "all": ["all", "uncaught"]}
     dialect: Dialect
     scripts: Scripts
     transpiles: bool
@@ -189,3 +197,10 @@ class InspectorBreakpoints:
     async def set_exception_mode(self, mode: ExceptionMode) -> None:
         await self._send("Debugger.setPauseOnExceptions", {"state": self.dialect.exception_states[mode]})
         self._exception_mode = mode
+
+    def exception_filter_options(self) -> list[ExceptionFilter]:
+        return list(INSPECTOR_FILTERS)
+
+    async def set_exception_filters(self, ids: list[str]) -> None:
+        # The engine has one switch with three states: "all" includes the uncaught ones.
+        await self.set_exception_mode("all" if "all" in ids else "uncaught" if "uncaught" in ids else "none")

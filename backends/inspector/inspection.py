@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from ..base import ExceptionDetails, RawFrame, RawScope, RawValue
+from ..base import Completion, ExceptionDetails, RawFrame, RawScope, RawValue
 from ..errors import DebugError, ErrorCode, evaluation_failed
 from .sourcemap import ChainedMap
 from .values import describe, type_of
@@ -451,6 +451,46 @@ class InspectorValues:
                 return number
         return entry.scope_numbers[-1]
 
+    async def completions(self, text: str, cursor: int, frame_id: int | None) -> list[Completion] | None:
+        """Names that complete the word before the cursor: after `expr.`, the property names of expr's value (its
+        prototype chain's too); else the names in the frame's scopes (or the global object's while running)."""
+        before = text[:cursor]
+        member = _MEMBER.search(before)
+        partial = member.group(2) if member else _WORD.search(before).group(0)  # type: ignore[union-attr]
+        start = cursor - len(partial)
+        if member:
+            object_ids = [await self._completion_object(member.group(1), frame_id)]
+        elif frame_id is not None and self._paused is not None:
+            chain = self._call_frame(frame_id).get("scopeChain") or []
+            object_ids = [(s.get("object") or {}).get("objectId") for s in chain]
+        else:
+            object_ids = [await self._completion_object("globalThis", None)]
+        names: dict[str, None] = {}
+        for object_id in object_ids:
+            if not object_id:
+                continue
+            result = await self._send("Runtime.getProperties", {"objectId": object_id, "ownProperties": not member})
+            for prop in self.dialect.properties(result):
+                name = prop.get("name")
+                if isinstance(name, str) and name.startswith(partial) and _IDENTIFIER.match(name):
+                    names[name] = None
+        return [Completion(n, n, start, len(partial), "property" if member else "variable") for n in sorted(names)]
+
+    async def _completion_object(self, expression: str, frame_id: int | None) -> str | None:
+        """The object id of an expression's value (a primitive boxed), evaluated without side effects where the
+        engine can promise that (V8)."""
+        params: dict[str, Any] = {"expression": f"Object({expression})", "silent": True, "objectGroup": "pairdbg"}
+        if not self.dialect.is_jsc:
+            params["throwOnSideEffect"] = True
+        if frame_id is not None and self._paused is not None:
+            params["callFrameId"] = self._call_frame(frame_id)["callFrameId"]
+            result = await self._send("Debugger.evaluateOnCallFrame", params)
+        else:
+            result = await self._send("Runtime.evaluate", params)
+        if self.dialect.thrown(result) is not None:
+            return None
+        return (result.get("result") or {}).get("objectId")
+
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
         data = (self._paused or {}).get("data") or {}
         if not data:
@@ -475,6 +515,11 @@ class InspectorValues:
             return content
         result = await self._send("Debugger.getScriptSource", {"scriptId": script.script_id})
         return result.get("scriptSource")
+
+
+_MEMBER = re.compile(r"([\w$\])'\"]+(?:\.[\w$]+)*)\.([\w$]*)$")  # `obj.path.` then the partial name
+_WORD = re.compile(r"[\w$]*$")
+_IDENTIFIER = re.compile(r"^[A-Za-z_$][\w$]*$")
 
 
 def _name_before(lines: list[str], source_map, name: str, start: dict[str, int], end: dict[str, int]) -> str | None:

@@ -19,7 +19,9 @@ from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.agents import AgentsChanged
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StackPane, StatusBar
+from pairdbg.tui.keys import KeysScreen
+from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane, StatusBar
+from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
 from support import ROOT, until
@@ -190,8 +192,8 @@ async def test_console_evaluates_in_the_selected_frame(core):
         assert ">>> price * qty" in console_lines(app)
         await pilot.press(*"nope_undefined", "enter")
         await until(
-            lambda: any(line.startswith("✗ EVALUATION_FAILED") for line in console_lines(app)),
-            "the evaluation error",
+            lambda: "✗ NameError: name 'nope_undefined' is not defined" in console_lines(app),
+            "the program's exception, not a parameter error",
             pilot=pilot,
         )
         assert app.is_running
@@ -255,9 +257,12 @@ async def test_errors_are_messages_and_the_app_keeps_running(core, tmp_path):
     )
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f10")  # no session yet
-        await until(lambda: any("step_over" in n for n in notifications(app)), "the no-session error", pilot=pilot)
-        assert any(line.startswith("✗ step_over: INVALID_PARAMETERS") for line in console_lines(app))
+        await pilot.press("f10")  # no session yet: said in a person's words, nothing is sent
+        await until(
+            lambda: any("No program is being debugged" in n for n in notifications(app)),
+            "the no-session message",
+            pilot=pilot,
+        )
         await pilot.press("f9")  # nothing to set a breakpoint in
         await until(
             lambda: any(line.startswith("✗ set_breakpoint") for line in console_lines(app)),
@@ -560,13 +565,14 @@ async def test_footer_and_f1_list_the_keys_people_need(core):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         shown = {b.binding.description for b in app.active_bindings.values() if b.binding.show}
-        assert {"Quit", "Console", "Pane", "Keys", "Continue", "Over", "Breakpoint"} <= shown, shown
+        assert {"Quit", "Console", "Pane", "Keys", "Breakpoint"} <= shown, shown  # no session: no step keys
         assert app.ENABLE_COMMAND_PALETTE and app.COMMAND_PALETTE_BINDING == "ctrl+p"
         await pilot.press("f1")
-        await until(lambda: any(n.startswith("Keys:") for n in notifications(app)), "the keys help", pilot=pilot)
-        help_text = next(n for n in notifications(app) if n.startswith("Keys:"))
+        await until(lambda: isinstance(app.screen, KeysScreen), "the keys help", pilot=pilot)
+        help_text = app.screen.text.plain
         for key in ("ctrl+q quit", "tab", "ctrl+e console", "ctrl+p command palette", "space on/off"):
             assert key in help_text
+        await pilot.press("escape")
         before = app.focused
         await pilot.press("tab")  # moves between panes, even with the footer's binding on top
         assert app.focused is not before
@@ -603,8 +609,14 @@ async def test_palette_asks_one_line_per_main_argument(core):
         await pilot.press(*"qty", "enter")
         await until(lambda: "value" in str(app.screen.query_one("#line-title").render()), "the second", pilot=pilot)
         await pilot.press(*"7", "enter")
-        await until(lambda: any("qty" in line and "7" in line and "set_variable_value" in line
-                                for line in app.query_one(ActivityLog).lines_text), "the change", pilot=pilot)
+        await until(
+            lambda: any(
+                "qty" in line and "7" in line and "set_variable_value" in line
+                for line in app.query_one(ActivityLog).lines_text
+            ),
+            "the change",
+            pilot=pilot,
+        )
 
         await palette("add watch")  # JSON still sets every argument at once
         await pilot.press(*'{"expression": "qty * 2"}', "enter")

@@ -1,65 +1,83 @@
-"""SVG snapshots (pytest-textual-snapshot) of the source screen with the finder open, at 80x24 and 120x40. No live
-session, a project at a fixed path and the default theme, so the picture is the same on every run.
-Update after an intended change: pytest tests/tui/test_tui_snapshots.py --snapshot-update"""
+"""SVG snapshots of the main debugger screen, stopped at a breakpoint with real debugpy behind it, at 80x24 and
+120x40 (pytest-textual-snapshot; `--snapshot-update` rewrites them after review).
+
+Kept deterministic: the fixed default theme, file names shown without folders, the activity's clock fixed, and the
+start's line (its pid) not on screen: the screen is taken after the agent and the person each add a watch."""
 
 from __future__ import annotations
 
-import shutil
-import textwrap
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from pairdbg.backends.hub import Hub
+from pairdbg.backends.samples import DEMO
 from pairdbg.runtime import build_registry
+from pairdbg.tui import panes
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.finder import Finder
+from pairdbg.tui.exception_filters import ExceptionFiltersPane
+from pairdbg.tui.panes import ActivityLog
 from pairdbg.tui.source_view import SourceView
-from support import until
+from pairdbg.tui.watches import WatchesPane
+from support import require_debugpy, until
 
-PROJECT = Path("/tmp/pairdbg-snapshot-project")  # fixed: the finder shows the project's folder
-FILES = {
-    "pyproject.toml": "[project]\nname = 'shop'\n",
-    "shop/orders.py": '''
-        from shop.prices import price_of
-
-
-        def total(items):
-            """The order's total, with the bulk discount."""
-            amount = 0.0
-            for name, qty in items:
-                amount += price_of(name) * qty
-            return round(amount, 2)
-        ''',
-    "shop/prices.py": "PRICES = {'tea': 2.5}\n\n\ndef price_of(name):\n    return PRICES[name]\n",
-    "shop/helpers.py": "def helper():\n    return 1\n",
-    "tests/test_orders.py": "def test_total():\n    assert True\n",
-}
+pytestmark = pytest.mark.timeout(120)
+STOP_LINE = 13
+AGENT = "agent:claude"
 
 
-@pytest.fixture
-def project():
-    shutil.rmtree(PROJECT, ignore_errors=True)
-    for name, body in FILES.items():
-        path = PROJECT / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(textwrap.dedent(body).lstrip("\n"), encoding="utf-8")
-    yield PROJECT
-    shutil.rmtree(PROJECT, ignore_errors=True)
+class FixedClock:
+    """The activity log's clock, fixed so a snapshot does not depend on when it was taken."""
+
+    @staticmethod
+    def localtime(_seconds: float | None = None) -> Any:
+        return None
+
+    @staticmethod
+    def strftime(_format: str, _when: Any = None) -> str:
+        return "12:00:00"
+
+    @staticmethod
+    def time() -> float:
+        return 0.0
 
 
-async def open_finder(pilot) -> None:
-    app = pilot.app
-    app.query_one(SourceView).open_file(str(PROJECT / "shop" / "orders.py"), 8)
-    await pilot.press("ctrl+o")
-    await until(lambda: isinstance(app.screen, Finder) and app.screen.listing is not None, "the finder", pilot=pilot)
-    for ch in "ord":
-        await pilot.press(ch)
-    await pilot.pause()
+class SnapshotApp(PairDbgApp):
+    """The app, closing its sessions before its event loop ends (no debugpy outlives the screenshot)."""
+
+    async def on_unmount(self) -> None:
+        await super().on_unmount()
+        await self.hub.shutdown()
+
+
+async def stopped_screen(pilot: Any) -> None:
+    app: PairDbgApp = pilot.app
+    registry = app.registry
+    reply = await registry.run(
+        "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}, AGENT
+    )
+    sid = reply.data["session_id"]
+    source = app.query_one(SourceView)
+    await until(lambda: source.current_line == STOP_LINE, "the stop", pilot=pilot)
+    log = app.query_one(ActivityLog)
+    await until(lambda: any("start_debugging" in line for line in log.lines_text), "the start's line", pilot=pilot)
+    log.clear()  # the start's line names the program's pid
+    log.lines_text.clear()
+    await registry.run("add_watch", {"session_id": sid, "expression": "price * qty"}, AGENT)
+    await registry.run("add_watch", {"session_id": sid, "expression": "qty > 5"}, "human")
+    watches = app.query_one(WatchesPane)
+    await until(lambda: len(watches.views) == 2 and "10.0" in watches.views[0].value, "the watches", pilot=pilot)
+    await until(lambda: len(log.lines_text) == 2, "the two watch lines in the activity", pilot=pilot)
+    await until(lambda: app.query_one(ExceptionFiltersPane).filters, "the exception filters", pilot=pilot)
+    await pilot.pause(0.3)  # the stack's thread read (one thread: the plain list stays)
+    source.focus()
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-def test_source_screen_with_the_finder(snap_compare, project, size):
+def test_the_stopped_debugger_screen(snap_compare, monkeypatch, tmp_path, size):
+    require_debugpy()
+    monkeypatch.setattr(panes, "time", FixedClock)
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     hub = Hub()
-    app = PairDbgApp(hub, build_registry(hub))
-    assert snap_compare(app, terminal_size=size, run_before=open_finder)
+    app = SnapshotApp(hub, build_registry(hub))
+    assert snap_compare(app, terminal_size=size, run_before=stopped_screen)

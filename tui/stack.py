@@ -1,0 +1,265 @@
+"""The call stack pane as a tree: every thread of the stop (the stopped one open), each thread's frames, and the
+asyncio tasks of the stopped thread's loop (Python) with where each awaits. JavaScript's async callers come in the
+stopped thread's frames, under an "async" line. With one thread and no tasks it is the plain list of frames.
+
+Rows are OptionList options: a frame's id is its handle (@fN, or @f<thread>.<N> in another thread), a thread's
+`thread:<id>`, a task's `task:<n>`. Enter or space on a thread opens or closes it; its frames are read on first open.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from rich.text import Text
+from textual import work
+from textual.binding import Binding
+from textual.message import Message
+from textual.widgets import OptionList
+from textual.widgets.option_list import Option
+
+from pairdbg.backends import queries
+from pairdbg.backends.actions.render import where
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.models import FrameView, Phase
+from pairdbg.backends.session import Session
+
+ASYNC_MARK = "[async"  # the inspector's async callers are named "fn [async await]"
+
+
+@dataclass
+class ThreadRow:
+    id: int
+    name: str
+    frames: list[FrameView] | None = None  # None: not read yet
+    total: int = 0
+    note: str | None = None  # why its frames could not be read
+
+
+MAX_FRAMES = 100
+
+
+class StackPane(OptionList):
+    BINDINGS = [Binding("enter,space", "open_thread", "Open/close", show=False)]
+
+    class TaskChosen(Message):
+        """An asyncio task's row was highlighted: where its own coroutine is (the chain's outermost frame)."""
+
+        def __init__(self, file: str | None, line: int | None) -> None:
+            super().__init__()
+            self.file = file
+            self.line = line
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.stop_key: tuple[str, int] | None = None  # (session, stop) the threads and tasks belong to
+        self.stopped_thread: int | None = None
+        self.threads: list[ThreadRow] = []
+        self.tasks: list[dict[str, Any]] = []
+        self.open_threads: set[int] = set()
+        self.frames: list[FrameView] = []  # the stopped thread's
+        self.total = 0
+        self.selected = "@f0"
+        self._frames_by_handle: dict[str, FrameView] = {}
+
+    # ----- what the controller hands in --------------------------------------------------------------------------
+
+    def for_stop(self, key: tuple[str, int], stopped_thread: int | None) -> None:
+        """A new stop: threads and tasks of the last one are forgotten (its handles are gone)."""
+        if key != self.stop_key:
+            self.stop_key = key
+            self.stopped_thread = stopped_thread
+            self.threads, self.tasks = [], []
+            self.open_threads = {stopped_thread} if stopped_thread is not None else set()
+
+    def show(self, frames: list[FrameView], total: int, selected: str) -> None:
+        self.frames, self.total, self.selected = list(frames), total, selected
+        self.rebuild()
+
+    def show_threads(self, key: tuple[str, int], threads: list[tuple[int, str]], tasks: list[dict[str, Any]]) -> None:
+        if key != self.stop_key:
+            return
+        known = {t.id: t for t in self.threads}
+        self.threads = [known.get(tid) or ThreadRow(tid, name) for tid, name in threads]
+        self.tasks = list(tasks)
+        self.rebuild()
+
+    def show_thread_frames(self, key: tuple[str, int], thread_id: int, frames: list[FrameView], total: int) -> None:
+        if key != self.stop_key:
+            return
+        for row in self.threads:
+            if row.id == thread_id:
+                row.frames, row.total = list(frames), total
+        self.rebuild()
+
+    def show_thread_failed(self, key: tuple[str, int], thread_id: int, note: str) -> None:
+        if key != self.stop_key:
+            return
+        for row in self.threads:
+            if row.id == thread_id:
+                row.frames, row.note = [], note
+        self.rebuild()
+
+    def show_note(self, note: str) -> None:
+        self.stop_key = None
+        self.threads, self.tasks, self.frames = [], [], []
+        self.clear_options()
+        self.add_option(Option(Text(note, style="dim italic"), disabled=True))
+
+    def frame_view(self, handle: str) -> FrameView | None:
+        """Where a frame on the tree is (another thread's frames are not in the stop's list)."""
+        return self._frames_by_handle.get(handle)
+
+    def thread_of(self, handle: str) -> int | None:
+        """The thread a frame handle belongs to: @f<thread>.<N> names it, @fN is the stopped thread's."""
+        body = handle.removeprefix("@f")
+        if "." in body:
+            number = body.split(".", 1)[0]
+            return int(number) if number.isdigit() else None
+        return self.stopped_thread
+
+    # ----- reading (the core's queries: the stop's snapshot answers what it has read already) -----------------------
+
+    @work(group="threads", exclusive=True)
+    async def load_threads(self, session: Session) -> None:
+        """The stop's threads and, for Python, its loop's asyncio tasks (nothing is evaluated in a program that has
+        not imported asyncio)."""
+        key = self.stop_key
+        if key is None or session.phase != Phase.PAUSED:
+            return
+        try:
+            threads, _ = await queries.threads(session)
+        except DebugError:
+            threads = []
+        tasks: list[dict[str, Any]] = []
+        if session.language == "python" and session.stop_number == key[1]:
+            try:
+                tasks = await queries.async_tasks(session, "@f0") or []
+            except DebugError:
+                tasks = []
+        if session.stop_number == key[1]:
+            self.show_threads(key, threads, tasks)
+
+    @work(group="thread-frames")
+    async def load_thread(self, session: Session, thread_id: int) -> None:
+        key = self.stop_key
+        if key is None:
+            return
+        try:
+            frames, total = await queries.call_stack(session, thread_id, 0, MAX_FRAMES)
+        except DebugError as exc:
+            self.show_thread_failed(key, thread_id, f"{exc.code}: {exc.message}")
+            return
+        self.show_thread_frames(key, thread_id, frames, total)
+
+    # ----- drawing ---------------------------------------------------------------------------------------------
+
+    @property
+    def as_tree(self) -> bool:
+        return len(self.threads) > 1 or bool(self.tasks)
+
+    def rebuild(self) -> None:
+        options: list[Option] = []
+        self._frames_by_handle = {f.handle: f for f in self.frames}
+        if not self.as_tree:
+            options += self._frame_rows(self.frames, self.total, "")
+        for row in self.threads if self.as_tree else []:
+            stopped = row.id == self.stopped_thread
+            is_open = row.id in self.open_threads
+            label = Text("▾ " if is_open else "▸ ", style="bold")
+            label.append(f"{row.name or 'thread'} #{row.id}", style="bold" if stopped else "")
+            if stopped:
+                label.append("  ⏸ stopped here", style="italic")
+            options.append(Option(label, id=f"thread:{row.id}"))
+            if not is_open:
+                continue
+            if stopped:
+                options += self._frame_rows(self.frames, self.total, "  ")
+                options += self._task_rows()
+            elif row.frames is None:
+                options.append(Option(Text("  reading its frames…", style="dim italic"), disabled=True))
+            elif row.note:
+                options.append(Option(Text(f"  {row.note}", style="dim italic"), disabled=True))
+            else:
+                for frame in row.frames:
+                    self._frames_by_handle[frame.handle] = frame
+                options += self._frame_rows(row.frames, row.total, "  ")
+        keep = self.selected
+        self.clear_options()
+        self.add_options(options)
+        ids = [o.id for o in options]
+        if keep in ids:
+            self.highlighted = ids.index(keep)
+
+    def _frame_rows(self, frames: list[FrameView], total: int, indent: str) -> list[Option]:
+        rows: list[Option] = []
+        in_async = False
+        for frame in frames:
+            if ASYNC_MARK in frame.function and not in_async:
+                in_async = True
+                rows.append(
+                    Option(
+                        Text(f"{indent}── async callers (can be seen, not inspected) ──", style="dim"), disabled=True
+                    )
+                )
+            style = "dim" if in_async else ""
+            rows.append(
+                Option(
+                    Text(f"{indent}{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", style=style),
+                    id=frame.handle,
+                )
+            )
+        if total > len(frames):
+            rows.append(Option(Text(f"{indent}… {total - len(frames)} more frames", style="dim"), disabled=True))
+        return rows
+
+    def _task_rows(self) -> list[Option]:
+        if not self.tasks:
+            return []
+        rows = [Option(Text(f"  ▾ asyncio tasks ({len(self.tasks)})", style="bold"), disabled=True)]
+        for n, task in enumerate(self.tasks):
+            chain = task.get("chain") or []
+            steps = [f"{c['function']} {where(c['file'], c['line'])}" for c in chain]
+            label = Text(
+                f"    {'*' if task['current'] else ' '} {task['name']}", style="bold" if task["current"] else ""
+            )
+            if steps:  # its own coroutine first, then what it awaits through
+                label.append("  " + " → ".join(steps if len(steps) <= 3 else [*steps[:2], "…", steps[-1]]))
+            state = "running (the stopped code)" if task["current"] else "done" if task["done"] else ""
+            if task.get("awaiting") and not task["current"]:
+                state = f"awaits {task['awaiting']}"
+            if state:
+                label.append(f"  {state}", style="dim italic")
+            rows.append(Option(label, id=f"task:{n}"))
+        return rows
+
+    # ----- keys ------------------------------------------------------------------------------------------------
+
+    def action_open_thread(self) -> None:
+        if self.highlighted is None:
+            return
+        option_id = self.get_option_at_index(self.highlighted).id or ""
+        if not option_id.startswith("thread:"):
+            return
+        thread_id = int(option_id.removeprefix("thread:"))
+        self.selected = option_id
+        if thread_id in self.open_threads:
+            self.open_threads.discard(thread_id)
+        else:
+            self.open_threads.add(thread_id)
+            row = next((t for t in self.threads if t.id == thread_id), None)
+            session = getattr(self.app, "session", None)
+            if row is not None and row.frames is None and thread_id != self.stopped_thread and session is not None:
+                self.load_thread(session, thread_id)
+        self.rebuild()
+
+    def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
+        option_id = event.option.id or ""
+        if option_id.startswith("task:"):
+            event.stop()
+            task = self.tasks[int(option_id.removeprefix("task:"))]
+            chain = task.get("chain") or []
+            if chain:
+                self.post_message(self.TaskChosen(chain[0]["file"], chain[0]["line"]))
+        elif option_id.startswith("thread:"):
+            event.stop()

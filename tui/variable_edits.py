@@ -1,0 +1,83 @@
+"""What the person does to one value in the variables pane: set it (set_variable_value, through the registry so
+agents see it), copy its whole text, read it whole, or watch it. The pane only says which value; this reads and
+writes through the core."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual import work
+from textual.widgets.tree import TreeNode
+
+from pairdbg.backends import queries
+from pairdbg.backends.errors import DebugError
+from pairdbg.backends.models import VariableView
+
+from .edit_prompt import EditPrompt
+from .value_screen import ValueScreen
+from .watches import WatchesPane
+
+if TYPE_CHECKING:
+    from .controller import Controller
+    from .variables import VariablesTree, VarNode
+
+HUMAN = "human"
+
+
+def _app(tree: VariablesTree) -> Controller:
+    return tree.app  # type: ignore[return-value]
+
+
+def edit_value(tree: VariablesTree, node: TreeNode[VarNode], view: VariableView, container: str) -> None:
+    """Ask for a new value (the old one to edit, unless it was cut); a value that does not parse or raises is said
+    in the prompt, which keeps the text."""
+    app = _app(tree)
+    session_id = app.session_id or ""
+
+    async def submit(text: str) -> str | None:
+        if not text.strip():
+            return "give a value (an expression in the program's language)"
+        args = {"session_id": session_id, "name": view.name, "value": text, "ref": container}
+        try:
+            reply = await app.registry.run("set_variable_value", args, HUMAN)
+        except DebugError as exc:
+            return f"{exc.code}: {exc.message}"
+        tree.relabel(node, VariableView.model_validate({k: v for k, v in reply.data.items() if k != "session_id"}))
+        return None
+
+    current = "" if view.truncated else view.value
+    hint = "a new value: an expression in the program's language" + (" (the old one was cut)" if view.truncated else "")
+    app.push_screen(EditPrompt(f"Set {view.name}", hint, current, submit))
+
+
+@work(group="value-text")
+async def _whole(tree: VariablesTree, view: VariableView, container: str, then: str) -> None:
+    app = _app(tree)
+    session = app.session
+    if session is None:
+        return
+    try:
+        text, expression = await queries.value_text(session, container, view.name)
+    except DebugError as exc:
+        tree.notify(f"{exc.code}: {exc.message}", title=view.name, severity="error", timeout=6)
+        return
+    if then == "copy":
+        app.copy_to_clipboard(text)
+        tree.notify(f"copied {view.name} ({len(text):,} characters) to the clipboard", title="Copy", timeout=3)
+    elif then == "view":
+        app.push_screen(ValueScreen(view.name, text))
+    elif then == "watch":
+        for pane in app.query(WatchesPane):
+            pane.ask_and_add(expression or view.name)
+
+
+def copy_value(tree: VariablesTree, view: VariableView, container: str) -> None:
+    _whole(tree, view, container, "copy")
+
+
+def view_value(tree: VariablesTree, view: VariableView, container: str) -> None:
+    _whole(tree, view, container, "view")
+
+
+def watch_value(tree: VariablesTree, view: VariableView, container: str) -> None:
+    _whole(tree, view, container, "watch")
