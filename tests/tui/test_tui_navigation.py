@@ -22,7 +22,8 @@ from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.breakpoint_form import BreakpointForm
 from pairdbg.tui.finder import Finder
-from pairdbg.tui.panes import ActivityLog, StackPane
+from pairdbg.tui.panes import ActivityLog
+from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
 from support import until
 from support.core import missing_target, require_debugpy
