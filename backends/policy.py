@@ -75,7 +75,7 @@ class AgentPolicy:
         self.redact = settings.redact
         self.bus = bus
         self._secret_refs: dict[str, set[str]] = {}  # session -> handles of values shown redacted to agents
-        # session -> raw secret values already redacted for agents (insertion-ordered, longest hidden first)
+        # session -> the strong raw secret values its replies hid (insertion-ordered: the oldest go first)
         self._secret_values: dict[str, dict[str, None]] = {}
         self._known: dict[str, KnownSecrets] = {}  # the same, indexed for lookups
 

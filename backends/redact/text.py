@@ -255,8 +255,9 @@ def _named_literal(line: str, at: int) -> bool:
 
 class KnownSecrets:
     """Strong secret values a session already hid, to hide again in free text. Past a few dozen, a text is looked
-    up by the 4-character pieces at every 4th position: any value of 7 or more characters in it covers one of
-    them, so only the values holding such a piece are searched and the cost does not grow with their number."""
+    up by its 4-character pieces at every 4th position: a value of 7 or more characters found in it starts one of
+    them at its offset 0, 1, 2 or 3, so each value is indexed by those four pieces, only the values a text's pieces
+    name are searched, and the cost does not grow with their number."""
 
     PIECE = 4
     LOOP_UP_TO = 64  # below this, `in` per value is cheaper than slicing the text
@@ -266,11 +267,12 @@ class KnownSecrets:
         self.set = frozenset(self.values)
         n = self.PIECE
         self._short = tuple(v for v in self.values if len(v) < 2 * n - 1)
-        self._by_piece: dict[str, set[str]] = {}
+        by_piece: dict[str, list[str]] = {}
         for v in self.values:
             if len(v) >= 2 * n - 1:
-                for k in range(len(v) - n + 1):
-                    self._by_piece.setdefault(v[k : k + n], set()).add(v)
+                for piece in {v[k : k + n] for k in range(n)}:
+                    by_piece.setdefault(piece, []).append(v)
+        self._by_piece = {piece: tuple(vs) for piece, vs in by_piece.items()}  # tuples: a session holds up to 1000
 
     def __bool__(self) -> bool:
         return bool(self.values)

@@ -385,3 +385,20 @@ def test_every_secret_name_of_the_table_is_found_in_text() -> None:
     for name in sorted(NAMES | set(SUFFIXES)):
         text = f"{name}=Zq8vR2kLm9xT"
         assert scrub_text(text) == f"{name}=<redacted: 12 chars>", name
+
+
+def test_known_secrets_are_found_wherever_they_start() -> None:
+    """Past LOOP_UP_TO values the lookup samples a text's pieces; a value at any offset must still be found."""
+    import random
+    import string
+
+    from pairdbg.backends.redact import KnownSecrets
+
+    rng = random.Random(5)
+    values = ["".join(rng.choice(string.ascii_letters + "#!%-") for _ in range(rng.randint(7, 30))) for _ in range(300)]
+    known = KnownSecrets(values)
+    assert len(values) > known.LOOP_UP_TO
+    for value in values:
+        for before in ("", "x", "ab", "abc", "abcd", "password=", "{'k': '"):
+            assert value not in known.hide(f"{before}{value} and more"), (before, value)
+    assert known.hide("nothing to see here") == "nothing to see here"

@@ -1,7 +1,8 @@
-"""The redaction corpus on both debugger backends: a real debugpy program and a real Node program hold 200+ planted
-secrets (every credential shape; secret-named variables, dict and object keys, OrderedDict, Map, Set, pairs, lists
-of dicts, environment, printed lines, error messages, source literals) and 200+ ordinary values that look close
-(token_count, tokens, pwd, SHAs, UUIDs, paths, SQL, null/undefined/Object, short words). Everything is read through
+"""The redaction corpus on the debugger backends: a real debugpy program and a real Node program (on the inspector
+backend and on js-debug) hold 200+ planted secrets (every credential shape; secret-named variables, dict and object
+keys, OrderedDict, Map, Set, pairs, lists of dicts, environment, printed lines, error messages, source literals) and
+200+ ordinary values that look close (token_count, tokens, pwd, SHAs, UUIDs, paths, SQL, null/undefined/Object,
+short words). Everything is read through
 the registry twice, by the person and by an agent: 0 secrets may reach the agent, and every marker the agent sees
 must stand where the person's view holds a planted secret (0 false positives)."""
 
@@ -17,6 +18,7 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.inspector import targets
 from pairdbg.backends.inspector.targets import TargetMissing
+from pairdbg.backends.runtimes import find_js_debug
 from pairdbg.runtime import build_registry
 from support import missing_target, require_debugpy, until
 from support.secret_corpus import (
@@ -84,10 +86,13 @@ def program(language: str, tmp_path: Path) -> tuple[str, str, tuple[str, ...], l
     else:
         try:
             targets.find_node()
+            if language == "javascript-dap":
+                find_js_debug()
         except TargetMissing as exc:
             missing_target(str(exc))
         path, text, expressions = tmp_path / "corpus.js", javascript_program(corpus), JS_EXPRESSIONS
-        extra = ["null", "undefined", "function Object() { [native code] }", '"object"', '"function"']
+        described = "ƒ Object()" if language == "javascript-dap" else "function Object() { [native code] }"
+        extra = ["null", "undefined", described, '"object"', '"function"']
     path.write_text(text)
     return str(path), str(data), expressions, extra
 
@@ -114,7 +119,7 @@ async def read_everything(reader: Reader, sid: str, path: str, expressions: tupl
     await reader.both("breakpoints", "list_breakpoints", session_id=sid)
 
 
-@pytest.mark.parametrize("language", ["python", "javascript"])
+@pytest.mark.parametrize("language", ["python", "javascript", "javascript-dap"])
 async def test_the_corpus_neither_leaks_nor_lies(language: str, tmp_path: Path) -> None:
     path, data, expressions, extra = program(language, tmp_path)
     corpus = build()
@@ -126,7 +131,13 @@ async def test_the_corpus_neither_leaks_nor_lies(language: str, tmp_path: Path) 
     try:
         started = await registry.run(
             "start_debugging",
-            {"program": path, "args": [data], "breakpoints": [{"file": path, "line": line}], "wait_s": 30},
+            {
+                "program": path,
+                "args": [data],
+                "breakpoints": [{"file": path, "line": line}],
+                "wait_s": 30,
+                **({"backend": "dap"} if language == "javascript-dap" else {}),
+            },
             AGENT,
         )
         sid = started.data["session_id"]
