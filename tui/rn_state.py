@@ -43,8 +43,15 @@ class StateBuilder:
         self.bases.clear()
 
     async def _snapshot(self, stream: str) -> tuple[int, Any]:
-        reply = await self.run("debug_get_snapshot", {"stream": stream})
-        data = reply.data
+        try:
+            data = (await self.run("debug_get_snapshot", {"stream": stream})).data
+        except DebugError as exc:
+            # The app left: no state of the app now, but its last one (kept under `stale`) is still the state at its
+            # seq, a base for the history the mirror keeps.
+            stale = exc.data.get("stale") if exc.code == ErrorCode.NOT_CONNECTED else None
+            if not isinstance(stale, dict) or "data" not in stale:
+                raise
+            data = stale
         if not isinstance(data.get("seq"), int):
             raise DebugError(
                 ErrorCode.STREAM_UNAVAILABLE,
