@@ -137,7 +137,15 @@ async def call_stack(
         if full is not None:
             entries, _ = place_library_frames(full, session.handles)
             frames = [
-                FrameView(handle=h, function=f.name, file=f.file, line=f.line, column=f.column, library=f.library)
+                FrameView(
+                    handle=h,
+                    function=f.name,
+                    file=f.file,
+                    line=f.line,
+                    column=f.column,
+                    library=f.library,
+                    unwound=f.unwound,
+                )
                 for h, f in entries[start : start + count]
             ]
             return frames, len(entries)

@@ -36,7 +36,7 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
     if None in hidden:
         lines.append(f"      ({hidden[None].text()})")
     for f in frames:
-        tag = "  (library)" if f.library else ""
+        tag = "  (unwound)" if f.unwound else "  (library)" if f.library else ""
         lines.append(f"{f.handle:<6} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}{tag}")
         if f.handle in hidden:
             lines.append(f"      ({hidden[f.handle].text()}: include_library=true lists them)")

@@ -91,3 +91,29 @@ async def test_nothing_is_hidden_with_just_my_code_off(registry):
     assert [f["function"] for f in stop["stack"]][:5] == ["display_name", "call", "root", "render", "render"]
     full = await registry.run("get_call_stack", {"session_id": sid, "include_library": True}, ME)
     assert not any(f["library"] for f in full.data["frames"])
+
+
+async def test_frames_an_exception_unwound_are_listed_and_read(registry):
+    """justMyCode stops an exception raised in the stdlib's json at the caller's line; the frames it unwound (json's,
+    down to where it was raised) are named above @f0 and read like any frame, without a restart."""
+    from support import start
+
+    sid, reply = await start(registry, "lib_error.py")
+    stop = stop_of(reply)
+    assert stop["location"]["function"] == "load" and stop["exception"]["type"] == "JSONDecodeError"
+    (group,) = stop["hidden_frames"]
+    assert group["unwound"] is True and group["packages"] == ["json"] and group["before"] == "@f0", group
+    assert group["handles"][-1] == "@f0-1" and group["count"] == len(group["handles"]) >= 2, group
+    assert f"{group['count']} frames unwound by the exception (json) above @f0" in reply.text, reply.text
+
+    full = await registry.run("get_call_stack", {"session_id": sid, "include_library": True}, ME)
+    frames = full.data["frames"]
+    assert frames[0]["function"] == "raw_decode" and frames[0]["unwound"] is True, full.text  # where it was raised
+    assert [f["function"] for f in frames][group["count"] - 1 : group["count"] + 1] == ["loads", "load"]
+    assert "(unwound)" in full.text
+    outer = await registry.run("get_local_variables", {"session_id": sid, "frame": "@f0-1"}, ME)  # json.loads
+    assert {v["name"]: v["value"] for v in outer.data["variables"]}["s"] == "'{broken'", outer.text
+    raised = await registry.run(
+        "evaluate_expression", {"session_id": sid, "frame": group["handles"][0], "expression": "s[idx:]"}, ME
+    )
+    assert raised.data["value"] == "'{broken'", raised.text
