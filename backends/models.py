@@ -58,8 +58,9 @@ class FrameView(BaseModel):
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    library: bool = Field(False, description="hidden from the stack by justMyCode (library code); shown when asked")
-    unwound: bool = Field(False, description="left by the exception on its way here (no longer running)")
+    # Set only on frames the stack hides (None otherwise, so a stop report's frames carry nothing extra).
+    library: bool | None = Field(None, description="hidden by justMyCode (library code); listed when asked for")
+    unwound: bool | None = Field(None, description="left by the exception on its way here (no longer running)")
 
 
 class HiddenFrames(BaseModel):

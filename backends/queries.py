@@ -143,8 +143,8 @@ async def call_stack(
                     file=f.file,
                     line=f.line,
                     column=f.column,
-                    library=f.library,
-                    unwound=f.unwound,
+                    library=f.library or None,
+                    unwound=f.unwound or None,
                 )
                 for h, f in entries[start : start + count]
             ]
