@@ -79,6 +79,7 @@ class RawFrame:
     #: Left out of the target's own stack by its filter (debugpy's justMyCode); listed only when asked for.
     library: bool = False
     package: str | None = None  # what a library frame belongs to (its top-level package, or its file's name)
+    unwound: bool = False  # a frame an exception left on its way to the stop (its locals are kept; it runs no more)
 
 
 @dataclass

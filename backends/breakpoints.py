@@ -295,15 +295,51 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         self._by_id[bp.id] = bp
 
     def line_specs(self) -> dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]]:
+        """What to send, per file: one breakpoint per line (a target keeps one, debugpy then reports none as hit);
+        the others on that line follow the first's state (see `_share_lines`)."""
         by_file: dict[str, list[tuple[Breakpoint, LineBreakpointSpec]]] = {}
+        taken: set[tuple[str, int]] = set()
         for bp in self._by_id.values():
-            if bp.kind == "line" and bp.file and bp.line and bp.enabled:
-                spec = LineBreakpointSpec(bp.line, bp.condition, bp.hit_condition, bp.log_message)
-                by_file.setdefault(bp.file, []).append((bp, spec))
-            elif bp.kind == "function" and bp.bound_file and bp.bound_line and bp.enabled:
-                spec = LineBreakpointSpec(bp.bound_line, bp.condition, bp.hit_condition)
-                by_file.setdefault(bp.bound_file, []).append((bp, spec))
+            place = self._line_of(bp)
+            if place is None or place in taken:
+                continue
+            taken.add(place)
+            by_file.setdefault(place[0], []).append(
+                (bp, LineBreakpointSpec(place[1], bp.condition, bp.hit_condition, bp.log_message))
+            )
         return by_file
+
+    @staticmethod
+    def _line_of(bp: Breakpoint) -> tuple[str, int] | None:
+        """The file and line an enabled breakpoint is sent as (a function one as its bound line)."""
+        if not bp.enabled:
+            return None
+        if bp.kind == "line" and bp.file and bp.line:
+            return bp.file, bp.line
+        if bp.kind == "function" and bp.bound_file and bp.bound_line:
+            return bp.bound_file, bp.bound_line
+        return None
+
+    def _share_lines(self, file: str) -> None:
+        """A breakpoint on a line another one was sent for: the same settings share its state (and its hits); other
+        settings cannot be kept by the target, which is said."""
+        sent: dict[int, Breakpoint] = {}
+        for bp in self._by_id.values():
+            place = self._line_of(bp)
+            if place is None or place[0] != file:
+                continue
+            first = sent.setdefault(place[1], bp)
+            if first is bp:
+                continue
+            settings = (bp.condition, bp.hit_condition, bp.log_message)
+            if settings == (first.condition, first.hit_condition, first.log_message):
+                bp.state = dataclasses.replace(first.state)
+            else:
+                bp.state = BreakpointState(
+                    False,
+                    message=f"{first.id} is on the same line with other settings, and the target keeps one "
+                    f"breakpoint per line; change or remove {first.id}",
+                )
 
     def started(
         self,
@@ -314,6 +350,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         for file, specs in by_file.items():
             for (bp, _), state in zip(specs, states.get(file, []), strict=False):
                 bp.state = state
+            self._share_lines(file)
         if self._by_id:
             self.publish()
 
@@ -324,6 +361,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         )
         for (bp, _), state in zip(specs, states, strict=False):
             bp.state = state
+        self._share_lines(file)
 
     async def bind_functions(self) -> set[str]:
         """Find where the target binds each enabled function breakpoint not bound yet as a line breakpoint (see
@@ -487,11 +525,11 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     def changed(self, backend_id: int | str, state: BreakpointState) -> None:
         """The target moved or bound one of our breakpoints later (e.g. when its script loaded)."""
-        for bp in self._by_id.values():
-            if bp.state.backend_id == backend_id:
-                bp.state = state
-                self.publish()
-                return
+        moved = [bp for bp in self._by_id.values() if bp.state.backend_id == backend_id]
+        for bp in moved:  # several when breakpoints share a line (see _share_lines)
+            bp.state = dataclasses.replace(state)
+        if moved:
+            self.publish()
 
     def verify_hit(self, report: StopReport) -> None:
         """Count a stop at each breakpoint it hit; one the program stopped at is bound, even if the target's "resolved"

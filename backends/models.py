@@ -58,7 +58,9 @@ class FrameView(BaseModel):
     file: str | None = None
     line: int | None = None
     column: int | None = None
-    library: bool = Field(False, description="hidden from the stack by justMyCode (library code); shown when asked")
+    # Set only on frames the stack hides (None otherwise, so a stop report's frames carry nothing extra).
+    library: bool | None = Field(None, description="hidden by justMyCode (library code); listed when asked for")
+    unwound: bool | None = Field(None, description="left by the exception on its way here (no longer running)")
 
 
 class HiddenFrames(BaseModel):
@@ -69,9 +71,12 @@ class HiddenFrames(BaseModel):
     after: str | None = Field(None, description="the shown frame above them (None: above the top, where it raised)")
     before: str | None = Field(None, description="the shown frame below them (None: below the bottom)")
     handles: list[str] = Field(default_factory=list, description="their own handles, top first (@f0+1, …)")
+    unwound: bool = Field(False, description="frames an exception left on its way here: where it was raised")
 
     def text(self) -> str:
-        what = f"{self.count} library frame{'s' if self.count != 1 else ''} hidden"
+        frames = f"frame{'s' if self.count != 1 else ''}"
+        what = f"{self.count} {frames} unwound by the exception" if self.unwound else f"{self.count} library {frames}"
+        what += "" if self.unwound else " hidden"
         if self.packages:
             what += f" ({', '.join(self.packages)})"
         if self.after and self.before:

@@ -149,7 +149,15 @@ async def call_stack(
         if full is not None:
             entries, _ = place_library_frames(full, session.handles)
             frames = [
-                FrameView(handle=h, function=f.name, file=f.file, line=f.line, column=f.column, library=f.library)
+                FrameView(
+                    handle=h,
+                    function=f.name,
+                    file=f.file,
+                    line=f.line,
+                    column=f.column,
+                    library=f.library or None,
+                    unwound=f.unwound or None,
+                )
                 for h, f in entries[start : start + count]
             ]
             return frames, len(entries)

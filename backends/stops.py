@@ -208,6 +208,7 @@ def place_library_frames(
     def flush(before: int | None) -> None:
         if not pending:
             return
+
         if shown < 0:  # above the top shown frame: counted upwards from it
             names = [handles.library_frame(0, -(len(pending) - j), f.id) for j, f in enumerate(pending)]
         else:
@@ -220,6 +221,7 @@ def place_library_frames(
                 after=f"@f{shown}" if shown >= 0 else None,
                 before=f"@f{before}" if before is not None else None,
                 handles=names,
+                unwound=all(f.unwound for f in pending),
             )
         )
         pending.clear()

@@ -37,11 +37,15 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
     if None in hidden:
         lines.append(f"      ({hidden[None].text()})")
     for f in frames:
-        tag = "  (library)" if f.library else ""
+        tag = "  (unwound)" if f.unwound else "  (library)" if f.library else ""
         lines.append(f"{f.handle:<6} {f.function:<28} {render.where(f.file, f.line):<24} {f.file or ''}{tag}")
         if f.handle in hidden:
             lines.append(f"      ({hidden[f.handle].text()}: include_library=true lists them)")
-    data = [f.model_dump(mode="json") for f in frames]
+    data = [
+        {"handle": f.handle, "function": f.function, "file": f.file, "line": f.line, "column": f.column}
+        | {key: True for key in ("library", "unwound") if getattr(f, key)}
+        for f in frames
+    ]
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
     reply = {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}

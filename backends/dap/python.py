@@ -189,7 +189,10 @@ NO_DESCRIPTION = "exception: no description"
 # Run in the stopped program: the stop's frames as pydevd keeps them (the same list its stackTrace filters), each as
 # (frame id on the wire, function, file, line, kind, module); kind is "debugger" for pydevd's own frames, "library"
 # for those justMyCode hides, else "shown". pydevd keeps every frame of the stop, so a hidden one's id works in
-# scopes, variables and evaluate like a shown one's.
+# scopes, variables and evaluate like a shown one's. At an exception, the frames it unwound on its way to the top
+# frame (its traceback past that frame: where it was raised) come first, innermost first, as "unwound": pydevd is
+# given them the way it takes a chained exception's frames, so they are read like the others; where that cannot be
+# done they are left out (the stop's "Raised in" line still says where it was raised).
 WHOLE_STACK = """
 def walk(top):
     import sys
@@ -197,26 +200,59 @@ def walk(top):
     from _pydevd_bundle._debug_adapter.pydevd_base_schema import BaseSchema
     db = sys.modules["pydevd"].get_global_debugger()
     manager = db.suspended_frames_manager
-    thread = manager.get_thread_id_for_variable_reference(BaseSchema._translate_id_from_dap(top))
+    top_id = BaseSchema._translate_id_from_dap(top)
+    thread = manager.get_thread_id_for_variable_reference(top_id)
     frames = manager.get_frames_list(thread) if thread is not None else None
     if frames is None:
         return None
-    out = []
-    for f in frames:
-        if f.f_code is None or len(out) >= 1000:
-            continue
+
+    def kind_of(f):
         path = pydevd_file_utils.get_abs_path_real_path_and_base_from_frame(f)
         if db.get_file_type(f, path) == db.PYDEV_FILE:
-            kind = "debugger"
-        elif db.is_files_filter_enabled and db.apply_files_filter(f, path[0], False):
-            kind = "library"
-        else:
-            kind = "shown"
-        line = frames.frame_id_to_lineno.get(id(f), f.f_lineno)
+            return "debugger", path[0]
+        if db.is_files_filter_enabled and db.apply_files_filter(f, path[0], False):
+            return "library", path[0]
+        return "shown", path[0]
+
+    def entry(f, line, kind, path):
         name = f.f_globals.get("__name__")
-        out.append((BaseSchema._translate_id_to_dap(id(f)), f.f_code.co_name, path[0], line, kind,
-                    name if isinstance(name, str) else ""))
-    return out
+        return (BaseSchema._translate_id_to_dap(id(f)), f.f_code.co_name, path, line, kind,
+                name if isinstance(name, str) else "")
+
+    out = [entry(f, frames.frame_id_to_lineno.get(id(f), f.f_lineno), *kind_of(f))
+           for f in frames if f.f_code is not None][:1000]
+    return unwound(manager, thread, top_id, kind_of, entry) + out
+
+
+def unwound(manager, thread, top_id, kind_of, entry):
+    try:
+        tracker = manager._get_tracker_for_variable_reference(top_id)
+        top = tracker.find_frame(thread, top_id)
+        raised = top.f_locals.get("__exception__") if top is not None else None
+        tb = raised[2] if isinstance(raised, tuple) and len(raised) == 3 else None
+        past, seen = [], False
+        while tb is not None and len(past) < 200:
+            if seen:
+                past.append((tb.tb_frame, tb.tb_lineno))
+            seen = seen or tb.tb_frame is top
+            tb = tb.tb_next
+        from _pydevd_bundle.pydevd_suspended_frames import _FrameVariable
+        out = []
+        for f, line in reversed(past):
+            kind, path = kind_of(f)
+            if kind == "debugger":
+                continue
+            frame_id = id(f)
+            if frame_id not in tracker._frame_id_to_frame:
+                tracker._frame_id_to_frame[frame_id] = f
+                _FrameVariable(tracker.py_db, f, tracker._register_variable)
+                manager._variable_reference_to_frames_tracker[frame_id] = tracker
+                tracker._thread_id_to_frame_ids.setdefault(thread, []).append(frame_id)
+                tracker._frame_id_to_main_thread_id[frame_id] = thread
+            out.append(entry(f, line, "unwound", path))
+        return out
+    except Exception:
+        return []
 """
 WHOLE_STACK_EXPRESSION = "(lambda ns: (exec({source!r}, ns), ns['walk']({top}))[1])({{}})"
 
@@ -319,15 +355,16 @@ class DebugpyChildren(DapBackend):
         for frame_id, name, file, line, kind, module in walked:
             if kind == "debugger" or os.path.abspath(file) == BOOT:
                 continue
-            library = kind == "library"
+            hidden = kind in ("library", "unwound")
             frames.append(
                 RawFrame(
                     frame_id,
                     name,
                     self._local_path(file),
                     line,
-                    library=library,
-                    package=frame_package(module, file) if library else None,
+                    library=hidden,
+                    package=frame_package(module, file) if hidden else None,
+                    unwound=kind == "unwound",
                 )
             )
         return frames
@@ -424,9 +461,9 @@ class DebugpyChildren(DapBackend):
             file, line, function, excluded = ast.literal_eval(raw.value)
             if excluded:  # the raise is in a file justMyCode keeps out, so the stop is at the caller's line
                 details.raised_at = (
-                    f"in {os.path.basename(file)}:{line} in {function} ({file}), library code whose frames "
-                    "justMyCode hides; to see them, start again with just_my_code=false, or set a breakpoint in "
-                    "that file"
+                    f"in {os.path.basename(file)}:{line} in {function} ({file}), library code that justMyCode "
+                    "keeps out of the stack (its unwound frames are read with get_call_stack(include_library=true)); "
+                    "to stop there before it raises, set a breakpoint in that file or start with just_my_code=false"
                 )
         return details
 

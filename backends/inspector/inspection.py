@@ -365,11 +365,11 @@ class InspectorValues:
 
     async def _compiles(self, expression: str) -> bool | None:
         """Whether the engine parses `expression` (as an expression or as statements) without running it: a function
-        made from it is never called. None when that cannot be asked."""
+        made from it is never called. None when that cannot be asked (a page whose policy forbids making code)."""
         source = json.dumps(expression)
         probe = (
             "(function(s){ for (const body of ['return (' + s + '\\n)', s]) "
-            "{ try { Function(body); return true } catch (e) { if (!(e instanceof SyntaxError)) return true } } "
+            "{ try { Function(body); return true } catch (e) { if (!(e instanceof SyntaxError)) return null } } "
             f"return false }})({source})"
         )
         try:

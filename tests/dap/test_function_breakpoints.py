@@ -109,3 +109,26 @@ async def test_a_conditional_line_breakpoint_counts_and_says_it_may_be_passed(re
     assert {v["name"]: v["value"] for v in stop_of(started)["locals"]}["name"] == "'Turing, Alan'", started.text
     bp = (await listed(registry, sid))["BP1"]
     assert bp["hits"] == 1 and bp["passed_without_stopping"] == "unknown" and bp["passed_note"] == "conditional", bp
+
+
+async def test_breakpoints_sharing_a_line_both_stop_or_say_why_not(registry):
+    """A target keeps one breakpoint per line (debugpy then named neither as hit): one is sent, one with the same
+    settings shares its state and its hits, one with other settings is unverified and says why."""
+    loop = prog("loop.py")
+    add_body = line_of("loop.py", "total = a + b")
+    started = await registry.run(
+        "start_debugging", {"program": loop, "breakpoints": [{"file": loop, "line": add_body}]}, ME
+    )
+    sid = started.data["session_id"]
+    assert stop_of(started)["hit_breakpoints"] == ["BP1"]
+    # The program's own module by its run name: bound through the running program's objects, onto the same line.
+    same = await registry.run("set_breakpoint", {"session_id": sid, "function": "__main__.add"}, ME)
+    assert same.data["verified"] is True and same.data["actual_line"] == add_body, same.text
+    other = await registry.run(
+        "set_breakpoint", {"session_id": sid, "file": loop, "line": add_body, "condition": "a == 99"}, ME
+    )
+    assert other.data["verified"] is False and "same line" in other.data["message"], other.text
+    stop = stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
+    assert stop["hit_breakpoints"] == ["BP1", "BP2"], stop
+    books = await listed(registry, sid)
+    assert (books["BP1"]["hits"], books["BP2"]["hits"], books["BP3"]["hits"]) == (2, 1, 0), books

@@ -55,7 +55,7 @@ async def test_the_stop_report_and_the_stack_say_what_they_hide(registry):
     environment = os.path.join(os.path.dirname(site_file(python, "jinja2")), "environment.py")
     full = await registry.run("get_call_stack", {"session_id": sid, "include_library": True}, ME)
     frames = full.data["frames"]
-    assert [(f["handle"], f["function"], f["library"]) for f in frames] == [
+    assert [(f["handle"], f["function"], f.get("library", False)) for f in frames] == [
         ("@f0", "display_name", False),
         ("@f0+1", "call", True),
         ("@f0+2", "root", True),
@@ -80,7 +80,7 @@ async def test_the_stop_report_and_the_stack_say_what_they_hide(registry):
     assert stepped["hidden_frames"][0]["count"] == 3
     session = registry.hub.sessions[sid]
     view = await queries.frame_view(session, "@f0", 50, include_library=True)
-    assert [f.library for f in view.frames] == [False, True, True, True, False, False, False]
+    assert [bool(f.library) for f in view.frames] == [False, True, True, True, False, False, False]
     assert view.hidden[0].text() == HIDDEN
 
 
@@ -90,4 +90,30 @@ async def test_nothing_is_hidden_with_just_my_code_off(registry):
     assert stop["hidden_frames"] == [] and "hidden" not in started.text
     assert [f["function"] for f in stop["stack"]][:5] == ["display_name", "call", "root", "render", "render"]
     full = await registry.run("get_call_stack", {"session_id": sid, "include_library": True}, ME)
-    assert not any(f["library"] for f in full.data["frames"])
+    assert not any(f.get("library") for f in full.data["frames"])
+
+
+async def test_frames_an_exception_unwound_are_listed_and_read(registry):
+    """justMyCode stops an exception raised in the stdlib's json at the caller's line; the frames it unwound (json's,
+    down to where it was raised) are named above @f0 and read like any frame, without a restart."""
+    from support import start
+
+    sid, reply = await start(registry, "lib_error.py")
+    stop = stop_of(reply)
+    assert stop["location"]["function"] == "load" and stop["exception"]["type"] == "JSONDecodeError"
+    (group,) = stop["hidden_frames"]
+    assert group["unwound"] is True and group["packages"] == ["json"] and group["before"] == "@f0", group
+    assert group["handles"][-1] == "@f0-1" and group["count"] == len(group["handles"]) >= 2, group
+    assert f"{group['count']} frames unwound by the exception (json) above @f0" in reply.text, reply.text
+
+    full = await registry.run("get_call_stack", {"session_id": sid, "include_library": True}, ME)
+    frames = full.data["frames"]
+    assert frames[0]["function"] == "raw_decode" and frames[0]["unwound"] is True, full.text  # where it was raised
+    assert [f["function"] for f in frames][group["count"] - 1 : group["count"] + 1] == ["loads", "load"]
+    assert "(unwound)" in full.text
+    outer = await registry.run("get_local_variables", {"session_id": sid, "frame": "@f0-1"}, ME)  # json.loads
+    assert {v["name"]: v["value"] for v in outer.data["variables"]}["s"] == "'{broken'", outer.text
+    raised = await registry.run(
+        "evaluate_expression", {"session_id": sid, "frame": group["handles"][0], "expression": "s[idx:]"}, ME
+    )
+    assert raised.data["value"] == "'{broken'", raised.text

@@ -23,7 +23,7 @@ async def test_evaluate_globally_while_running_and_by_value(registry, tmp_path) 
     assert whole.data["value"] == '{"a": 1, "b": [1, 2]}'
     with pytest.raises(DebugError) as err:
         await registry.run("evaluate_expression", {"session_id": "S1", "expression": "nope"}, "agent:test")
-    assert err.value.code == ErrorCode.INVALID_PARAMETERS and "ReferenceError" in err.value.message
+    assert err.value.code == ErrorCode.EVALUATION_FAILED and "ReferenceError" in err.value.message
 
 
 @pytest.mark.asyncio
