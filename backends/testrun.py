@@ -13,10 +13,12 @@ from __future__ import annotations
 import asyncio
 import configparser
 import glob
+import importlib.util
 import json
 import os
 import re
 import shlex
+import sys
 import tomllib
 from dataclasses import dataclass, field
 
@@ -149,7 +151,10 @@ def project_python(folder: str, given: str | None) -> str | None:
 
 
 async def has_module(python: str, name: str) -> bool:
-    """Whether `python` (the interpreter the tests run on, not pairdbg's) can import `name`."""
+    """Whether `python` (the interpreter the tests run on) can import `name`: asked in a process of its own, unless it
+    is pairdbg's own interpreter (the same answer, without starting Python again)."""
+    if os.path.abspath(python) == sys.executable:  # (not realpath: a venv's python links to the base one)
+        return importlib.util.find_spec(name) is not None
     probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is None)"
     try:
         proc = await asyncio.create_subprocess_exec(
