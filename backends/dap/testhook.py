@@ -135,12 +135,14 @@ _untraced = False
 
 
 class _UntraceWhenPytestLoads:
-    """A meta path finder that finds nothing: it notices the program starting to import pytest (the debugger is
-    tracing by then), turns tracing off if nothing needs it (_untraced_until_tests_run) and steps aside."""
+    """A meta path finder that finds nothing: it notices the program importing pytest while the debugger traces it,
+    turns tracing off if nothing needs it (_untraced_until_tests_run) and steps aside. (sys.monitoring, Python
+    3.12+, leaves sys.gettrace() empty: it never acts there, as _untraced_until_tests_run would not.)"""
 
     def find_spec(self, name, path=None, target=None):
         global _untraced
-        if name in ("pytest", "_pytest"):
+        # (debugpy looks pytest up before it starts tracing: only an import made while traced counts)
+        if name.partition(".")[0] in ("pytest", "_pytest") and sys.gettrace() is not None:
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
             _untraced = _untraced_until_tests_run()
         return None
