@@ -175,6 +175,24 @@ async def has_module(python: str, name: str) -> bool:
         return False
 
 
+PROJECT_FILES = (
+    "pyproject.toml", "setup.py", "setup.cfg", "tox.ini", *PYTEST_INI, "conftest.py", "package.json",
+)  # fmt: skip
+TEST_FILE = re.compile(r"^(test.*\.py|.*_test\.py|.*[._-]test\.[cm]?js|test-.*\.[cm]?js)$")
+
+
+def is_project(folder: str) -> bool:
+    """Whether `folder` is a project's (a file that configures one, a tests/ folder, or test files in it)."""
+    if any(os.path.isfile(os.path.join(folder, name)) for name in PROJECT_FILES):
+        return True
+    if any(os.path.isdir(os.path.join(folder, name)) for name in ("tests", "test")):
+        return True
+    try:
+        return any(TEST_FILE.match(name) for name in os.listdir(folder))
+    except OSError:
+        return False
+
+
 def package_test_script(folder: str) -> str | None:
     """The `test` script of `folder`'s package.json, if it has one."""
     path = os.path.join(folder, "package.json")
@@ -243,6 +261,13 @@ async def project_tests(folder: str, python: str | None, args: list[str]) -> Pro
     pytest when it is installed for the project's Python, else unittest. `args` go to the runner."""
     if not os.path.isdir(folder):
         raise DebugError(ErrorCode.PATH_NOT_FOUND, f"project folder not found: {folder}")
+    if not is_project(folder):  # a runner would search it all (`/`, a home folder) for tests
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            f"{folder} holds no project or test files (pyproject.toml, pytest.ini, setup.cfg, package.json, tests/, "
+            "test_*.py, ...)",
+            hint="pass cwd as the project's folder",
+        )
     script = package_test_script(folder)
     runner = script_runner(script) if script else None
     if runner == NODE_TEST:
