@@ -204,10 +204,18 @@ def package_test_script(folder: str) -> str | None:
     return script if isinstance(script, str) else None
 
 
+def split_words(command: str) -> list[str]:
+    """A shell command's words (a quote left open: split on spaces, as a person would read it)."""
+    try:
+        return shlex.split(command)
+    except ValueError:
+        return command.split()
+
+
 def script_runner(script: str) -> str | None:
     """The runner a package.json test script runs: node --test, vitest, jest, or None."""
     for part in re.split(r"&&|\|\||;", script):
-        words = shlex.split(part, posix=True) if part.strip() else []
+        words = split_words(part)
         words = [w for w in words if "=" not in w or w.startswith("-")]  # drop `NODE_ENV=test`-style settings
         if words and os.path.basename(words[0]) == "node" and "--test" in words:
             return NODE_TEST
@@ -227,7 +235,7 @@ def node_test_files(folder: str, script: str, args: list[str]) -> list[str]:
     named = list(args)
     if not named:
         for part in re.split(r"&&|\|\||;", script):
-            words = shlex.split(part) if part.strip() else []
+            words = split_words(part)
             if words and os.path.basename(words[0]) == "node" and "--test" in words:
                 named = [w for w in words[1:] if not w.startswith("-")]
     files: list[str] = []

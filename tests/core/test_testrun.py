@@ -75,6 +75,7 @@ def test_vitest_and_jest_are_recognised_and_said_unsupported(tmp_path) -> None:
         ("jest --ci", "jest"),
         ("mocha", None),
         ("node test.js", None),
+        ("node --test 'unclosed", "node --test"),
     ],
 )
 def test_the_package_test_script_names_the_runner(script, runner) -> None:
