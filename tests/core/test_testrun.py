@@ -99,6 +99,9 @@ def test_node_test_files_are_those_given_named_or_found(tmp_path) -> None:
     with pytest.raises(DebugError) as missing:
         testrun.node_test_files(str(tmp_path), "node --test", ["nope.test.js"])
     assert missing.value.code == ErrorCode.PATH_NOT_FOUND
+    with pytest.raises(DebugError) as options:  # said, not taken for a file name
+        testrun.node_test_files(str(tmp_path), "node --test", ["--test-name-pattern=add"])
+    assert options.value.code == ErrorCode.INVALID_PARAMETERS and "--test-name-pattern" in options.value.message
 
 
 @pytest.mark.parametrize(
