@@ -2,6 +2,7 @@
 and debug_tests, which also picks the runner) and under `pytest --pdb` (driven through a pipe: the time until pdb's
 prompt appears), on the same interpreter, suite and test (tests/programs/pytest_suite, one failing test selected).
 The runs alternate, so load on the machine falls on both alike. Target (issue 19): pairdbg <= 1.2x pytest --pdb.
+The last figure is what any debugpy session costs before its program runs (adapter, launcher, pydevd), for scale.
 Run: .venv/bin/python scripts/bench_tests.py [--runs 5]
 """
 
@@ -20,7 +21,9 @@ from figures import median_line  # scripts/figures.py
 from pairdbg.backends.hub import Hub
 from pairdbg.runtime import build_registry
 
-SUITE = Path(__file__).resolve().parents[1] / "tests" / "programs" / "pytest_suite"
+PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "programs"
+SUITE = PROGRAMS / "pytest_suite"
+CRASH = PROGRAMS / "crash.py"  # raises ZeroDivisionError at once
 SELECT = ["-k", "test_discount_fails"]
 PROMPT = b"(Pdb) "
 
@@ -54,19 +57,31 @@ async def pdb_stop() -> float:
 
 async def pairdbg_stop(action: str) -> float:
     """ms from the action's call until its reply is the failing test's stop (the Hub is made before the clock)."""
-    hub = Hub()
-    registry = build_registry(hub)
     args = {"cwd": str(SUITE), "args": SELECT}
     if action == "start_debugging":
         args.update(program="pytest", module=True, wait_s=60)
+    elapsed, reply = await timed(action, args)
+    test = ((reply.data.get("stop") or {}).get("exception") or {}).get("test") or {}
+    if test.get("test") != "test_orders.py::test_discount_fails":
+        raise RuntimeError(f"{action} did not stop at the failing test:\n{reply.text}")
+    return elapsed
+
+
+async def session_cost() -> float:
+    """What any debugpy session costs before its program does anything: a program that raises at its first line."""
+    elapsed, reply = await timed("start_debugging", {"program": str(CRASH), "wait_s": 60})
+    if reply.data.get("state") != "paused":
+        raise RuntimeError(f"no stop:\n{reply.text}")
+    return elapsed
+
+
+async def timed(action: str, args: dict):
+    hub = Hub()
+    registry = build_registry(hub)
     try:
         start = time.perf_counter()
         reply = await registry.run(action, args, "bench")
-        elapsed = (time.perf_counter() - start) * 1000
-        test = ((reply.data.get("stop") or {}).get("exception") or {}).get("test") or {}
-        if test.get("test") != "test_orders.py::test_discount_fails":
-            raise RuntimeError(f"{action} did not stop at the failing test:\n{reply.text}")
-        return elapsed
+        return (time.perf_counter() - start) * 1000, reply
     finally:
         await hub.shutdown()
 
@@ -75,6 +90,7 @@ CASES = {
     "pytest --pdb: start -> (Pdb) prompt": lambda: pdb_stop(),
     "pairdbg start_debugging(pytest): -> stop": lambda: pairdbg_stop("start_debugging"),
     "pairdbg debug_tests: -> stop": lambda: pairdbg_stop("debug_tests"),
+    "(any debugpy session: crash.py -> its stop)": lambda: session_cost(),
 }
 
 
@@ -92,7 +108,7 @@ async def main() -> None:
     for name, values in times.items():
         print(median_line(name, values, 42))
     pdb = statistics.median(times["pytest --pdb: start -> (Pdb) prompt"])
-    for name in list(CASES)[1:]:
+    for name in list(CASES)[1:3]:
         print(f"  {name:<42} {statistics.median(times[name]) / pdb:8.2f}x pytest --pdb (target <= 1.2x)")
 
 
