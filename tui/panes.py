@@ -102,10 +102,13 @@ def status_variants(session: Session | None, mcp_url: str | None, agents: int, a
 
 
 def exception_text(info: ExceptionInfo) -> str:
-    """`ZeroDivisionError: division by zero` (the break mode only when it says something, e.g. `unhandled`)."""
+    """`ZeroDivisionError: division by zero` (the break mode only when it says something, e.g. `unhandled`), after
+    the test's name when a test run stopped at its failure."""
     text = f"{info.type}: {info.message}" if info.message else info.type
     if info.break_mode and info.break_mode not in ("always", "userUnhandled"):
         text += f"  ({info.break_mode})"
+    if info.test is not None:  # a test run stopped where a test failed
+        text = f"test {info.test.test} failed: {text}"
     return text
 
 

@@ -25,6 +25,8 @@ def install(runner):
     """Called before the debugger is set up: pytest loads the plugin itself (pairdbg passes `-p pairdbg_testhook`)."""
     if runner == "unittest":
         _hook_unittest()
+    elif runner == "pytest":
+        sys.meta_path.insert(0, _UntraceWhenPytestLoads())
 
 
 def _ignore_runner_exit(runner):
@@ -113,8 +115,52 @@ def _depth(frame):
 # ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
 
 
+def _untraced_until_tests_run():
+    """pytest imports itself, its plugins, the conftest files and the test modules before any test runs; traced
+    (sys.settrace, before Python 3.12) that doubled a run's time to its first failure. With no breakpoint and no
+    exception filter that needs tracing (user-unhandled, raised) set yet, this thread runs untraced until the test
+    loop starts; pydevd traces from then on (a breakpoint set later hits as usual)."""
+    db = _debugger()
+    if db is None or _monitoring() is not None or getattr(db, "frame_eval_func", None) is not None:
+        return False
+    if db.breakpoints or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
+        return False
+    if getattr(db, "break_on_user_uncaught_exceptions", None):
+        return False
+    db.disable_tracing()
+    return True
+
+
+_untraced = False
+
+
+class _UntraceWhenPytestLoads:
+    """A meta path finder that finds nothing: it notices the program importing pytest while the debugger traces it,
+    turns tracing off if nothing needs it (_untraced_until_tests_run) and steps aside. (sys.monitoring, Python
+    3.12+, leaves sys.gettrace() empty: it never acts there, as _untraced_until_tests_run would not.)"""
+
+    def find_spec(self, name, path=None, target=None):
+        global _untraced
+        # (debugpy looks pytest up before it starts tracing: only an import made while traced counts)
+        if name.partition(".")[0] in ("pytest", "_pytest") and sys.gettrace() is not None:
+            sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
+            _untraced = _untraced_until_tests_run()
+        return None
+
+
 def pytest_configure(config):
     _ignore_runner_exit("pytest")
+
+
+def pytest_runtestloop(session):
+    """Tracing comes back on as the first test is about to run (see _untraced_until_tests_run)."""
+    global _untraced
+    if _untraced:
+        _untraced = False
+        db = _debugger()
+        if db is not None:
+            db.enable_tracing()
+            db.set_trace_for_frame_and_parents(threading.get_ident(), sys._getframe())
 
 
 def pytest_exception_interact(node, call, report):

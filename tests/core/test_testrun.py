@@ -75,6 +75,7 @@ def test_vitest_and_jest_are_recognised_and_said_unsupported(tmp_path) -> None:
         ("jest --ci", "jest"),
         ("mocha", None),
         ("node test.js", None),
+        ("node --test 'unclosed", "node --test"),
     ],
 )
 def test_the_package_test_script_names_the_runner(script, runner) -> None:
@@ -98,6 +99,9 @@ def test_node_test_files_are_those_given_named_or_found(tmp_path) -> None:
     with pytest.raises(DebugError) as missing:
         testrun.node_test_files(str(tmp_path), "node --test", ["nope.test.js"])
     assert missing.value.code == ErrorCode.PATH_NOT_FOUND
+    with pytest.raises(DebugError) as options:  # said, not taken for a file name
+        testrun.node_test_files(str(tmp_path), "node --test", ["--test-name-pattern=add"])
+    assert options.value.code == ErrorCode.INVALID_PARAMETERS and "--test-name-pattern" in options.value.message
 
 
 @pytest.mark.parametrize(
@@ -128,9 +132,20 @@ async def test_a_project_on_an_unsupported_runner_is_refused_with_what_works(tmp
 
 @pytest.mark.asyncio
 async def test_a_python_project_gets_pytest_when_its_python_has_it(tmp_path) -> None:
+    (tmp_path / "tests").mkdir()
     tests = await testrun.project_tests(str(tmp_path), sys.executable, ["-k", "x"])
     assert tests.runner == "pytest" and tests.spec.args == ["-k", "x"] and tests.spec.module
     assert tests.command() == f"{sys.executable} -m pytest -k x"
+
+
+@pytest.mark.asyncio
+async def test_a_folder_with_no_project_is_refused_rather_than_searched(tmp_path) -> None:
+    (tmp_path / "notes.txt").write_text("")
+    with pytest.raises(DebugError) as refused:
+        await testrun.project_tests(str(tmp_path), None, [])
+    assert refused.value.code == ErrorCode.INVALID_PARAMETERS and "no project or test files" in refused.value.message
+    (tmp_path / "test_x.py").write_text("")
+    assert testrun.is_project(str(tmp_path))
 
 
 @pytest.mark.asyncio

@@ -136,3 +136,25 @@ async def test_a_project_that_configures_pytest_without_it_is_refused_with_the_f
         registry, "debug_tests", {"cwd": str(tmp_path), "executable_path": python}, "INVALID_PARAMETERS"
     )
     assert "pytest.ini" in err.message and "not installed" in err.message and "pytest" in err.hint
+
+
+async def test_breakpoints_hit_in_a_test_run_set_before_or_at_a_failure(registry):
+    """pytest's imports and collection run untraced when nothing needs tracing (a speed-up); a breakpoint set before
+    the run keeps it traced, and one set at a failure stops the tests that run after it."""
+    orders = str(PYTEST_SUITE / "orders.py")
+    line = line_of("pytest_suite/orders.py", "return total_price / count")
+    reply = await registry.run("debug_tests", {"cwd": str(PYTEST_SUITE)}, PERSON)
+    sid = reply.data["session_id"]
+    assert failures_of(stop_of(reply))["test"] == "test_orders.py::test_discount_fails"
+    await registry.run("set_breakpoint", {"session_id": sid, "file": orders, "line": line}, PERSON)
+    hit = stop_of(await registry.run("continue_execution", {"session_id": sid, "wait_s": 60}, PERSON))
+    assert hit["reason"] == "breakpoint" and hit["location"]["line"] == line
+    await registry.run("close_debug_session", {"session_id": sid}, PERSON)
+    # Set before the run: discount() runs in the first failing test, before its assertion fails.
+    cut = line_of("pytest_suite/orders.py", "cut = price * percent / 100")
+    run = {"program": "pytest", "module": True, "cwd": str(PYTEST_SUITE), "wait_s": 60}
+    reply = await registry.run("start_debugging", {**run, "breakpoints": [{"file": orders, "line": cut}]}, PERSON)
+    first = stop_of(reply)
+    assert first["reason"] == "breakpoint" and first["location"]["line"] == cut
+    then = stop_of(await registry.run("continue_execution", {"session_id": reply.data["session_id"]}, PERSON))
+    assert failures_of(then)["test"] == "test_orders.py::test_discount_fails"
