@@ -24,6 +24,37 @@ from .fuzzy import MAX_RESULTS, rank
 from .symbols import outline
 
 MODULE = re.compile(r"^[A-Za-z_@][\w.@/-]*$")
+FILE_EXTENSIONS = frozenset(
+    [
+        "py",
+        "pyi",
+        "js",
+        "mjs",
+        "cjs",
+        "jsx",
+        "ts",
+        "mts",
+        "cts",
+        "tsx",
+        "json",
+        "md",
+        "toml",
+        "txt",
+        "yaml",
+        "yml",
+        "cfg",
+        "ini",
+        "html",
+        "css",
+        "c",
+        "h",
+        "cc",
+        "cpp",
+        "go",
+        "rs",
+        "sh",
+    ]
+)
 PREFIXES = {":": "line", "@": "symbol", "/": "search"}
 
 
@@ -47,6 +78,14 @@ class FinderSources:
     module: Callable[[str], Awaitable[str]] | None  # None: no interpreter known to resolve names with
     cached: Listing | None = None  # the project's listing from the last time: shown at once, then refreshed
     remember: Callable[[Listing], None] | None = None
+
+
+@dataclass(frozen=True)
+class Note:
+    """The finder's one line under the input: what is listed, or what is wrong with what was typed."""
+
+    text: str
+    error: bool = False
 
 
 @dataclass(frozen=True)
@@ -163,54 +202,55 @@ class Finder(ModalScreen[Jump | None]):
         results.add_options([Option(entry.label, id=str(n)) for n, entry in enumerate(self.entries)])
         if self.entries:
             results.highlighted = 0
-        self.note(*note) if isinstance(note, tuple) else self.note(note)
+        self.note(note.text, note.error)
 
     def note(self, text: str, error: bool = False) -> None:
         label = self.query_one("#finder-note", Label)
         label.update(text)
         label.set_class(error, "-error")
 
-    def file_entries(self, query: str) -> tuple[list[Entry], str | tuple[str, bool]]:
+    def file_entries(self, query: str) -> tuple[list[Entry], Note]:
         if self.listing is None:
-            return [], "listing the project…"
+            return [], Note("listing the project…")
         files = self.candidates()
         matches = rank(files, query)
         entries = [Entry(_highlighted(m.path, m.positions), Jump(self.absolute(m.path))) for m in matches]
-        module = self.sources.module is not None and MODULE.match(query) and "/" not in query.rstrip("/")[1:]
+        module = self.sources.module is not None and MODULE.match(query) is not None
         if module:
             label = Text.assemble(("import ", "bold"), query, ("  (resolved by the program's interpreter)", "dim"))
-            entry = Entry(label, module=query)
-            entries.insert(0 if "." in query and not matches else len(entries), entry)
+            # First for a dotted name (json.decoder), last for what reads as a file name (orders.py).
+            dotted = "." in query and query.rsplit(".", 1)[1].lower() not in FILE_EXTENSIONS
+            entries.insert(0 if dotted else len(entries), Entry(label, module=query))
         where = self.listing.root or "no project folder"
         how = {"git": "git", "walk": ".gitignore"}.get(self.listing.how, "")
         cut = " (listing cut short)" if self.listing.truncated else ""
         if query and not matches:
             text = f"no file matches {query!r}" + (": enter looks it up as a module" if module else "")
-            return entries, (text, not module)
+            return entries, Note(text, not module)
         count = f"{len(matches)}{'+' if len(matches) == MAX_RESULTS else ''} of {len(files)}" if query else len(files)
-        return entries, f"{count} files · {where}{f' ({how})' if how else ''}{cut}"
+        return entries, Note(f"{count} files · {where}{f' ({how})' if how else ''}{cut}")
 
-    def line_entries(self, text: str) -> tuple[list[Entry], str | tuple[str, bool]]:
+    def line_entries(self, text: str) -> tuple[list[Entry], Note]:
         path, total = self.sources.path, len(self.sources.lines)
         if not path:
-            return [], ("no file is open", True)
+            return [], Note("no file is open", True)
         if not text:
-            return [], f"type a line number (1-{total}) and enter"
+            return [], Note(f"type a line number (1-{total}) and enter")
         if not text.isdigit() or int(text) < 1:
-            return [], (f"{text!r} is not a line number", True)
+            return [], Note(f"{text!r} is not a line number", True)
         line = int(text)
         if line > total:
-            return [], (f"line {line} is past the end: {os.path.basename(path)} has {total} lines", True)
+            return [], Note(f"line {line} is past the end: {os.path.basename(path)} has {total} lines", True)
         label = Text.assemble((f"{line:>5}  ", "bold"), self.sources.lines[line - 1].strip()[:200])
-        return [Entry(label, Jump(path, line))], f"go to line {line} of {os.path.basename(path)}"
+        return [Entry(label, Jump(path, line))], Note(f"go to line {line} of {os.path.basename(path)}")
 
-    def symbol_entries(self, text: str) -> tuple[list[Entry], str | tuple[str, bool]]:
+    def symbol_entries(self, text: str) -> tuple[list[Entry], Note]:
         path = self.sources.path
         if not path:
-            return [], ("no file is open", True)
+            return [], Note("no file is open", True)
         found = outline(path, self.sources.lines)
         if found.error:
-            return [], (found.error, True)
+            return [], Note(found.error, True)
         by_name = {s.name: s for s in found.symbols}
         names = [m.path for m in rank(list(by_name), text)] if text else list(by_name)[:MAX_RESULTS]
         entries = [
@@ -221,25 +261,25 @@ class Finder(ModalScreen[Jump | None]):
             for n in names
         ]
         if not entries:
-            return [], (f"no function or class matches {text!r}", True)
-        return entries, f"{len(entries)} of {len(found.symbols)} functions and classes"
+            return [], Note(f"no function or class matches {text!r}", True)
+        return entries, Note(f"{len(entries)} of {len(found.symbols)} functions and classes")
 
-    def search_entries(self, text: str) -> tuple[list[Entry], str | tuple[str, bool]]:
+    def search_entries(self, text: str) -> tuple[list[Entry], Note]:
         path = self.sources.path
         if not path:
-            return [], ("no file is open", True)
+            return [], Note("no file is open", True)
         if not text:
-            return [], "type text to find; n / N go through the matches afterwards"
+            return [], Note("type text to find; n / N go through the matches afterwards")
         flags = 0 if any(c.isupper() for c in text) else re.IGNORECASE
         pattern = re.compile(re.escape(text), flags)
         hits = [(n, line) for n, line in enumerate(self.sources.lines, 1) if pattern.search(line)]
         if not hits:
-            return [], (f"no match for {text!r} in {os.path.basename(path)}", True)
+            return [], Note(f"no match for {text!r} in {os.path.basename(path)}", True)
         entries = [
             Entry(Text.assemble((f"{n:>5}  ", "bold"), line.strip()[:200]), Jump(path, n, text))
             for n, line in hits[:MAX_RESULTS]
         ]
-        return entries, f"{len(hits)} lines match"
+        return entries, Note(f"{len(hits)} lines match")
 
     # ----- choosing --------------------------------------------------------------------------------------------
 

@@ -11,13 +11,12 @@ from pairdbg.backends.errors import ErrorCode
 from pairdbg.backends.project import Listing, list_files, project_root
 from pairdbg.backends.source import is_url
 
-from .breakpoint_form import BreakpointForm, FormValues, form_title
-from .finder import Finder, FinderSources, Jump
 from .messages import ActionFailed
 from .source_view import SourceView
 
 if TYPE_CHECKING:
     from .controller import Controller
+    from .finder import FinderSources, Jump
 
 HUMAN = "human"
 
@@ -55,6 +54,8 @@ class Navigator:
     # ----- the finder -----------------------------------------------------------------------------------------
 
     def sources(self) -> FinderSources:
+        from .finder import FinderSources  # the finder's code loads at its first use, not before the first paint
+
         session = self.app.session
         source = self.source
         shown = source.path
@@ -84,6 +85,8 @@ class Navigator:
         )
 
     def open_finder(self, query: str = "") -> None:
+        from .finder import Finder
+
         def jumped(jump: Jump | None) -> None:
             if jump is None:
                 return
@@ -114,6 +117,8 @@ class Navigator:
         return session, source.path, source.cursor_line
 
     def breakpoint_form(self) -> None:
+        from .breakpoint_form import BreakpointForm, FormValues, form_title
+
         where = self._where("set_breakpoint")
         if where is None:
             return

@@ -26,8 +26,6 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.models import BreakpointView, VariableView
 from pairdbg.backends.source import lines_of
 
-from .symbols import enclosing, outline
-
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
 INLINE_VALUE = 24  # longest value shown inline (then an ellipsis)
 INLINE_LINE = 80  # longest inline note on one line
@@ -219,6 +217,8 @@ class SourceView(ScrollView, can_focus=True):
     def set_inline_values(self, file: str | None, line: int | None, values: list[VariableView]) -> None:
         """The stopped frame's locals, shown at the end of the lines of its function that use them (up to `line`).
         Values come from what the stop already read: nothing is asked of the target."""
+        from .symbols import enclosing, outline  # imported at the first stop, not before the first paint
+
         inline = {v.name: v.value for v in values if v.value and v.name.isidentifier()}
         first = line or 0
         if file and line and file == self.path:
@@ -237,6 +237,8 @@ class SourceView(ScrollView, can_focus=True):
         file, first, last = self._inline_at
         if not self._inline or file != self.path or not first <= line <= last or file != self.stop_path:
             return None
+        from .symbols import outline
+
         names = outline(self.path, self._lines).names.get(line, ())
         parts = [f"{name} = {clip(self._inline[name], INLINE_VALUE)}" for name in names if name in self._inline]
         return clip(", ".join(parts), INLINE_LINE) if parts else None

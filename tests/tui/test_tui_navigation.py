@@ -4,7 +4,6 @@ run to cursor and set next statement; inline values. Real debugpy and Node progr
 
 from __future__ import annotations
 
-import shutil
 import textwrap
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -295,26 +294,29 @@ NODE_SECOND = """\
 """
 
 
-def need_node(backend: str) -> None:
-    if shutil.which("node") is None:
-        missing_target("node is not installed")
-    if backend == "dap":
-        from pairdbg.backends.runtimes import TargetMissing, find_js_debug
+def need_runtime(backend: str, runtime: str) -> None:
+    from pairdbg.backends.runtimes import TargetMissing, find_bun, find_js_debug, find_node
 
-        try:
+    try:
+        find_bun() if runtime == "bun" else find_node()
+        if backend == "dap":
             find_js_debug()
-        except TargetMissing as exc:
-            missing_target(str(exc))
+    except TargetMissing as exc:
+        missing_target(str(exc))
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("backend", ["inspector", "dap"], ids=["node-inspector", "node-js-debug"])
-async def test_node_f9_in_a_second_file_before_it_loads_then_run_to_cursor(core, tmp_path, backend):
-    need_node(backend)
+@pytest.mark.parametrize(
+    ("backend", "runtime"),
+    [("inspector", "node"), ("dap", "node"), ("inspector", "bun")],
+    ids=["node-inspector", "node-js-debug", "bun-inspector"],
+)
+async def test_js_f9_in_a_second_file_before_it_loads_then_run_to_cursor(core, tmp_path, backend, runtime):
+    need_runtime(backend, runtime)
     (tmp_path / "package.json").write_text('{"name": "two"}', encoding="utf-8")
     main = write(tmp_path, "main.js", NODE_MAIN)
     second = write(tmp_path, "second.js", NODE_SECOND)
-    async with stopped(core, main, 2, backend=backend) as (app, pilot, session, source):
+    async with stopped(core, main, 2, backend=backend, runtime=runtime) as (app, pilot, session, source):
         await pilot.press("ctrl+o")
         await type_in_finder(app, pilot, "second")
         await pilot.press("enter")
