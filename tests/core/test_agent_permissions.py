@@ -123,7 +123,9 @@ async def test_every_action_has_a_level(registry) -> None:
     assert levels["get_variables"] == Level.INSPECT and levels["step_over"] == Level.CONTROL
     assert levels["evaluate_expression"] == Level.FULL and levels["set_agent_mode"] == Level.HUMAN
     # Every read-only action is inspect; nothing that is not read-only is.
-    assert all((a.level == Level.INSPECT) == a.read_only for a in registry.actions.values())
+    # inspect-level actions read state; the one exception writes only what agents and the person tell each other
+    assert all((a.level == Level.INSPECT) == a.read_only for a in registry.actions.values() if a.name != "post_note")
+    assert registry.actions["post_note"].level == Level.INSPECT and not registry.actions["post_note"].read_only
 
 
 async def test_the_settings_set_the_mode_and_redaction(monkeypatch) -> None:
