@@ -54,6 +54,8 @@ Step with step_over/step_into/step_out, run with continue_execution; each return
 state running + pending=true (then call wait_for_stop). Drill down with handles from the report:
 get_variables(ref='@v3'), evaluate_expression(expression, frame='@f1'). Handles expire when the program resumes.
 Lines are 1-based. Errors carry a code and a 'Next:' hint. Output: get_output(since=cursor).
+"What is the person looking at?" is get_focus (frame, line, variable; debug://focus/human changes with it).
+post_note(text, on='file:line' or a variable) tells them what you think; their notes come in your stop reports.
 The person decides what agents may do (agent mode inspect, control or full; resource debug://agent says which and
 changes with it): a refused call is PERMISSION_DENIED naming the mode. Secrets in values and output reach you as
 <redacted: N chars>; variable handles still work.
