@@ -17,7 +17,7 @@ from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, StackPane, StatusBar
+from pairdbg.tui.panes import ActivityLog, StackPane, status_variants
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
 from support import until
@@ -49,12 +49,11 @@ async def test_agent_reads_the_persons_focus_and_notes_go_both_ways(hub, registr
         source = app.query_one(SourceView)
         await until(lambda: source.current_line == DEMO_BP_LINE, "the stop line in the source pane", pilot=pilot)
         person = hub.focus.of(HUMAN)
-        # The header names the interpreter the program runs on.
+        # The header's widest form names the interpreter the program runs on.
         python = queries.interpreter(hub.sessions[sid])
-        assert (
-            python is not None
-            and python[0].replace(os.path.expanduser("~"), "~", 1) in app.query_one(StatusBar).text_plain
-        )
+        assert python is not None
+        widest = status_variants(hub.sessions[sid], None, 0)[0].plain
+        assert python[0].replace(os.path.expanduser("~"), "~", 1) in widest, widest
 
         async with agent.listen(resource_subscriptions=[FOCUS_URI]) as stream:
             heard: list[str] = []
