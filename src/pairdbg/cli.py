@@ -286,7 +286,7 @@ def settings_of(args: argparse.Namespace):
 
     from pydantic import ValidationError
 
-    from pairdbg.settings import Settings, settings_file
+    from pairdbg.settings import Settings, settings_file, unknown_in_file
 
     overrides: dict = {}
     mcp = {k: v for k, v in (("host", args.host), ("port", args.port), ("tools", args.tools)) if v is not None}
@@ -295,7 +295,7 @@ def settings_of(args: argparse.Namespace):
     if args.bridge_eval:
         overrides["bridge"] = {"allow_eval": True}
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except tomllib.TOMLDecodeError as exc:
         raise SystemExit(f"pairdbg: the settings file {settings_file()} is not valid TOML: {exc}") from None
     except ValidationError as exc:  # a listener's bad value fails only its start; anything else stops here
@@ -305,6 +305,10 @@ def settings_of(args: argparse.Namespace):
             for e in exc.errors()
         )
         raise SystemExit(f"pairdbg: invalid setting: {problems}") from None
+    unknown = unknown_in_file()
+    if unknown:
+        print(f"pairdbg: {settings_file()}: no such setting: {', '.join(unknown)} (ignored)", file=sys.stderr)
+    return settings
 
 
 def _run_headless(args: argparse.Namespace) -> int:

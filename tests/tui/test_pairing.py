@@ -17,7 +17,7 @@ from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, StackPane, status_variants
+from pairdbg.tui.panes import ActivityLog, ConsolePane, StackPane, status_variants
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
 from support import until
@@ -155,3 +155,21 @@ async def test_get_focus_without_a_person_says_what_is_not_known(hub, registry, 
         assert any("no person" in u for u in focus["unknown"])
         text = (await agent.call_tool("get_focus", {})).content[0].text
         assert text == "No person is at a pairdbg TUI in this run (headless MCP): nobody is looking at anything."
+
+
+@pytest.mark.asyncio
+async def test_the_person_is_told_which_interpreter_lacks_a_module(hub, registry, tmp_path) -> None:
+    broken = tmp_path / "needs.py"
+    broken.write_text("import no_such_module_for_pairdbg\n")
+    app = PairDbgApp(hub, registry, launch={"program": str(broken)})
+    async with app.run_test(size=SIZE) as pilot:
+        console = app.query_one(ConsolePane)
+        await until(
+            lambda: any("has no module 'no_such_module_for_pairdbg'" in line for line in console.lines_text),
+            "the missing module in the console",
+            pilot=pilot,
+        )
+        python = queries.interpreter(hub.sessions["S1"])
+        assert python is not None
+        said = "\n".join(console.lines_text)
+        assert f"S1 runs on {python[0]} ({python[1]})" in said and "pairdbg --python PATH" in said
