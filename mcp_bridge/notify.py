@@ -18,6 +18,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
+    ListenHandler,
     ResourcesListChanged,
     ResourceUpdated,
     ToolsListChanged,
@@ -73,6 +74,16 @@ def connection_key(ctx: ServerRequestContext[Any, Any]) -> str:
     return (headers.get("mcp-session-id") if headers is not None else None) or "stdio"
 
 
+def agent_key(ctx: ServerRequestContext[Any, Any]) -> str:
+    """Who a request comes from: its MCP session (2025-era HTTP), else its client's name on stdio or, for the
+    stateless 2026-07-28 protocol, anywhere."""
+    key = connection_key(ctx)
+    if key != "stdio":
+        return key
+    prefix = "modern" if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS else "stdio"
+    return f"{prefix}:{client_name(ctx)}"
+
+
 def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
     params = ctx.session.client_params
     info = getattr(params, "client_info", None) if params is not None else None
@@ -106,6 +117,21 @@ class Notifier:
         self.legacy.pop(key, None)
         self.agents.forget(key)
 
+    def listen_handler(self) -> Callable[..., Any]:
+        """`subscriptions/listen` (2026-07-28 clients): an agent counts as connected while its stream is open,
+        and stops counting when its last one closes (a stateless client has no session that could end)."""
+        handler = ListenHandler(self.bus)
+
+        async def listen(ctx: ServerRequestContext[Any, Any], params: Any) -> Any:
+            key = agent_key(ctx)
+            self.agents.opened(key)
+            try:
+                return await handler(ctx, params)
+            finally:
+                self.agents.closed(key)
+
+        return listen
+
     def _expire(self) -> None:
         """Every EXPIRY_S: agents silent too long stop counting as connected, even if nobody else calls."""
         for stale in self.agents.expire(time.time()):
@@ -119,10 +145,7 @@ class Notifier:
         key = connection_key(ctx)
         if ctx.method != "initialize":
             name = client_name(ctx)
-            agent_key = key if key != "stdio" else f"stdio:{name}"
-            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and key == "stdio":
-                agent_key = f"modern:{name}"
-            for stale in self.agents.saw(agent_key, name, time.time()):
+            for stale in self.agents.saw(agent_key(ctx), name, time.time()):
                 self.legacy.pop(stale, None)
             if self._expiry is None:
                 self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire)
