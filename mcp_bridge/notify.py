@@ -56,8 +56,8 @@ FOCUS_URI = "debug://focus/human"  # what the person looks at in the TUI
 NOTES_URI = "debug://notes"  # notes between the person and the agents
 COALESCE_S = 0.1
 # The person's selection is flushed sooner: an agent asked to "look here" should see it at once (a key held down
-# still coalesces into one notification per 20 ms).
-FOCUS_COALESCE_S = 0.02
+# still coalesces into one notification per 10 ms).
+FOCUS_COALESCE_S = 0.01
 EXPIRY_S = 30  # how often idle agents are looked for
 
 
