@@ -154,7 +154,7 @@ def person_view(hub: Hub) -> dict[str, Any]:
     unknown: list[str] = []
     view: dict[str, Any] = {"attached": attached}
     if not attached:
-        unknown.append("no person is at a pairdbg terminal UI in this run (headless MCP): nobody is looking")
+        unknown.append("no person is at a pairdbg TUI in this run (headless MCP)")
     session = hub.sessions.get(focus.session_id) if focus.session_id else None
     if session is None:
         view["session_id"] = None

@@ -7,6 +7,9 @@ from dataclasses import dataclass
 from pairdbg.backends.events import Event, EventBus
 
 AGENT_IDLE_S = 600  # an agent silent this long no longer counts as connected
+# A stateless (2026-07-28) agent with no listen stream open has nothing that would end when it leaves: it counts
+# for this long after its last request.
+MODERN_IDLE_S = 120
 
 
 @dataclass(frozen=True)
@@ -24,6 +27,7 @@ class Agents:
         self.bus = bus
         self.names: dict[str, str] = {}  # connection key -> client name
         self.seen_at: dict[str, float] = {}  # connection key -> time of its last request
+        self.streams: dict[str, int] = {}  # connection key -> listen streams open now
 
     def __len__(self) -> int:
         return len(self.names)
@@ -36,10 +40,28 @@ class Agents:
         self.bus.publish(AgentsChanged(None, names=tuple(self.names.values())))
         return True
 
+    def opened(self, key: str) -> None:
+        self.streams[key] = self.streams.get(key, 0) + 1
+
+    def closed(self, key: str) -> None:
+        """One of `key`'s listen streams closed; with its last one, it is gone."""
+        left = self.streams.get(key, 1) - 1
+        if left > 0:
+            self.streams[key] = left
+            return
+        self.streams.pop(key, None)
+        self.forget(key)
+
+    def _stale(self, now: float) -> list[str]:
+        def idle_limit(key: str) -> float:
+            return MODERN_IDLE_S if key.startswith("modern:") else AGENT_IDLE_S
+
+        return [k for k, seen in self.seen_at.items() if not self.streams.get(k) and now - seen > idle_limit(k)]
+
     def expire(self, now: float) -> list[str]:
-        """Forget the agents silent for longer than AGENT_IDLE_S (checked on a timer too, not only when another
-        agent makes a request). Returns their keys."""
-        stale = [k for k, seen in self.seen_at.items() if now - seen > AGENT_IDLE_S]
+        """Forget the agents silent for too long (checked on a timer too, not only when another agent makes a
+        request). Returns their keys."""
+        stale = self._stale(now)
         for k in stale:
             self.seen_at.pop(k, None)
             self.names.pop(k, None)
@@ -52,7 +74,7 @@ class Agents:
         changed = self.names.get(key) != name
         self.names[key] = name
         self.seen_at[key] = now
-        stale = [k for k, seen in self.seen_at.items() if now - seen > AGENT_IDLE_S]
+        stale = self._stale(now)
         for k in stale:
             self.seen_at.pop(k, None)
             self.names.pop(k, None)

@@ -18,6 +18,7 @@ from mcp.server import ServerRequestContext
 from mcp.server.session import ServerSession
 from mcp.server.subscriptions import (
     InMemorySubscriptionBus,
+    ListenHandler,
     ResourcesListChanged,
     ResourceUpdated,
     ToolsListChanged,
@@ -55,8 +56,8 @@ FOCUS_URI = "debug://focus/human"  # what the person looks at in the TUI
 NOTES_URI = "debug://notes"  # notes between the person and the agents
 COALESCE_S = 0.1
 # The person's selection is flushed sooner: an agent asked to "look here" should see it at once (a key held down
-# still coalesces into one notification per 20 ms).
-FOCUS_COALESCE_S = 0.02
+# still coalesces into one notification per 10 ms).
+FOCUS_COALESCE_S = 0.01
 EXPIRY_S = 30  # how often idle agents are looked for
 
 
@@ -71,6 +72,16 @@ def output_uri(session_id: str) -> str:
 def connection_key(ctx: ServerRequestContext[Any, Any]) -> str:
     headers = getattr(ctx.request, "headers", None)
     return (headers.get("mcp-session-id") if headers is not None else None) or "stdio"
+
+
+def agent_key(ctx: ServerRequestContext[Any, Any]) -> str:
+    """Who a request comes from: its MCP session (2025-era HTTP), else its client's name on stdio or, for the
+    stateless 2026-07-28 protocol, anywhere."""
+    key = connection_key(ctx)
+    if key != "stdio":
+        return key
+    prefix = "modern" if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS else "stdio"
+    return f"{prefix}:{client_name(ctx)}"
 
 
 def client_name(ctx: ServerRequestContext[Any, Any]) -> str:
@@ -106,6 +117,21 @@ class Notifier:
         self.legacy.pop(key, None)
         self.agents.forget(key)
 
+    def listen_handler(self) -> Callable[..., Any]:
+        """`subscriptions/listen` (2026-07-28 clients): an agent counts as connected while its stream is open,
+        and stops counting when its last one closes (a stateless client has no session that could end)."""
+        handler = ListenHandler(self.bus)
+
+        async def listen(ctx: ServerRequestContext[Any, Any], params: Any) -> Any:
+            key = agent_key(ctx)
+            self.agents.opened(key)
+            try:
+                return await handler(ctx, params)
+            finally:
+                self.agents.closed(key)
+
+        return listen
+
     def _expire(self) -> None:
         """Every EXPIRY_S: agents silent too long stop counting as connected, even if nobody else calls."""
         for stale in self.agents.expire(time.time()):
@@ -119,10 +145,7 @@ class Notifier:
         key = connection_key(ctx)
         if ctx.method != "initialize":
             name = client_name(ctx)
-            agent_key = key if key != "stdio" else f"stdio:{name}"
-            if ctx.protocol_version in MODERN_PROTOCOL_VERSIONS and key == "stdio":
-                agent_key = f"modern:{name}"
-            for stale in self.agents.saw(agent_key, name, time.time()):
+            for stale in self.agents.saw(agent_key(ctx), name, time.time()):
                 self.legacy.pop(stale, None)
             if self._expiry is None:
                 self._expiry = asyncio.get_running_loop().call_later(EXPIRY_S, self._expire)

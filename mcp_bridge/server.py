@@ -49,18 +49,18 @@ from .tools import ToolList
 log = logging.getLogger(__name__)
 
 INSTRUCTIONS = """\
-pairdbg: a live debugger, maybe shared with a person in a terminal UI who acts on the same sessions.
+pairdbg: a live debugger a person in a terminal UI may share, acting on the same sessions.
 First call per task:
 - debug a script or module: start_debugging(program, breakpoints=[{file,line}]) -> first stop report
-- debug failing tests: debug_tests(args) -> stops at the failing line
-- a running server: attach(target='host:port') (debugpy, node --inspect, browsers)
+- failing tests: debug_tests(args) -> stops at the failing line
+- a running program or browser: attach(target='host:port')
 - a web page with the debug-bridge SDK: get_bridge_info; a React Native app: debug_health_check
+- what the person looks at: get_focus; tell them what you think: post_note(text, on='file:line')
 Then step_over/step_into/step_out or continue_execution: each returns the next stop report, or running +
 pending=true (call wait_for_stop). Read with handles from the report: get_variables(ref='@v3'),
-evaluate_expression(expression, frame='@f1'); they expire when the program resumes. restart_debugging keeps
-breakpoints. session_id may be left out with one live session. Lines are 1-based. Errors carry a code and a
-'Next:' hint. The person sets what agents may do (debug://agent): a refused call says PERMISSION_DENIED. Secrets
-reach you as <redacted: N chars>.
+evaluate_expression(expression, frame='@f1'); valid until it resumes. restart_debugging keeps
+breakpoints. session_id may be left out with one live session. Lines are 1-based. Errors say what to do next.
+The person sets the agent mode (debug://agent): refusals say PERMISSION_DENIED. Secrets: <redacted>.
 """
 # Added to the instructions only while the group's tools are listed.
 GROUP_INSTRUCTIONS = {

@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from mcp.server import NotificationOptions, Server
-from mcp.server.subscriptions import ListenHandler
 
 from pairdbg.backends.actions.registry import shorten_echoes
 from pairdbg.backends.errors import DebugError
@@ -26,7 +25,7 @@ def new_server(
         instructions=instructions,
         on_subscribe_resource=notifier.on_subscribe,
         on_unsubscribe_resource=notifier.on_unsubscribe,
-        on_subscriptions_listen=ListenHandler(notifier.bus),
+        on_subscriptions_listen=notifier.listen_handler(),
         **handlers,
     )
     server.middleware.append(notifier.track)

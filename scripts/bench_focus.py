@@ -26,6 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from figures import median_line  # noqa: E402
 from support.mcp import DEMO, DEMO_BP_LINE, http_client  # noqa: E402
 
+from pairdbg.backends.focus import FocusChanged  # noqa: E402
 from pairdbg.backends.hub import Hub  # noqa: E402
 from pairdbg.mcp_bridge.http import HttpMcpService  # noqa: E402
 from pairdbg.mcp_bridge.notify import FOCUS_URI  # noqa: E402
@@ -51,6 +52,9 @@ async def measure(runs: int) -> dict[str, list[float]]:
     await service.start()
     app = PairDbgApp(hub, registry)
     figures: dict[str, list[float]] = {"source cursor": [], "variable selection": []}
+    changed_at: list[float] = []  # when the core announced each change of the person's focus
+    hub.bus.add_listener(lambda e: changed_at.append(time.perf_counter()) if isinstance(e, FocusChanged) else None)
+    core_to_agent: list[float] = []
     try:
         async with app.run_test(size=(160, 45)) as pilot, http_client(service.url, service.token) as agent:
             await agent.call_tool(
@@ -84,10 +88,13 @@ async def measure(runs: int) -> dict[str, list[float]]:
                         arrived.get_nowait()
                     for i in range(runs):
                         key = "down" if i % 2 == 0 else "up"
+                        changed_at.clear()
                         start = time.perf_counter()
                         await pilot.press(key)
                         end = await asyncio.wait_for(arrived.get(), 5)
                         figures[name].append((end - start) * 1000)
+                        if changed_at:
+                            core_to_agent.append((end - changed_at[0]) * 1000)
                         await pilot.pause(0.05)  # let a late duplicate land before the next sample
                         while not arrived.empty():
                             arrived.get_nowait()
@@ -95,6 +102,7 @@ async def measure(runs: int) -> dict[str, list[float]]:
     finally:
         await service.stop()
         await hub.shutdown()
+    figures["(core's FocusChanged -> agent)"] = core_to_agent
     return figures
 
 
@@ -105,7 +113,7 @@ def main() -> None:
     figures = asyncio.run(measure(args.runs))
     print("person's selection -> agent's debug://focus/human notification, ms (target <= 50):")
     for name, values in figures.items():
-        print(median_line(name, values, 20))
+        print(median_line(name, values, 30))
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
-from pairdbg.backends.notes import NoteAdded
+from pairdbg.backends.notes import Note, NoteAdded
 from pairdbg.backends.session import Session
 from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
 from pairdbg.mcp_bridge.agents import AgentsChanged
@@ -634,7 +634,7 @@ class Controller(App[None]):
                 self.notify(message.text, title="evaluate", severity="error", timeout=4)
 
 
-def note_line(note, agent_style: str, human_style: str) -> Text:
+def note_line(note: Note, agent_style: str, human_style: str) -> Text:
     """`12:03:04 ✎ agent:x  note [S1]  orders.py:14  N1: total is discounted twice` in the activity pane."""
     is_agent = note.author.startswith("agent")
     stamp = time.strftime("%H:%M:%S", time.localtime(note.at or time.time()))

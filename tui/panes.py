@@ -68,6 +68,7 @@ class StatusBar(Static):
 
 def status_variants(session: Session | None, mcp_url: str | None, agents: int, agent_mode: str = "full") -> list[Text]:
     """The status line from longest to shortest: the first that fits the terminal is shown."""
+    with_python: Text | None = None
     if session is None:
         states = [Text("no session", style="dim")]
     else:
@@ -83,9 +84,11 @@ def status_variants(session: Session | None, mcp_url: str | None, agents: int, a
         else:
             long = short = tiny = f"{mark} {session.phase.value}"
         python = queries.interpreter(session)
-        on = f"on {python[0].replace(os.path.expanduser('~'), '~', 1)} " if python else ""
+        if python is not None:  # the widest line also names the interpreter the program runs on
+            on = f"on {python[0].replace(os.path.expanduser('~'), '~', 1)} "
+            with_python = Text.assemble((f"{session.id} {session.name} ", "bold"), (on, "dim"), long)
         states = [
-            Text.assemble((f"{session.id} {session.name} ", "bold"), (on, "dim"), long),
+            Text.assemble((f"{session.id} {session.name} ", "bold"), long),
             Text.assemble((f"{session.id} ", "bold"), short),
             Text.assemble((f"{session.id} ", "bold"), tiny),
         ]
@@ -96,6 +99,8 @@ def status_variants(session: Session | None, mcp_url: str | None, agents: int, a
     agents_short = Text.assemble(f"{agents} agent{plural} · ", (f"may: {agent_mode}", mode_style))
     sep = "  │  "
     variants = [Text.assemble(("pairdbg", "bold"), sep, states[0], sep, mcp, sep, agents_long)]
+    if with_python is not None:
+        variants.insert(0, Text.assemble(("pairdbg", "bold"), sep, with_python, sep, mcp, sep, agents_long))
     variants += [Text.assemble(state, sep, mcp, sep, agents_long) for state in states]
     variants += [Text.assemble(state, " │ ", mcp, " │ ", agents_short) for state in states]
     return variants

@@ -19,23 +19,32 @@ class FocusParams(BaseModel):
     pass
 
 
+NOBODY = "No person is at a pairdbg TUI in this run (headless MCP)"
+
+
 def focus_text(view: dict[str, Any]) -> str:
     """The person's focus in a few lines: where, then what is not known."""
+    unknown = list(view["unknown"])
+    known = any(view.get(k) for k in ("session_id", "cursor", "expression"))
+    if not view["attached"]:
+        unknown = unknown[1:]  # the first says nobody is attached: the headline says it
+        if not known:
+            return f"{NOBODY}: nobody is looking at anything."
     lines: list[str] = []
+    who = "The person" if view["attached"] else f"{NOBODY}; last known, the person"
     sid = view.get("session_id")
-    who = "The person" if view["attached"] else "No person is attached; the last known focus"
     if sid:
         s = view["session"]
         stop = f" at stop #{s['stop_number']}" if s["phase"] == "paused" else ""
         thread = f", thread {view['thread_id']}" if view.get("thread_id") is not None else ""
         lines.append(f"{who} looks at {sid} ({s['name']}, {s['phase']}{stop}{thread})")
     else:
-        lines.append(f"{who}: no session selected")
+        lines.append(f"{who} has no session selected")
     frame = view.get("frame")
     if frame:
-        place = (
-            f" {frame['function']}  {render.where(frame.get('file'), frame.get('line'))}" if "function" in frame else ""
-        )
+        place = ""
+        if "function" in frame:
+            place = f" {frame['function']}  {render.where(frame.get('file'), frame.get('line'))}"
         lines.append(f"  frame    {frame['handle']}{place}" + ("" if frame["current"] else "  (an earlier stop)"))
     cursor = view.get("cursor")
     if cursor:
@@ -48,8 +57,8 @@ def focus_text(view: dict[str, Any]) -> str:
         lines.append(f"  variable {var['name']} = {var['value']}{typ}{handle}{stale}")
     if view.get("expression"):
         lines.append(f"  console  {view['expression']}")
-    if view["unknown"]:
-        lines.append("Not known: " + "; ".join(view["unknown"]))
+    if unknown:
+        lines.append("Not known: " + "; ".join(unknown))
     return "\n".join(lines)
 
 

@@ -364,7 +364,8 @@ def build(hub: Hub) -> Profile:
         nothing spawned."""
         spec = factory.LaunchSpec(**{k: v for k, v in launch.items() if v is not None})
         language, program, _ = factory.launcher(spec)
-        command = [x for x in (interpreter(language, record.executable_path), program, *spec.args) if x]
+        python = interpreter(language, record.executable_path, program, module=spec.module, cwd=spec.cwd)
+        command = [x for x in (python, program, *spec.args) if x]
         cwd = spec.cwd or os.path.dirname(program)
         call.announce(f"dry run: would run {' '.join(command)}", summary=program)
         return {
@@ -737,13 +738,17 @@ def default_executable(language: str) -> str | None:
         return None
 
 
-def interpreter(language: str, executable_path: str | None) -> str:
-    """The program's interpreter, found the way a real start finds it."""
+def interpreter(
+    language: str, executable_path: str | None, program: str | None = None, *, module: bool = False, cwd=None
+) -> str:
+    """The program's interpreter, found the way a real start finds it (without `program`: the one named, else
+    the first choice that does not depend on the program's folder)."""
     from pairdbg.backends import runtimes
-    from pairdbg.backends.dap.python import resolve_python
+    from pairdbg.backends.dap.python import choose_python
 
     if language == "python":
-        return resolve_python(executable_path)
+        # no program: looked for from the working folder, as for a module
+        return choose_python(executable_path, program or "", module=module or program is None, cwd=cwd)[0]
     if language not in ("javascript", "typescript"):
         return ""  # an adapter profile's program is the executable itself
     try:

@@ -303,7 +303,7 @@ def settings_of(args: argparse.Namespace):
 
     from pydantic import ValidationError
 
-    from pairdbg.settings import Settings, settings_file
+    from pairdbg.settings import Settings, settings_file, unknown_in_file
 
     overrides: dict = {}
     mcp = {k: v for k, v in (("host", args.host), ("port", args.port), ("tools", args.tools)) if v is not None}
@@ -312,7 +312,7 @@ def settings_of(args: argparse.Namespace):
     if args.bridge_eval:
         overrides["bridge"] = {"allow_eval": True}
     try:
-        return Settings(**overrides)
+        settings = Settings(**overrides)
     except tomllib.TOMLDecodeError as exc:
         raise SystemExit(f"pairdbg: the settings file {settings_file()} is not valid TOML: {exc}") from None
     except ValidationError as exc:  # a listener's bad value fails only its start; anything else stops here
@@ -322,6 +322,10 @@ def settings_of(args: argparse.Namespace):
             for e in exc.errors()
         )
         raise SystemExit(f"pairdbg: invalid setting: {problems}") from None
+    unknown = unknown_in_file()
+    if unknown:
+        print(f"pairdbg: {settings_file()}: no such setting: {', '.join(unknown)} (ignored)", file=sys.stderr)
+    return settings
 
 
 def _run_headless(args: argparse.Namespace) -> int:
@@ -402,7 +406,31 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
             remember("tui", "theme", chosen)
         except (OSError, ValueError) as exc:
             print(f"pairdbg: could not remember the theme in {settings_file()}: {exc}", file=sys.stderr)
+    end_without_stray_threads()
     return 0
+
+
+def end_without_stray_threads(grace_s: float = 0.5) -> None:
+    """Python's exit joins every non-daemon thread. When the terminal went away while the app quit, Textual can be
+    left with an input thread looping on the dead terminal (seen: one started again after its driver stopped), and
+    the process would never end. The sessions are closed by now: such a thread is given `grace_s`, then pairdbg
+    ends without it."""
+    import threading
+    import time
+
+    deadline = time.monotonic() + grace_s
+    for thread in threading.enumerate():
+        if thread is not threading.main_thread() and not thread.daemon:
+            thread.join(max(0.0, deadline - time.monotonic()))
+    main = threading.main_thread()
+    stray = [t.name for t in threading.enumerate() if t is not main and not t.daemon and t.is_alive()]
+    if stray:
+        logging.getLogger(__name__).warning("ending with threads still running: %s", ", ".join(stray))
+        logging.shutdown()
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(0)
 
 
 if __name__ == "__main__":

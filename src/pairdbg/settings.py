@@ -99,6 +99,25 @@ def remember(section: str, key: str, value: str) -> Path:
     return path
 
 
+def unknown_in_file() -> list[str]:
+    """Sections and keys of the settings file that no setting has (a typo there would otherwise be ignored)."""
+    path = settings_file()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return []  # a missing file is fine; a broken one fails Settings() with its own message
+    out = []
+    for section, body in data.items():
+        field = Settings.model_fields.get(section)
+        if field is None:
+            out.append(f"[{section}]")
+            continue
+        model = field.annotation
+        if isinstance(model, type) and issubclass(model, BaseModel) and isinstance(body, dict):
+            out += [f"[{section}] {key}" for key in body if key not in model.model_fields]
+    return out
+
+
 class _LegacyNames(PydanticBaseSettingsSource):
     """The single environment names from before the settings model, below the PAIRDBG_<SECTION>__ ones."""
 

@@ -81,7 +81,7 @@ async def test_the_instructions_name_a_first_call_for_each_common_task_and_every
     first_calls = {
         "debug a script": "start_debugging",
         "failing tests": "debug_tests",
-        "running server": "attach",
+        "running program": "attach",
         "web page": "get_bridge_info",
         "React Native": "debug_health_check",
     }

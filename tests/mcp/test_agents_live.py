@@ -7,7 +7,7 @@ from __future__ import annotations
 import httpx2
 import pytest
 
-from pairdbg.mcp_bridge.agents import AGENT_IDLE_S, AgentsChanged
+from pairdbg.mcp_bridge.agents import AGENT_IDLE_S, MODERN_IDLE_S, AgentsChanged
 from support import until
 from support.mcp import INITIALIZE, http_client
 
@@ -51,6 +51,16 @@ async def test_an_agent_whose_connection_dies_stops_counting(hub, mcp_service) -
         await until(lambda: len(mcp_service.notifier.agents) == 0, "the dead agent no longer counted")
 
 
+@pytest.mark.asyncio
+async def test_a_stateless_agent_counts_while_it_listens(hub, mcp_service) -> None:
+    async with http_client(mcp_service.url, mcp_service.token) as agent:
+        assert agent.protocol_version == "2026-07-28"
+        async with agent.listen(resource_subscriptions=["debug://sessions"]):
+            await agent.list_tools()
+            await until(lambda: len(mcp_service.notifier.agents) == 1, "the listening agent counted")
+        await until(lambda: len(mcp_service.notifier.agents) == 0, "the agent whose stream closed no longer counted")
+
+
 def test_a_silent_agent_expires_without_anyone_else_calling() -> None:
     from pairdbg.backends.events import EventBus
     from pairdbg.mcp_bridge.agents import Agents
@@ -59,3 +69,10 @@ def test_a_silent_agent_expires_without_anyone_else_calling() -> None:
     agents.saw("a", "claude", 1000.0)
     assert agents.expire(1000.0 + AGENT_IDLE_S - 1) == [] and len(agents) == 1
     assert agents.expire(1000.0 + AGENT_IDLE_S + 1) == ["a"] and len(agents) == 0
+    agents.saw("modern:claude", "claude", 1000.0)  # stateless: nothing ends when it leaves, so a shorter wait
+    agents.opened("modern:claude")
+    assert agents.expire(1000.0 + MODERN_IDLE_S + 1) == []  # a listen stream is open: it is there
+    agents.closed("modern:claude")
+    assert len(agents) == 0
+    agents.saw("modern:claude", "claude", 1000.0)
+    assert agents.expire(1000.0 + MODERN_IDLE_S + 1) == ["modern:claude"]

@@ -80,6 +80,9 @@ def test_the_settings_file_holds_settings_below_the_environment(env, monkeypatch
     path.write_text("[limits]\nmax_sessions = \n")
     broken = run("--mcp", env=env)
     assert broken.returncode != 0 and f"the settings file {path} is not valid TOML" in broken.stderr
+    path.write_text("[limit]\nmax_sessions = 3\n[limits]\nmax_sesions = 3\n")  # typos are said, not ignored silently
+    typo = run("--mcp", env=env)
+    assert f"{path}: no such setting: [limit], [limits] max_sesions (ignored)" in typo.stderr, typo.stderr
     path.write_text('[limits]\nmax_sessions = "many"\n')
     wrong = run("--mcp", env=env)
     assert "PAIRDBG_LIMITS__MAX_SESSIONS (or [limits] max_sessions in" in wrong.stderr, wrong.stderr

@@ -14,7 +14,9 @@ import pytest
 from mcp import Client, MCPError
 from support import TESTS, prog, until
 from support.core import free_port, require_debugpy
-from support.mcp import stdio_params
+from support.mcp import ROOT, stdio_params
+
+from pairdbg.backends.dap.python import choose_python
 
 from inspector.test_inspector_node import need_runtime
 
@@ -70,7 +72,9 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         langs = await call(client, "list_supported_languages")
         python = next(lang for lang in langs["languages"] if lang["id"] == "python")
         assert python["installed"] is True and langs["count"] == len(langs["languages"])
-        assert python["displayName"] == "Python" and python["defaultExecutable"] == sys.executable
+        # the interpreter a program in pairdbg's working folder would run on (the MCP client passes no VIRTUAL_ENV)
+        expected = choose_python(None, "", module=True, cwd=str(ROOT), env={"PATH": os.environ.get("PATH", "")})[0]
+        assert python["displayName"] == "Python" and python["defaultExecutable"] == expected
 
         # create_debug_session: the seed's example request, a UUID, and the `created` state
         created = await call(client, "create_debug_session", language="python", name="My Debug Session")

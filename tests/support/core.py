@@ -135,6 +135,8 @@ def normalise(text: str) -> str:
     text = text.replace(str(PROGRAMS), "<programs>")
     text = text.replace(str(ROOT), "<repo>")
     text = re.sub(r"pid \d+", "pid <pid>", text)
+    # the interpreter a start chose, and why, depend on the machine's virtualenvs
+    text = re.sub(r"(Started \S+ \([^)]*\)) on \S+ \((?:[^()]|\([^()]*\))*\)", r"\1 on <python>", text)
     text = re.sub(r"thread \d+", "thread <tid>", text)
     text = _ADDR.sub("0xADDR", text)
     return text

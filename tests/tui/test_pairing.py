@@ -17,7 +17,7 @@ from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, StatusBar
+from pairdbg.tui.panes import ActivityLog, ConsolePane, StatusBar, status_variants
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
@@ -50,12 +50,11 @@ async def test_agent_reads_the_persons_focus_and_notes_go_both_ways(hub, registr
         source = app.query_one(SourceView)
         await until(lambda: source.current_line == DEMO_BP_LINE, "the stop line in the source pane", pilot=pilot)
         person = hub.focus.of(HUMAN)
-        # The header names the interpreter the program runs on.
+        # The header's widest form names the interpreter the program runs on.
         python = queries.interpreter(hub.sessions[sid])
-        assert (
-            python is not None
-            and python[0].replace(os.path.expanduser("~"), "~", 1) in app.query_one(StatusBar).text_plain
-        )
+        assert python is not None
+        widest = status_variants(hub.sessions[sid], None, 0)[0].plain
+        assert python[0].replace(os.path.expanduser("~"), "~", 1) in widest, widest
 
         async with agent.listen(resource_subscriptions=[FOCUS_URI]) as stream:
             heard: list[str] = []
@@ -156,4 +155,22 @@ async def test_get_focus_without_a_person_says_what_is_not_known(hub, registry, 
         assert focus["attached"] is False and focus["session_id"] is None
         assert any("no person" in u for u in focus["unknown"])
         text = (await agent.call_tool("get_focus", {})).content[0].text
-        assert "No person is attached" in text and "Not known:" in text
+        assert text == "No person is at a pairdbg TUI in this run (headless MCP): nobody is looking at anything."
+
+
+@pytest.mark.asyncio
+async def test_the_person_is_told_which_interpreter_lacks_a_module(hub, registry, tmp_path) -> None:
+    broken = tmp_path / "needs.py"
+    broken.write_text("import no_such_module_for_pairdbg\n")
+    app = PairDbgApp(hub, registry, launch={"program": str(broken)})
+    async with app.run_test(size=SIZE) as pilot:
+        console = app.query_one(ConsolePane)
+        await until(
+            lambda: any("has no module 'no_such_module_for_pairdbg'" in line for line in console.lines_text),
+            "the missing module in the console",
+            pilot=pilot,
+        )
+        python = queries.interpreter(hub.sessions["S1"])
+        assert python is not None
+        said = "\n".join(console.lines_text)
+        assert f"S1 runs on {python[0]} ({python[1]})" in said and "pairdbg --python PATH" in said
