@@ -17,7 +17,7 @@ from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
-from pairdbg.tui.panes import ActivityLog, ConsolePane, StatusBar, status_variants
+from pairdbg.tui.panes import ActivityLog, ConsolePane, status_variants
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
