@@ -281,7 +281,7 @@ class Controller(App[None]):
         if event.session_id == self.session_id and event.ok:
             if event.action in WATCH_ACTIONS:
                 self.refresh_watches()
-            if event.action == "set_pause_on_exceptions":
+            if event.action in ("set_pause_on_exceptions", "set_exception_filters"):
                 self.refresh_breakpoints()
 
     @on(RnChanged)
@@ -523,7 +523,7 @@ class Controller(App[None]):
     @on(ExceptionFiltersPane.FiltersChosen)
     def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
         self.notify(message.said, title="Pause on exceptions", timeout=4)
-        self.perform("set_pause_on_exceptions", self.session_args(filters=message.filters))
+        self.perform("set_exception_filters", self.session_args(filters=message.filters))
 
     def toggle_breakpoint(self) -> None:
         source = self.query_one(SourceView)

@@ -343,7 +343,7 @@ async def test_debugpy_exception_filters_are_switched_in_the_breakpoints_column(
         await until(lambda: filter_rows(app)[0].startswith("☑ Raised"), "raised switched on", pilot=pilot)
         assert session.breakpoints.active_exception_filters() == ["raised", "uncaught"]
         assert any("Raised Exceptions on: Break whenever any exception is raised" in n for n in notes(app))
-        assert any("● human" in line and "set_pause_on_exceptions" in line for line in activity(app))
+        assert any("● human" in line and "set_exception_filters" in line for line in activity(app))
         await pilot.press("f5")  # the caught KeyError now stops the program
         await until(lambda: session.stop_number == 2 and session.last_stop.reason == "exception", "stop", pilot=pilot)
         assert session.last_stop.exception.type == "KeyError"
