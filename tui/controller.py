@@ -361,7 +361,7 @@ class Controller(App[None]):
         stack = self.query_one(StackPane)
         key = (data.session_id, data.stop_number)
         new_stop = stack.stop_key != key
-        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None)
+        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None, session.language == "python")
         stack.show(data.frames, data.total, data.frame)
         if new_stop:
             stack.load_threads(session)

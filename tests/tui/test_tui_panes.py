@@ -273,6 +273,11 @@ async def test_the_call_stack_shows_every_thread_and_another_threads_frame_shows
 async def test_asyncio_tasks_show_under_the_stopped_thread_with_where_they_wait(core):
     program = prog("tasks.py")
     async with stopped(core, program, line_of("tasks.py", "# stop here")) as (app, pilot, sid):
+        stack = app.query_one(StackPane)
+        await until(lambda: any(i == "tasks" for i, _ in stack_rows(app)), "the tasks' opener", pilot=pilot)
+        stack.focus()
+        stack.highlighted = [i for i, _ in stack_rows(app)].index("tasks")
+        await pilot.press("enter")  # read on demand: a stop alone asks the debugger nothing
         await until(
             lambda: any(i == "task:0" for i, _ in stack_rows(app)), "the asyncio tasks in the call stack", pilot=pilot
         )
@@ -283,12 +288,15 @@ async def test_asyncio_tasks_show_under_the_stopped_thread_with_where_they_wait(
         assert "fetch tasks.py:5 → sleep" in fetcher and "awaits <Future" in fetcher
         current = next(t for t in rows.values() if "* " in t and "Task-1" in t)
         assert "running" in current
-        stack = app.query_one(StackPane)
-        stack.focus()
         ids = [i for i, _ in stack_rows(app)]
         stack.highlighted = ids.index(next(i for i, t in stack_rows(app) if "fetcher" in t))
         source = app.query_one(SourceView)
         await until(lambda: source.current_line == 5, "the fetcher's await in the source", pilot=pilot)
+        # Opened once, the tasks are read again at the next stop.
+        session = app.session
+        await pilot.press("f10")
+        await until(lambda: session.stop_number == 2, "the step", pilot=pilot)
+        await until(lambda: any(i == "task:0" for i, _ in stack_rows(app)), "the tasks at the new stop", pilot=pilot)
 
 
 @pytest.mark.asyncio
@@ -298,6 +306,12 @@ async def test_a_single_threaded_program_without_asyncio_keeps_the_plain_frame_l
         await until(lambda: stack_rows(app)[:1] and stack_rows(app)[0][0] == "@f0", "frames", pilot=pilot)
         await pilot.pause(0.3)
         assert not any(i and i.startswith(("thread:", "task:")) for i, _ in stack_rows(app))
+        assert stack_rows(app)[-1] == ("tasks", "▸ asyncio tasks (enter lists them)")
+        stack = app.query_one(StackPane)
+        stack.focus()
+        stack.highlighted = stack.option_count - 1
+        await pilot.press("enter")
+        await until(lambda: "no loop runs" in stack_rows(app)[-1][1], "no loop, said", pilot=pilot)
         # Nothing was imported into a program that never used asyncio.
         reply = await hub.sessions[sid].evaluate("'asyncio' in __import__('sys').modules", "@f0")
         assert reply.value == "False"
