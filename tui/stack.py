@@ -298,6 +298,7 @@ class StackPane(OptionList):
 
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         option_id = event.option.id or ""
+        self.selected = option_id  # a redraw (threads arriving) keeps the person's row
         if option_id.startswith("task:"):
             event.stop()
             task = self.tasks[int(option_id.removeprefix("task:"))]

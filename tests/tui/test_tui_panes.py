@@ -43,14 +43,6 @@ STOP_LINE = 13  # `total = price * qty` in orders.py: price 2.5, qty 4 at the fi
 SIZE = (160, 45)
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The console history goes to a data folder of the test's own, never the user's."""
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
-
-
 @pytest_asyncio.fixture
 async def core() -> AsyncIterator[tuple[Hub, Registry]]:
     require_debugpy()
