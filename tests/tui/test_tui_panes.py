@@ -137,7 +137,7 @@ async def test_watches_are_added_edited_removed_and_marked_when_changed(core):
         pane = app.query_one(WatchesPane)
         pane.focus()
         pane.highlighted = 1
-        await pilot.press("e")
+        await pilot.press("enter")  # as `e`
         await until(lambda: isinstance(app.screen, EditPrompt), "the edit prompt", pilot=pilot)
         assert app.screen.query_one("#edit-input").value == "item['name']"  # the text to edit
         await type_in_prompt(app, pilot, "price")
