@@ -34,10 +34,7 @@ class Ask:
 
 
 def _choices(annotation: Any) -> tuple[Any, ...]:
-    if get_origin(annotation) is Literal:
-        return get_args(annotation)
-    # `Literal[...] | None`: the choices of its Literal part
-    return next((get_args(a) for a in get_args(annotation) if get_origin(a) is Literal), ())
+    return get_args(annotation) if get_origin(annotation) is Literal else ()
 
 
 def field_ask(action: Action, name: str, field: FieldInfo) -> Ask:
@@ -87,8 +84,6 @@ def asks_for(action: Action, source_path: str | None) -> list[Ask]:
     selected session). Actions without required arguments run at once."""
     if action.name == "set_breakpoint":
         return [location_ask(action, source_path)]
-    if action.name == "set_pause_on_exceptions":  # the mode (the filters are switched in their pane)
-        return [field_ask(action, "mode", action.params.model_fields["mode"])]
     return [
         field_ask(action, name, field)
         for name, field in action.params.model_fields.items()

@@ -290,7 +290,7 @@ class Controller(App[None]):
         if event.session_id == self.session_id and event.ok:
             if event.action in WATCH_ACTIONS:
                 self.refresh_watches()
-            if event.action == "set_pause_on_exceptions":
+            if event.action in ("set_pause_on_exceptions", "set_exception_filters"):
                 self.refresh_breakpoints()
 
     @on(RnChanged)
@@ -363,7 +363,7 @@ class Controller(App[None]):
         stack = self.query_one(StackPane)
         key = (data.session_id, data.stop_number)
         new_stop = stack.stop_key != key
-        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None)
+        stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None, session.language == "python")
         stack.show(data.frames, data.total, data.frame)
         if new_stop:
             stack.load_threads(session)
@@ -576,7 +576,7 @@ class Controller(App[None]):
     @on(ExceptionFiltersPane.FiltersChosen)
     def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
         self.notify(message.said, title="Pause on exceptions", timeout=4)
-        self.perform("set_pause_on_exceptions", self.session_args(filters=message.filters))
+        self.perform("set_exception_filters", self.session_args(filters=message.filters))
 
     def toggle_breakpoint(self, line: int | None = None) -> None:
         source = self.query_one(SourceView)

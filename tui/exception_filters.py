@@ -1,5 +1,6 @@
 """The debugger's own exception filters (debugpy: raised, uncaught, user-unhandled; JavaScript: caught, uncaught;
-an adapter profile's), each with what it means; space switches one through set_pause_on_exceptions."""
+an adapter profile's), each with what it means. Space switches one through set_exception_filters; an agent's
+set_pause_on_exceptions or set_exception_filters shows here too."""
 
 from __future__ import annotations
 

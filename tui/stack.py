@@ -1,9 +1,12 @@
 """The call stack pane as a tree: every thread of the stop (the stopped one open), each thread's frames, and the
 asyncio tasks of the stopped thread's loop (Python) with where each awaits. JavaScript's async callers come in the
-stopped thread's frames, under an "async" line. With one thread and no tasks it is the plain list of frames.
+stopped thread's frames, under an "async" line. With one thread it is the plain list of frames.
 
 Rows are OptionList options: a frame's id is its handle (@fN, or @f<thread>.<N> in another thread), a thread's
-`thread:<id>`, a task's `task:<n>`. Enter or space on a thread opens or closes it; its frames are read on first open.
+`thread:<id>`, the tasks' opener `tasks`, a task's `task:<n>`. Enter or space opens or closes a thread (its frames
+are read on first open) or the tasks. A stop costs no debugger request here: the threads come from the stop's
+snapshot, and the tasks (an evaluation in the program) are read only once the person opened them in that session,
+then at each stop.
 """
 
 from __future__ import annotations
@@ -55,7 +58,9 @@ class StackPane(OptionList):
         self.stop_key: tuple[str, int] | None = None  # (session, stop) the threads and tasks belong to
         self.stopped_thread: int | None = None
         self.threads: list[ThreadRow] = []
-        self.tasks: list[dict[str, Any]] = []
+        self.tasks: list[dict[str, Any]] | None = None  # None: not read (at this stop)
+        self.python = False  # the session's program is Python: it may run asyncio tasks
+        self.tasks_open: set[str] = set()  # sessions whose person opened the tasks (read at every stop since)
         self.open_threads: set[int] = set()
         self.frames: list[FrameView] = []  # the stopped thread's
         self.total = 0
@@ -64,25 +69,30 @@ class StackPane(OptionList):
 
     # ----- what the controller hands in --------------------------------------------------------------------------
 
-    def for_stop(self, key: tuple[str, int], stopped_thread: int | None) -> None:
+    def for_stop(self, key: tuple[str, int], stopped_thread: int | None, python: bool = False) -> None:
         """A new stop: threads and tasks of the last one are forgotten (its handles are gone)."""
         if key != self.stop_key:
             self.stop_key = key
             self.stopped_thread = stopped_thread
-            self.threads, self.tasks = [], []
+            self.python = python
+            self.threads, self.tasks = [], None
             self.open_threads = {stopped_thread} if stopped_thread is not None else set()
 
     def show(self, frames: list[FrameView], total: int, selected: str) -> None:
         self.frames, self.total, self.selected = list(frames), total, selected
         self.rebuild()
 
-    def show_threads(self, key: tuple[str, int], threads: list[tuple[int, str]], tasks: list[dict[str, Any]]) -> None:
+    def show_threads(self, key: tuple[str, int], threads: list[tuple[int, str]]) -> None:
         if key != self.stop_key:
             return
         known = {t.id: t for t in self.threads}
         self.threads = [known.get(tid) or ThreadRow(tid, name) for tid, name in threads]
-        self.tasks = list(tasks)
         self.rebuild()
+
+    def show_tasks(self, key: tuple[str, int], tasks: list[dict[str, Any]]) -> None:
+        if key == self.stop_key:
+            self.tasks = list(tasks)
+            self.rebuild()
 
     def show_thread_frames(self, key: tuple[str, int], thread_id: int, frames: list[FrameView], total: int) -> None:
         if key != self.stop_key:
@@ -102,7 +112,7 @@ class StackPane(OptionList):
 
     def show_note(self, note: str) -> None:
         self.stop_key = None
-        self.threads, self.tasks, self.frames = [], [], []
+        self.threads, self.tasks, self.frames = [], None, []
         self.clear_options()
         self.add_option(Option(Text(note, style="dim italic"), disabled=True))
 
@@ -122,8 +132,7 @@ class StackPane(OptionList):
 
     @work(group="threads", exclusive=True)
     async def load_threads(self, session: Session) -> None:
-        """The stop's threads and, for Python, its loop's asyncio tasks (nothing is evaluated in a program that has
-        not imported asyncio)."""
+        """The stop's threads (read with the stop), and its tasks if the person opened them in this session."""
         key = self.stop_key
         if key is None or session.phase != Phase.PAUSED:
             return
@@ -131,14 +140,25 @@ class StackPane(OptionList):
             threads, _ = await queries.threads(session)
         except DebugError:
             threads = []
-        tasks: list[dict[str, Any]] = []
-        if session.language == "python" and session.stop_number == key[1]:
-            try:
-                tasks = await queries.async_tasks(session, "@f0") or []
-            except DebugError:
-                tasks = []
         if session.stop_number == key[1]:
-            self.show_threads(key, threads, tasks)
+            self.show_threads(key, threads)
+        if self.python and session.id in self.tasks_open:
+            await self._read_tasks(session, key)
+
+    @work(group="tasks", exclusive=True)
+    async def load_tasks(self, session: Session) -> None:
+        if self.stop_key is not None:
+            await self._read_tasks(session, self.stop_key)
+
+    async def _read_tasks(self, session: Session, key: tuple[str, int]) -> None:
+        """The stopped thread's loop's tasks (list_async_tasks' query: nothing is imported into a program that has
+        not imported asyncio itself)."""
+        try:
+            tasks = await queries.async_tasks(session, "@f0") or []
+        except DebugError:
+            tasks = []
+        if session.stop_number == key[1]:
+            self.show_tasks(key, tasks)
 
     @work(group="thread-frames")
     async def load_thread(self, session: Session, thread_id: int) -> None:
@@ -156,13 +176,14 @@ class StackPane(OptionList):
 
     @property
     def as_tree(self) -> bool:
-        return len(self.threads) > 1 or bool(self.tasks)
+        return len(self.threads) > 1
 
     def rebuild(self) -> None:
         options: list[Option] = []
         self._frames_by_handle = {f.handle: f for f in self.frames}
         if not self.as_tree:
             options += self._frame_rows(self.frames, self.total, "")
+            options += self._task_rows("")
         for row in self.threads if self.as_tree else []:
             stopped = row.id == self.stopped_thread
             is_open = row.id in self.open_threads
@@ -175,7 +196,7 @@ class StackPane(OptionList):
                 continue
             if stopped:
                 options += self._frame_rows(self.frames, self.total, "  ")
-                options += self._task_rows()
+                options += self._task_rows("  ")
             elif row.frames is None:
                 options.append(Option(Text("  reading its frames…", style="dim italic"), disabled=True))
             elif row.note:
@@ -213,16 +234,22 @@ class StackPane(OptionList):
             rows.append(Option(Text(f"{indent}… {total - len(frames)} more frames", style="dim"), disabled=True))
         return rows
 
-    def _task_rows(self) -> list[Option]:
-        if not self.tasks:
+    def _task_rows(self, indent: str) -> list[Option]:
+        session_id = self.stop_key[0] if self.stop_key else ""
+        if not self.python or not self.frames:
             return []
-        rows = [Option(Text(f"  ▾ asyncio tasks ({len(self.tasks)})", style="bold"), disabled=True)]
+        if session_id not in self.tasks_open:
+            return [Option(Text(f"{indent}▸ asyncio tasks (enter lists them)", style="dim"), id="tasks")]
+        if self.tasks is None:
+            return [Option(Text(f"{indent}▾ asyncio tasks: reading…", style="dim italic"), id="tasks")]
+        if not self.tasks:
+            return [Option(Text(f"{indent}▾ asyncio tasks: no loop runs in this thread", style="dim"), id="tasks")]
+        rows = [Option(Text(f"{indent}▾ asyncio tasks ({len(self.tasks)})", style="bold"), id="tasks")]
         for n, task in enumerate(self.tasks):
             chain = task.get("chain") or []
             steps = [f"{c['function']} {where(c['file'], c['line'])}" for c in chain]
-            label = Text(
-                f"    {'*' if task['current'] else ' '} {task['name']}", style="bold" if task["current"] else ""
-            )
+            mark = "*" if task["current"] else " "
+            label = Text(f"{indent}  {mark} {task['name']}", style="bold" if task["current"] else "")
             if steps:  # its own coroutine first, then what it awaits through
                 label.append("  " + " → ".join(steps if len(steps) <= 3 else [*steps[:2], "…", steps[-1]]))
             state = "running (the stopped code)" if task["current"] else "done" if task["done"] else ""
@@ -239,6 +266,9 @@ class StackPane(OptionList):
         if self.highlighted is None:
             return
         option_id = self.get_option_at_index(self.highlighted).id or ""
+        if option_id == "tasks":
+            self._switch_tasks()
+            return
         if not option_id.startswith("thread:"):
             return
         thread_id = int(option_id.removeprefix("thread:"))
@@ -253,13 +283,27 @@ class StackPane(OptionList):
                 self.load_thread(session, thread_id)
         self.rebuild()
 
+    def _switch_tasks(self) -> None:
+        session = getattr(self.app, "session", None)
+        if self.stop_key is None or session is None:
+            return
+        self.selected = "tasks"
+        if session.id in self.tasks_open:
+            self.tasks_open.discard(session.id)
+        else:
+            self.tasks_open.add(session.id)
+            if self.tasks is None:
+                self.load_tasks(session)
+        self.rebuild()
+
     def on_option_list_option_highlighted(self, event: OptionList.OptionHighlighted) -> None:
         option_id = event.option.id or ""
+        self.selected = option_id  # a redraw (threads arriving) keeps the person's row
         if option_id.startswith("task:"):
             event.stop()
             task = self.tasks[int(option_id.removeprefix("task:"))]
             chain = task.get("chain") or []
             if chain:
                 self.post_message(self.TaskChosen(chain[0]["file"], chain[0]["line"]))
-        elif option_id.startswith("thread:"):
+        elif option_id.startswith("thread:") or option_id == "tasks":
             event.stop()

@@ -111,29 +111,25 @@ async def list_breakpoints(hub: Hub, p: SessionParams, actor: str) -> Reply:
 
 
 class ExceptionModeParams(SessionParams):
-    mode: Literal["none", "uncaught", "all"] | None = Field(
-        None, description="which pause (sessions start with uncaught)"
-    )
-    filters: list[str] | None = Field(
-        None, max_length=16, description="instead of mode: the debugger's own filter ids to turn on (list_breakpoints)"
-    )
+    mode: Literal["none", "uncaught", "all"] = Field(description="which pause (sessions start with uncaught)")
 
 
 async def set_pause_on_exceptions(hub: Hub, p: ExceptionModeParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
-    if (p.mode is None) == (p.filters is None):
-        known = ", ".join(f["id"] for f in queries.exception_filters(session)) or "none"
-        raise DebugError(
-            ErrorCode.INVALID_PARAMETERS,
-            "give mode (none, uncaught, all) or filters (this debugger's: " + known + "), not both",
-        )
-    if p.filters is not None:
-        await session.set_exception_filters(p.filters)
-        on = session.breakpoints.active_exception_filters()
-        text = f"{session.id} exception filters on: {', '.join(on) or 'none'}"
-        return Reply(text, {"session_id": session.id, "filters": on, "mode": session.exception_mode})
     await session.set_exception_mode(p.mode)
     return Reply(f"{session.id} pauses on exceptions: {p.mode}", {"session_id": session.id, "mode": p.mode})
+
+
+class ExceptionFiltersParams(SessionParams):
+    filters: list[str] = Field(max_length=16, description="the filter ids to turn on (list_breakpoints names them)")
+
+
+async def set_exception_filters(hub: Hub, p: ExceptionFiltersParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    await session.set_exception_filters(p.filters)
+    on = session.breakpoints.active_exception_filters()
+    text = f"{session.id} exception filters on: {', '.join(on) or 'none'}"
+    return Reply(text, {"session_id": session.id, "filters": on, "mode": session.exception_mode})
 
 
 ACTIONS = [
@@ -175,12 +171,21 @@ ACTIONS = [
     ),
     Action(
         "set_pause_on_exceptions",
-        "Pause on no, uncaught or all raised exceptions, or on the debugger's own filters.",
+        "Pause on no, uncaught or all raised exceptions.",
         ExceptionModeParams,
         set_pause_on_exceptions,
         "Pause on exceptions",
         level=Level.CONTROL,
         idempotent=True,
         group="more",  # start_debugging(pause_on_exceptions=...) sets it from the first line
+    ),
+    Action(
+        "set_exception_filters",
+        "Turn on exactly these of the debugger's own exception filters (e.g. debugpy's userUnhandled).",
+        ExceptionFiltersParams,
+        set_exception_filters,
+        "Exception filters",
+        group="more",
+        level=Level.CONTROL,
     ),
 ]

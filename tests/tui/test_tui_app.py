@@ -609,14 +609,8 @@ async def test_palette_asks_one_line_per_main_argument(core):
         await pilot.press(*"qty", "enter")
         await until(lambda: "value" in str(app.screen.query_one("#line-title").render()), "the second", pilot=pilot)
         await pilot.press(*"7", "enter")
-        await until(
-            lambda: any(
-                "qty" in line and "7" in line and "set_variable_value" in line
-                for line in app.query_one(ActivityLog).lines_text
-            ),
-            "the change",
-            pilot=pilot,
-        )
+        await until(lambda: any("qty" in line and "7" in line and "set_variable_value" in line
+                                for line in app.query_one(ActivityLog).lines_text), "the change", pilot=pilot)
 
         await palette("add watch")  # JSON still sets every argument at once
         await pilot.press(*'{"expression": "qty * 2"}', "enter")

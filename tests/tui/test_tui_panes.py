@@ -43,14 +43,6 @@ STOP_LINE = 13  # `total = price * qty` in orders.py: price 2.5, qty 4 at the fi
 SIZE = (160, 45)
 
 
-@pytest.fixture(autouse=True)
-def data_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The console history goes to a data folder of the test's own, never the user's."""
-    home = tmp_path / "data"
-    monkeypatch.setenv("XDG_DATA_HOME", str(home))
-    return home
-
-
 @pytest_asyncio.fixture
 async def core() -> AsyncIterator[tuple[Hub, Registry]]:
     require_debugpy()
@@ -145,7 +137,7 @@ async def test_watches_are_added_edited_removed_and_marked_when_changed(core):
         pane = app.query_one(WatchesPane)
         pane.focus()
         pane.highlighted = 1
-        await pilot.press("e")
+        await pilot.press("enter")  # as `e`
         await until(lambda: isinstance(app.screen, EditPrompt), "the edit prompt", pilot=pilot)
         assert app.screen.query_one("#edit-input").value == "item['name']"  # the text to edit
         await type_in_prompt(app, pilot, "price")
@@ -273,6 +265,11 @@ async def test_the_call_stack_shows_every_thread_and_another_threads_frame_shows
 async def test_asyncio_tasks_show_under_the_stopped_thread_with_where_they_wait(core):
     program = prog("tasks.py")
     async with stopped(core, program, line_of("tasks.py", "# stop here")) as (app, pilot, sid):
+        stack = app.query_one(StackPane)
+        await until(lambda: any(i == "tasks" for i, _ in stack_rows(app)), "the tasks' opener", pilot=pilot)
+        stack.focus()
+        stack.highlighted = [i for i, _ in stack_rows(app)].index("tasks")
+        await pilot.press("enter")  # read on demand: a stop alone asks the debugger nothing
         await until(
             lambda: any(i == "task:0" for i, _ in stack_rows(app)), "the asyncio tasks in the call stack", pilot=pilot
         )
@@ -283,12 +280,15 @@ async def test_asyncio_tasks_show_under_the_stopped_thread_with_where_they_wait(
         assert "fetch tasks.py:5 → sleep" in fetcher and "awaits <Future" in fetcher
         current = next(t for t in rows.values() if "* " in t and "Task-1" in t)
         assert "running" in current
-        stack = app.query_one(StackPane)
-        stack.focus()
         ids = [i for i, _ in stack_rows(app)]
         stack.highlighted = ids.index(next(i for i, t in stack_rows(app) if "fetcher" in t))
         source = app.query_one(SourceView)
         await until(lambda: source.current_line == 5, "the fetcher's await in the source", pilot=pilot)
+        # Opened once, the tasks are read again at the next stop.
+        session = app.session
+        await pilot.press("f10")
+        await until(lambda: session.stop_number == 2, "the step", pilot=pilot)
+        await until(lambda: any(i == "task:0" for i, _ in stack_rows(app)), "the tasks at the new stop", pilot=pilot)
 
 
 @pytest.mark.asyncio
@@ -298,6 +298,12 @@ async def test_a_single_threaded_program_without_asyncio_keeps_the_plain_frame_l
         await until(lambda: stack_rows(app)[:1] and stack_rows(app)[0][0] == "@f0", "frames", pilot=pilot)
         await pilot.pause(0.3)
         assert not any(i and i.startswith(("thread:", "task:")) for i, _ in stack_rows(app))
+        assert stack_rows(app)[-1] == ("tasks", "▸ asyncio tasks (enter lists them)")
+        stack = app.query_one(StackPane)
+        stack.focus()
+        stack.highlighted = stack.option_count - 1
+        await pilot.press("enter")
+        await until(lambda: "no loop runs" in stack_rows(app)[-1][1], "no loop, said", pilot=pilot)
         # Nothing was imported into a program that never used asyncio.
         reply = await hub.sessions[sid].evaluate("'asyncio' in __import__('sys').modules", "@f0")
         assert reply.value == "False"
@@ -343,7 +349,7 @@ async def test_debugpy_exception_filters_are_switched_in_the_breakpoints_column(
         await until(lambda: filter_rows(app)[0].startswith("☑ Raised"), "raised switched on", pilot=pilot)
         assert session.breakpoints.active_exception_filters() == ["raised", "uncaught"]
         assert any("Raised Exceptions on: Break whenever any exception is raised" in n for n in notes(app))
-        assert any("● human" in line and "set_pause_on_exceptions" in line for line in activity(app))
+        assert any("● human" in line and "set_exception_filters" in line for line in activity(app))
         await pilot.press("f5")  # the caught KeyError now stops the program
         await until(lambda: session.stop_number == 2 and session.last_stop.reason == "exception", "stop", pilot=pilot)
         assert session.last_stop.exception.type == "KeyError"

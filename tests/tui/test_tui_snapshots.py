@@ -74,10 +74,9 @@ async def stopped_screen(pilot: Any) -> None:
 
 
 @pytest.mark.parametrize("size", [(80, 24), (120, 40)], ids=["80x24", "120x40"])
-def test_the_stopped_debugger_screen(snap_compare, monkeypatch, tmp_path, size):
+def test_the_stopped_debugger_screen(snap_compare, monkeypatch, size):
     require_debugpy()
     monkeypatch.setattr(panes, "time", FixedClock)
-    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path))
     hub = Hub()
     app = SnapshotApp(hub, build_registry(hub))
     assert snap_compare(app, terminal_size=size, run_before=stopped_screen)
