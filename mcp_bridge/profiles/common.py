@@ -164,7 +164,12 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
         kind = prop.get("type")
         if value is None or kind is None:
             continue
-        ok = isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool))
+        kinds = kind if isinstance(kind, list) else [kind]  # a list: any of these types (JSON Schema's union)
+        ok = any(
+            isinstance(value, JSON_TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
+            for k in kinds
+        )
+        kind = " or ".join(kinds)
         if kind == "integer" and isinstance(value, float) and value.is_integer():
             args[key] = value = int(value)  # JSON has one number type: 1.0 is the integer 1, and handlers get 1
             ok = True

@@ -1,6 +1,7 @@
 """`pairdbg --mcp --profile mcp-debugger` replays the seed's own documented calls (seed 002, the mcp-debugger tool
 reference: its swap_vars.py example) over a real stdio client against debugpy, and gets the seed's names, camelCase
-arguments, 1-based lines, result shapes and error formats."""
+arguments, 1-based lines, result shapes and error formats, as mcp-debugger 0.24.2 has them where it changed them
+(test_mcp_debugger_peer.py compares with the real 0.24.2)."""
 
 from __future__ import annotations
 
@@ -44,6 +45,15 @@ SEED_TOOLS = {
     "attach_to_process",
     "detach_from_process",
     "list_threads",
+    # added by 0.24.2
+    "list_breakpoints",
+    "remove_breakpoint",
+    "clear_breakpoints",
+    "restart_debugging",
+    "expose_session",
+    "unexpose_session",
+    "get_output",
+    "redefine_classes",
 }
 
 
@@ -54,7 +64,7 @@ def profile_client() -> Client:
 async def call(client: Client, tool: str, **args) -> dict:
     result = await client.call_tool(tool, args)
     payload = json.loads(result.content[0].text)
-    assert result.is_error == (payload.get("success") is False), (tool, payload)
+    assert not result.is_error, (tool, payload)  # 0.24.2 never sets isError: success says it
     return payload
 
 
@@ -65,7 +75,7 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         assert set(tools) == SEED_TOOLS
         for tool in tools.values():  # camelCase everywhere, as the seed names them
             assert all("_" not in name for name in tool.input_schema.get("properties", {})), tool.name
-        assert tools["set_breakpoint"].input_schema["required"] == ["sessionId", "file", "line"]
+        assert tools["set_breakpoint"].input_schema["required"] == ["sessionId"]  # line, statement or function
 
         langs = await call(client, "list_supported_languages")
         python = next(lang for lang in langs["languages"] if lang["id"] == "python")
@@ -111,7 +121,11 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
             "success": True,
             "state": "paused",
             "message": f"Debugging started for {SWAP}. Current state: paused",
-            "data": {"message": f"Debugging started for {SWAP}. Current state: paused", "reason": "breakpoint"},
+            "data": {
+                "message": f"Debugging started for {SWAP}. Current state: paused",
+                "reason": "breakpoint",
+                "stopOnEntrySuccessful": False,
+            },
         }
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "paused"
         again = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP)
@@ -167,20 +181,23 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         assert [s["line"] for s in source["surrounding"]] == list(range(12, 19))
 
         threads = await call(client, "list_threads", sessionId=sid)
-        assert threads["count"] == len(threads["threads"]) >= 1 and threads["threads"][0]["name"] == "MainThread"
+        assert len(threads["threads"]) >= 1 and threads["threads"][0]["name"] == "MainThread"
 
-        assert await call(client, "step_over", sessionId=sid) == {
-            "success": True,
-            "state": "paused",
-            "message": "Stepped over",
-        }
+        stepped = await call(client, "step_over", sessionId=sid)
+        assert stepped["success"] is True and stepped["state"] == "paused" and stepped["message"] == "Stepped over"
+        assert stepped["location"] == {"file": SWAP, "line": 10, "column": 1}
+        assert stepped["context"]["lineContent"].strip().startswith("b = a")
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["line"] == 10
         assert (await call(client, "step_into", sessionId=sid))["message"] == "Stepped into"
         assert (await call(client, "step_out", sessionId=sid))["message"] == "Stepped out"
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "main"
         ended = await call(client, "continue_execution", sessionId=sid)
-        assert ended == {"success": True, "state": "stopped", "message": "Continued execution"}
-        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+        assert ended == {"success": True, "message": "Continued execution"}  # at once, as 0.24.2
+
+        async def stopped() -> bool:
+            return (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+
+        await until(stopped, "the program to end")
 
         closed = await call(client, "close_debug_session", sessionId=sid)
         assert closed == {"success": True, "message": f"Closed debug session: {sid}"}
@@ -192,13 +209,13 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
 async def test_seed_error_formats_over_stdio() -> None:
     require_debugpy()
     async with profile_client() as client:
-        # protocol errors: -32603 for a control request on a missing session, -32602 for a malformed call
-        with pytest.raises(MCPError) as missing:
-            await client.call_tool("continue_execution", {"sessionId": "nope"})
-        assert missing.value.code == -32603
-        assert missing.value.error.message == (
-            "MCP error -32603: Failed to continue execution: Managed session not found: nope"
-        )
+        # a missing session: 0.24.2 answers success:false (the seed's v0.19 raised -32603); -32602 for a malformed
+        # call, -32601 for an unknown tool
+        missing = await call(client, "continue_execution", sessionId="nope")
+        assert missing["success"] is False and missing["error"].startswith("Session not found: nope")
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("restart_debuging", {"sessionId": "nope"})
+        assert unknown.value.code == -32601 and unknown.value.error.message.endswith("Unknown tool: restart_debuging")
         with pytest.raises(MCPError) as bad_language:
             await client.call_tool("create_debug_session", {"language": "cobol"})
         assert bad_language.value.code == -32602 and "Invalid language" in bad_language.value.error.message
@@ -261,7 +278,7 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
             await client.call_tool("attach_to_process", {"sessionId": sid})
         assert no_port.value.code == -32602
         by_pid = await call(client, "attach_to_process", sessionId=sid, processId=proc.pid)
-        assert by_pid["success"] is False and "port" in by_pid["message"]
+        assert by_pid["success"] is False and "port" in by_pid["error"]
 
         async def attached() -> bool:
             answer = await call(client, "attach_to_process", sessionId=sid, port=port)
@@ -279,7 +296,7 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
         await until(stopped, "the attached program to stop at tick()")
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "tick"
         detached = await call(client, "detach_from_process", sessionId=sid)
-        assert detached == {"success": True, "message": "Detached from process"}
+        assert detached == {"success": True, "state": "stopped", "message": "Detached from process"}
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
         assert proc.poll() is None, "detach ended the program"
 
@@ -334,7 +351,7 @@ async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> 
     async def tool(name: str, **args) -> dict:
         result = await call_tool(profile, hub, registry, "agent:test", name, args)
         payload = json.loads(result.content[0].text)
-        assert result.is_error == (payload.get("success") is False), (name, payload)
+        assert not result.is_error, (name, payload)
         return payload
 
     def refused(payload: dict, mode: str, needs: str) -> None:
