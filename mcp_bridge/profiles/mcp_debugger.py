@@ -495,6 +495,8 @@ async def drop(call: Call, record: Record | None, session_id: str | None, bps: l
         return
     for bp in bps:
         await call.run("remove_breakpoint", session_id=session_id, breakpoint_id=bp["id"])
+        if record is not None:
+            record.forget(bp["client_id"])
 
 
 async def remove_breakpoint(sessions: Sessions, call: Call, a: dict[str, Any]) -> dict[str, Any]:
@@ -639,7 +641,7 @@ def dry_run(call: Call, record: Record, launch: dict[str, Any]) -> dict[str, Any
 async def restart_debugging(sessions: Sessions, call: Call, a: dict[str, Any]) -> dict[str, Any]:
     record, _ = sessions.find(a["sessionId"])
     session_id = sessions.live(a["sessionId"])
-    before = queries.output_page(sessions.hub.get(session_id), 0, 1)["next_since"]
+    before = sessions.hub.get(session_id).output.cursor  # the seq the new launch's first output gets
     reply = await call.run("restart_debugging", session_id=session_id)
     if record is not None:  # get_output starts at this launch's output, as 0.24.2's fresh buffer does
         record.output_from = before

@@ -57,11 +57,22 @@ class Record:
         self.issued += 1
         return f"BP{self.issued}"
 
-    def real_id(self, client_id: str) -> str:
-        return self.aliases.get(client_id, client_id)
-
     def client_id(self, real_id: str) -> str:
-        return next((mine for mine, real in self.aliases.items() if real == real_id), real_id)
+        """The id this client knows the session's breakpoint `real_id` by; a new one when the session's id already
+        names another breakpoint to this client."""
+        mine = next((mine for mine, real in self.aliases.items() if real == real_id), None)
+        if mine is not None:
+            return mine
+        if real_id not in self.aliases:
+            return real_id
+        used = [int(i[2:]) for i in (*self.aliases, *self.aliases.values(), real_id) if i[2:].isdigit()]
+        self.issued = max(self.issued, *used) + 1
+        self.aliases[f"BP{self.issued}"] = real_id
+        return f"BP{self.issued}"
+
+    def forget(self, client_id: str) -> None:
+        """A removed breakpoint's id means nothing any more."""
+        self.aliases.pop(client_id, None)
 
 
 class Sessions:

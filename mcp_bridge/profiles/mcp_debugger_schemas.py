@@ -42,10 +42,10 @@ TOOLS: dict[str, dict[str, Any]] = {
             "executablePath": prop("string", "Interpreter to run the program on (default: found automatically)"),
             "host": prop("string", "Attach mode: host of the debug server (default 127.0.0.1)"),
             "port": prop("number", "Attach mode: port of the debug server"),
-            "timeout": prop("number", "Attach mode: connection timeout in ms (default 30000)"),
-            "verifyTimeout": prop(
-                "number", "Attach mode: ms to wait for the attached program's threads (default 5000)"
+            "timeout": prop(
+                "number", "Attach mode: connection timeout in ms (accepted; pairdbg applies its own bound)"
             ),
+            "verifyTimeout": prop("number", "Attach mode: ms to verify the attach (accepted; pairdbg applies its own)"),
             "adapterConfig": prop("object", "Attach mode: adapter-specific attach settings (pairdbg ignores them)"),
         },
         "required": ["language"],
@@ -131,8 +131,8 @@ TOOLS: dict[str, dict[str, Any]] = {
             "port": prop("number", "Port of the debug server (python -m debugpy --listen PORT)"),
             "host": prop("string", "Host of the debug server (default 127.0.0.1)"),
             "processId": prop(["number", "string"], "Not supported by pairdbg (refused): attach by port"),
-            "timeout": prop("number", "Connection timeout in ms (default 30000)"),
-            "verifyTimeout": prop("number", "ms to wait for the attached program's threads (default 5000)"),
+            "timeout": prop("number", "Connection timeout in ms (accepted; pairdbg applies its own bound)"),
+            "verifyTimeout": prop("number", "ms to verify the attach (accepted; pairdbg applies its own bound)"),
             "sourcePaths": {"type": "array", "items": {"type": "string"}, "description": "Ignored by pairdbg"},
             "stopOnEntry": prop("boolean", "Pause the program once attached"),
             "justMyCode": prop("boolean", "Python: steps skip library code (default true)"),
@@ -204,7 +204,7 @@ TOOLS: dict[str, dict[str, Any]] = {
             "sessionId": SID,
             "expression": prop("string", "The expression"),
             "frameId": prop("number", "Frame id from get_stack_trace (default: the top frame)"),
-            "timeout": prop("number", "Max ms to wait for the result (default 30000)"),
+            "timeout": prop("number", "Max ms to wait (accepted; pairdbg's own request bound applies)"),
         },
         "required": ["sessionId", "expression"],
     },
@@ -235,7 +235,7 @@ TOOLS: dict[str, dict[str, Any]] = {
             "sessionId": SID,
             "classesDir": prop("string", "Compiled classes directory"),
             "sinceTimestamp": prop("number", "Only .class files modified after this time (ms)"),
-            "timeout": prop("number", "Max ms to wait"),
+            "timeout": prop("number", "Max ms to wait (no Java here: unused)"),
         },
         "required": ["sessionId", "classesDir"],
     },

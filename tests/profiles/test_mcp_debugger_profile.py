@@ -384,3 +384,88 @@ async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> 
     bps = {bp.id: (bp.file, bp.line, bp.condition) for bp in session.breakpoints.values()}
     assert bps == {"BP1": (SWAP, 9, None), "BP2": (SWAP, 19, "x == 10")}, bps
     await tool("close_debug_session", sessionId=sid)
+
+
+async def test_0_24_2_breakpoint_tools_restart_and_exceptions() -> None:
+    """What 0.24.2 added, by value: breakpoints by statement and function recorded before the start keep the ids
+    their client was given (one removed before the start too), list/remove/clear, restart re-applies them with
+    get_output starting fresh, breakOnExceptions, and 0.24.2's argument rules as -32602."""
+    require_debugpy()
+    crash = prog("crash.py")
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        first = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=9)
+        by_text = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, statement="x, y = swap_variables")
+        assert by_text["line"] == 19 and by_text["anchor"] == {"statement": "x, y = swap_variables"}
+        logpoint = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=18, logMessage="x={x}")
+        assert logpoint["logMessage"] == "x={x}" and logpoint["message"].startswith("Logpoint recorded")
+        for bad in (
+            {"file": SWAP, "line": 9, "expectedContent": "b = a"},
+            {"file": SWAP, "line": 9, "statement": "a = b"},
+            {"file": SWAP, "line": 9, "nearLine": 3},
+            {"function": "main", "file": SWAP},
+            {"function": "main", "logMessage": "x"},
+        ):
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("set_breakpoint", {"sessionId": sid, **bad})
+            assert refused.value.code == -32602, bad
+        removed = await call(client, "remove_breakpoint", sessionId=sid, breakpointId=first["breakpointId"])
+        assert [r["id"] for r in removed["removed"]] == [first["breakpointId"]]
+        listed = await call(client, "list_breakpoints", sessionId=sid)
+        assert [b["id"] for b in listed["breakpoints"]] == [by_text["breakpointId"], logpoint["breakpointId"]]
+
+        started = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP)
+        assert started["state"] == "paused" and started["data"]["reason"] == "breakpoint"
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert row["lastStop"]["reason"] == "breakpoint" and isinstance(row["lastStop"]["timestamp"], int)
+        # the session numbered them BP1, BP2; the client still knows them by the ids it was given
+        listed = await call(client, "list_breakpoints", sessionId=sid, file=SWAP)
+        assert [(b["id"], b["line"], b["verified"]) for b in listed["breakpoints"]] == [
+            (by_text["breakpointId"], 19, True),
+            (logpoint["breakpointId"], 18, True),
+        ]
+        assert "functionBreakpoints" not in listed
+        new = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=10)
+        assert new["breakpointId"] not in (by_text["breakpointId"], logpoint["breakpointId"])
+        at_line = await call(client, "remove_breakpoint", sessionId=sid, file=SWAP, line=10)
+        assert [r["id"] for r in at_line["removed"]] == [new["breakpointId"]]
+        output = await call(client, "get_output", sessionId=sid)
+        assert "".join(e["output"] for e in output["entries"]).count("Result: 30") == 1
+
+        restarted = await call(client, "restart_debugging", sessionId=sid)
+        assert restarted["state"] == "paused" and restarted["data"]["breakpointsReapplied"] == 2
+        assert restarted["data"]["outputReset"] is True
+        fresh = await call(client, "get_output", sessionId=sid, since=0)
+        assert "".join(e["output"] for e in fresh["entries"]).count("Result: 30") == 1, fresh
+        local = await call(client, "get_local_variables", sessionId=sid, names=["x", "nope"])
+        assert [v["name"] for v in local["variables"]] == ["x"] and local["notFound"] == ["nope"]
+        cleared = await call(client, "clear_breakpoints", sessionId=sid)
+        assert cleared["cleared"] == 2 and cleared["files"] == [SWAP]
+        assert (await call(client, "list_breakpoints", sessionId=sid))["count"] == 0
+        assert (await call(client, "remove_breakpoint", sessionId=sid, function="main"))["success"] is False
+        await call(client, "close_debug_session", sessionId=sid)
+
+        # a function breakpoint recorded before the start stops there
+        fn = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        await call(client, "set_breakpoint", sessionId=fn, function="divide")
+        stopped = await call(client, "start_debugging", sessionId=fn, scriptPath=crash)
+        assert stopped["data"]["reason"] == "function breakpoint", stopped
+        top = (await call(client, "get_stack_trace", sessionId=fn))["stackFrames"][0]
+        assert top["name"] == "divide"
+        functions = (await call(client, "list_breakpoints", sessionId=fn))["functionBreakpoints"]
+        assert [f["functionName"] for f in functions] == ["divide"]
+        await call(client, "close_debug_session", sessionId=fn)
+
+        # breakOnExceptions: the launch default stops at the crash; none lets it end
+        for mode, state in (("uncaught", "paused"), ("none", "stopped")):
+            ex = (await call(client, "create_debug_session", language="python"))["sessionId"]
+            answer = await call(client, "start_debugging", sessionId=ex, scriptPath=crash, breakOnExceptions=mode)
+            assert answer["state"] == state, (mode, answer)
+            if state == "paused":
+                trace = await call(client, "get_stack_trace", sessionId=ex)
+                assert trace["stopReason"] == "exception"
+                assert trace["lastStop"]["exceptionInfo"]["exceptionId"] == "ZeroDivisionError"
+                assert trace["lastStop"]["exceptionInfo"]["description"] == "division by zero"
+            else:
+                assert answer["data"]["exitCode"] == 1
+            await call(client, "close_debug_session", sessionId=ex)
