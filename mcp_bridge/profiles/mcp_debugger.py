@@ -775,7 +775,7 @@ async def get_stack_trace(sessions: Sessions, call: Call, a: dict[str, Any]) -> 
     data = (await call.run("get_call_stack", session_id=session_id, count=200, include_library=internals)).data
     frames = [
         {
-            "id": number(f["handle"]),
+            "id": sessions.frame_number(session_id, f["handle"]),
             "name": f["function"],
             "file": f.get("file"),
             "line": f.get("line"),
@@ -800,8 +800,9 @@ async def get_stack_trace(sessions: Sessions, call: Call, a: dict[str, Any]) -> 
 
 
 async def get_scopes(sessions: Sessions, call: Call, a: dict[str, Any]) -> dict[str, Any]:
-    frame = whole_number(a, "frameId")
-    data = (await call.run("get_scopes", session_id=sessions.live(a["sessionId"]), frame=f"@f{frame}")).data
+    session_id = sessions.live(a["sessionId"])
+    frame = sessions.frame_handle(session_id, whole_number(a, "frameId") or 0)
+    data = (await call.run("get_scopes", session_id=session_id, frame=frame)).data
     scopes = [{"name": s["name"], "variablesReference": number(s.get("handle"))} for s in data["scopes"]]
     return {"success": True, "scopes": scopes}
 
@@ -872,13 +873,14 @@ async def get_local_variables(sessions: Sessions, call: Call, a: dict[str, Any])
 
 
 async def evaluate_expression(sessions: Sessions, call: Call, a: dict[str, Any]) -> dict[str, Any]:
+    session_id = sessions.live(a["sessionId"])
     frame = whole_number(a, "frameId")
     data = (
         await call.run(
             "evaluate_expression",
-            session_id=sessions.live(a["sessionId"]),
+            session_id=session_id,
             expression=a["expression"],
-            frame=None if frame is None else f"@f{frame}",
+            frame=None if frame is None else sessions.frame_handle(session_id, frame),
         )
     ).data
     return {

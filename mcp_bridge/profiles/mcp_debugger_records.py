@@ -82,6 +82,8 @@ class Sessions:
         self.hub = hub
         self.records: dict[str, Record] = {}
         self.stopped_at: dict[str, int] = {}  # pairdbg session id -> ms since the epoch of its newest stop
+        #: pairdbg session id -> (stop number, frame handle -> frameId, frameId -> handle) of its newest stop
+        self.frames: dict[str, tuple[int, dict[str, int], dict[int, str]]] = {}
         hub.bus.add_listener(self._heard)
 
     def _heard(self, event: Event) -> None:
@@ -89,6 +91,27 @@ class Sessions:
             self.stopped_at[event.session_id] = int(time.time() * 1000)
         elif isinstance(event, SessionRemoved) and event.session_id:
             self.stopped_at.pop(event.session_id, None)
+            self.frames.pop(event.session_id, None)
+
+    def _frame_table(self, session_id: str) -> tuple[dict[str, int], dict[int, str]]:
+        stop = self.hub.get(session_id).stop_number
+        known = self.frames.get(session_id)
+        if known is None or known[0] != stop:
+            known = self.frames[session_id] = (stop, {}, {})
+        return known[1], known[2]
+
+    def frame_number(self, session_id: str, handle: str) -> int:
+        """mcp-debugger's numeric frameId for a frame handle of the current stop: @fN is N; a hidden library frame
+        (@f0-1) or another thread's (@f2.0) gets a number from 10000 on, valid for this stop."""
+        by_handle, by_number = self._frame_table(session_id)
+        if handle not in by_handle:
+            plain = handle[2:]
+            number = int(plain) if plain.isdigit() else 10000 + len(by_number)
+            by_handle[handle], by_number[number] = number, handle
+        return by_handle[handle]
+
+    def frame_handle(self, session_id: str, number: int) -> str:
+        return self._frame_table(session_id)[1].get(number, f"@f{number}")
 
     def find(self, sid: str) -> tuple[Record | None, str | None]:
         """(record, pairdbg session id); SESSION_NOT_FOUND when neither knows `sid`."""

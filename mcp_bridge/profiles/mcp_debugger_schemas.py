@@ -159,7 +159,10 @@ TOOLS: dict[str, dict[str, Any]] = {
     ),
     "pause_execution": {
         "description": "Pause the running program",
-        "properties": {"sessionId": SID, "threadId": prop("number", "Thread to pause (default: all)")},
+        "properties": {
+            "sessionId": SID,
+            "threadId": prop("number", "Thread to pause (accepted; pairdbg pauses every thread)"),
+        },
         "required": ["sessionId"],
     },
     "list_threads": only_session("List the program's threads", read_only=True),

@@ -469,3 +469,28 @@ async def test_0_24_2_breakpoint_tools_restart_and_exceptions() -> None:
             else:
                 assert answer["data"]["exitCode"] == 1
             await call(client, "close_debug_session", sessionId=ex)
+
+
+async def test_include_internals_lists_library_frames_with_their_own_ids() -> None:
+    """An exception raised inside the stdlib: the default stack hides the library frames and says how many;
+    includeInternals lists them, each with its own frameId that get_scopes and evaluate_expression accept."""
+    require_debugpy()
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        started = await call(client, "start_debugging", sessionId=sid, scriptPath=prog("lib_error.py"))
+        assert started["data"]["reason"] == "exception"
+        short = await call(client, "get_stack_trace", sessionId=sid)
+        assert [f["name"] for f in short["stackFrames"]] == ["load", "<module>"]
+        assert short["hiddenFrames"] == 3 and "includeInternals" in short["note"]
+        full = await call(client, "get_stack_trace", sessionId=sid, includeInternals=True)
+        ids = [f["id"] for f in full["stackFrames"]]
+        assert full["count"] == 5 and len(set(ids)) == 5, full["stackFrames"]
+        top = full["stackFrames"][0]
+        assert top["name"] == "raw_decode" and top["file"].endswith("decoder.py")
+        scopes = await call(client, "get_scopes", sessionId=sid, frameId=top["id"])
+        assert scopes["scopes"][0]["name"] == "Locals"
+        here = await call(
+            client, "evaluate_expression", sessionId=sid, expression="type(self).__name__", frameId=top["id"]
+        )
+        assert here["result"] == "'JSONDecoder'", here
+        await call(client, "close_debug_session", sessionId=sid)
