@@ -13,6 +13,7 @@ import functools
 import os
 import re
 import uuid
+from dataclasses import dataclass
 from typing import Any
 
 from mcp import MCPError
@@ -318,25 +319,53 @@ def function_row(bp: dict[str, Any], client_id: str) -> dict[str, Any]:
     return row
 
 
+@dataclass
+class Aim:
+    """Where a line breakpoint goes: its file and line, the line's context, the statement it was found by."""
+
+    file: str
+    line: int
+    context: dict[str, Any]
+    anchor: dict[str, Any] | None
+    warnings: list[str]
+
+
+async def aim(call: Call, a: dict[str, Any], session_id: str | None) -> Aim:
+    """The line `a` addresses (line, or statement near nearLine), checked against expectedContent; refuses a
+    missing file, a line past its end, a statement no line holds, a line that does not hold expectedContent."""
+    warnings: list[str] = []
+    anchor = None
+    if a.get("statement") is not None:
+        found = (await call.run("get_source_context", session_id=session_id, file=a["file"], line=1, context=0)).data
+        line, others = find_statement(found["file"], a["statement"], whole_number(a, "nearLine"))
+        anchor = {"statement": a["statement"]}
+        if others:
+            warnings.append(f"statement also matches line{'s' if len(others) > 1 else ''} {others[:5]}")
+    else:
+        line = whole_number(a, "line") or 0
+        if line < 1:
+            raise ArgumentError(f"line {line}: lines are 1-indexed", hint="pass line >= 1")
+    ctx = await context_of(call, a["file"], line, 2, session_id)
+    if a.get("expectedContent") is not None:
+        warning = check_expected(a["expectedContent"], ctx, ctx["file"], line)
+        if warning:
+            warnings.insert(0, warning)
+    return Aim(ctx["file"], line, ctx, anchor, warnings)
+
+
 async def set_breakpoint(sessions: Sessions, call: Call, a: dict[str, Any]) -> dict[str, Any]:
     check_breakpoint_arguments(a)
     record, session_id = sessions.find(a["sessionId"])
     if session_id is None and record is not None:
         return await record_breakpoint(sessions, call, record, a)
     session_id = sessions.live(a["sessionId"])
-    asked = whole_number(a, "line") if a.get("statement") is None else whole_number(a, "nearLine")
-    if a.get("function") is None and a.get("expectedContent") is not None:
-        ctx = await context_of(call, a["file"], asked or 1, 2, session_id)
-        warning = check_expected(a["expectedContent"], ctx, ctx["file"], asked or 1)
-    else:
-        warning = None
+    aimed = await aim(call, a, session_id) if a.get("function") is None else None
     view = (
         await call.run(
             "set_breakpoint",
             session_id=session_id,
-            file=a.get("file"),
-            line=asked,
-            statement=a.get("statement"),
+            file=aimed.file if aimed else None,
+            line=aimed.line if aimed else None,
             function=a.get("function"),
             condition=a.get("condition"),
             log_message=a.get("logMessage"),
@@ -353,11 +382,11 @@ async def set_breakpoint(sessions: Sessions, call: Call, a: dict[str, Any]) -> d
     requested = view["line"]
     line = view.get("actual_line") or requested
     ctx = await context_of(call, view.get("file") or a["file"], line, 2, session_id)
-    warnings = [w for w in (warning, view.get("message")) if w]
+    assert aimed is not None  # a line breakpoint was aimed
+    warnings = [*aimed.warnings, *([view["message"]] if view.get("message") else [])]
     if line != requested:
         warnings.append(f"Breakpoint moved by the debugger: requested line {requested}, bound to line {line}")
-    anchor = {"statement": a["statement"]} if a.get("statement") is not None else None
-    return line_reply(client_id, ctx, line, requested, anchor, view, a, "set", warnings)
+    return line_reply(client_id, ctx, line, requested, aimed.anchor, view, a, "set", warnings)
 
 
 def line_reply(
@@ -415,23 +444,8 @@ async def record_breakpoint(sessions: Sessions, call: Call, record: Record, a: d
             out["condition"] = a["condition"]
         out.update(verified=False, message=f"Function breakpoint on {a['function']} recorded (set when it starts)")
         return out
-    warnings: list[str] = []
-    anchor = None
-    if a.get("statement") is not None:
-        found = (await call.run("get_source_context", file=a["file"], line=1, context=0)).data["file"]
-        line, others = find_statement(found, a["statement"], whole_number(a, "nearLine"))
-        anchor = {"statement": a["statement"]}
-        if others:
-            warnings.append(f"statement also matches line{'s' if len(others) > 1 else ''} {others[:5]}")
-    else:
-        line = whole_number(a, "line") or 0
-        if line < 1:
-            raise ArgumentError(f"line {line}: lines are 1-indexed", hint="pass line >= 1")
-    ctx = await context_of(call, a["file"], line, 2, None)  # refuses a missing file or a line past its end
-    if a.get("expectedContent") is not None:
-        warning = check_expected(a["expectedContent"], ctx, ctx["file"], line)
-        if warning:
-            warnings.insert(0, warning)
+    aimed = await aim(call, a, None)
+    line, ctx, anchor, warnings = aimed.line, aimed.context, aimed.anchor, aimed.warnings
     bp = {
         "id": record.next_pending_id(),
         "file": ctx["file"],

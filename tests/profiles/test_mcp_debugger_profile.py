@@ -425,7 +425,13 @@ async def test_0_24_2_breakpoint_tools_restart_and_exceptions() -> None:
             (logpoint["breakpointId"], 18, True),
         ]
         assert "functionBreakpoints" not in listed
-        new = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=10)
+        with pytest.raises(MCPError) as stale:  # a live session checks expectedContent on the found line too
+            await client.call_tool(
+                "set_breakpoint", {"sessionId": sid, "file": SWAP, "statement": "b = a", "expectedContent": "a = b"}
+            )
+        assert stale.value.code == -32602 and "does not match expectedContent" in stale.value.error.message
+        new = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, statement="b = a", expectedContent="b = a")
+        assert new["line"] == 10 and new["verified"] is True and new["anchor"] == {"statement": "b = a"}
         assert new["breakpointId"] not in (by_text["breakpointId"], logpoint["breakpointId"])
         at_line = await call(client, "remove_breakpoint", sessionId=sid, file=SWAP, line=10)
         assert [r["id"] for r in at_line["removed"]] == [new["breakpointId"]]
