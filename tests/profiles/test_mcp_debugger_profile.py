@@ -500,3 +500,30 @@ async def test_include_internals_lists_library_frames_with_their_own_ids() -> No
         )
         assert here["result"] == "'JSONDecoder'", here
         await call(client, "close_debug_session", sessionId=sid)
+
+
+async def test_attach_with_stop_on_entry_and_exceptions(listening_program) -> None:
+    """attach_to_process's 0.24.2 arguments: stopOnEntry pauses the attached program; breakOnExceptions and the
+    timeouts are accepted alongside it (the mode itself is pairdbg's set_pause_on_exceptions, tested there)."""
+    port, proc = listening_program
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+
+        async def attached() -> bool:
+            answer = await call(
+                client,
+                "attach_to_process",
+                sessionId=sid,
+                port=port,
+                stopOnEntry=True,
+                breakOnExceptions="all",
+                timeout=5000,
+                verifyTimeout=5000,
+            )
+            return answer["success"]
+
+        await until(attached, f"debugpy listening on {port}", timeout=20)
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert row["state"] == "paused" and row["lastStop"]["reason"] == "pause", row
+        detached = await call(client, "detach_from_process", sessionId=sid)
+        assert detached["success"] is True and proc.poll() is None
