@@ -19,6 +19,7 @@ from typing import Any
 from mcp import MCPError
 
 from pairdbg.backends import factory, queries
+from pairdbg.backends.actions.registry import cut
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
@@ -225,7 +226,7 @@ async def close_debug_session(sessions: Sessions, call: Call, a: dict[str, Any])
     try:
         record, session_id = sessions.find(sid)
     except DebugError:  # 0.24.2: not an error, a failed close
-        return {"success": False, "message": f"Failed to close debug session: {sid}"}
+        return {"success": False, "message": f"Failed to close debug session: {cut(sid)}"}
     if session_id is not None and session_id in sessions.hub.sessions and not (record and record.detached):
         await call.run("close_debug_session", session_id=session_id, terminate=True)
     else:
@@ -519,14 +520,14 @@ async def remove_breakpoint(sessions: Sessions, call: Call, a: dict[str, Any]) -
     record, session_id, rows = await breakpoint_rows(sessions, call, a["sessionId"])
     if a.get("breakpointId"):
         chosen = [bp for bp in rows if bp["client_id"] == a["breakpointId"]]
-        missing = f"No breakpoint found with id {a['breakpointId']}"
+        missing = f"No breakpoint found with id {cut(a['breakpointId'])}"
     elif a.get("function") is not None:
         chosen = [bp for bp in rows if bp.get("function") == a["function"]]
-        missing = f"No function breakpoint found for {a['function']}"
+        missing = f"No function breakpoint found for {cut(a['function'])}"
     else:
         line = whole_number(a, "line")
         chosen = [bp for bp in rows if bp.get("line") == line and same_file(bp.get("file"), a["file"])]
-        missing = f"No breakpoint found at {a['file']}:{line}"
+        missing = f"No breakpoint found at {cut(a['file'])}:{line}"
     if not chosen:
         return {"success": False, "error": missing}
     await drop(call, record, session_id, chosen)
