@@ -3,6 +3,7 @@ an error formatter, and optional resources. The actions do the work; a profile o
 
 from __future__ import annotations
 
+import difflib
 import json
 import time
 from collections.abc import Awaitable, Callable
@@ -151,7 +152,7 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
         raise ArgumentError(
             f"{spec.name}: unknown argument{'s' if len(unknown) > 1 else ''} "
             + ", ".join(repr(cut(str(k), 60)) for k in unknown),
-            hint=f"{spec.name} takes: {', '.join(spec.properties) or 'no arguments'}",
+            hint=nearest(unknown[0], spec) + f"{spec.name} takes: {', '.join(spec.properties) or 'no arguments'}",
         )
     missing = [k for k in spec.required if args.get(k) is None]
     if missing:
@@ -164,7 +165,12 @@ def check_arguments(spec: ToolSpec, args: dict[str, Any]) -> None:
         kind = prop.get("type")
         if value is None or kind is None:
             continue
-        ok = isinstance(value, JSON_TYPES[kind]) and not (kind in ("integer", "number") and isinstance(value, bool))
+        kinds = kind if isinstance(kind, list) else [kind]  # a list: any of these types (JSON Schema's union)
+        ok = any(
+            isinstance(value, JSON_TYPES[k]) and not (k in ("integer", "number") and isinstance(value, bool))
+            for k in kinds
+        )
+        kind = " or ".join(kinds)
         if kind == "integer" and isinstance(value, float) and value.is_integer():
             args[key] = value = int(value)  # JSON has one number type: 1.0 is the integer 1, and handlers get 1
             ok = True
@@ -200,6 +206,15 @@ async def call_tool(
         shorten_echoes(exc, args)
         return profile.error(spec, exc, echo_safe(args))
     return profile.result(spec, payload)
+
+
+def nearest(name: Any, spec: ToolSpec) -> str:
+    """ "did you mean X? " for an unknown argument close to one the tool takes (executable_path -> executablePath)."""
+    flat = {k.replace("_", "").lower(): k for k in spec.properties}
+    close = flat.get(str(name).replace("_", "").lower()) or next(
+        iter(difflib.get_close_matches(str(name)[:60], list(spec.properties), n=1, cutoff=0.7)), None
+    )
+    return f"did you mean {close}? " if close else ""
 
 
 def echo_safe(value: Any) -> Any:

@@ -1,6 +1,7 @@
 """`pairdbg --mcp --profile mcp-debugger` replays the seed's own documented calls (seed 002, the mcp-debugger tool
 reference: its swap_vars.py example) over a real stdio client against debugpy, and gets the seed's names, camelCase
-arguments, 1-based lines, result shapes and error formats."""
+arguments, 1-based lines, result shapes and error formats, as mcp-debugger 0.24.2 has them where it changed them
+(test_mcp_debugger_peer.py compares with the real 0.24.2)."""
 
 from __future__ import annotations
 
@@ -46,6 +47,15 @@ SEED_TOOLS = {
     "attach_to_process",
     "detach_from_process",
     "list_threads",
+    # added by 0.24.2
+    "list_breakpoints",
+    "remove_breakpoint",
+    "clear_breakpoints",
+    "restart_debugging",
+    "expose_session",
+    "unexpose_session",
+    "get_output",
+    "redefine_classes",
 }
 
 
@@ -56,7 +66,7 @@ def profile_client() -> Client:
 async def call(client: Client, tool: str, **args) -> dict:
     result = await client.call_tool(tool, args)
     payload = json.loads(result.content[0].text)
-    assert result.is_error == (payload.get("success") is False), (tool, payload)
+    assert not result.is_error, (tool, payload)  # 0.24.2 never sets isError: success says it
     return payload
 
 
@@ -67,7 +77,7 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         assert set(tools) == SEED_TOOLS
         for tool in tools.values():  # camelCase everywhere, as the seed names them
             assert all("_" not in name for name in tool.input_schema.get("properties", {})), tool.name
-        assert tools["set_breakpoint"].input_schema["required"] == ["sessionId", "file", "line"]
+        assert tools["set_breakpoint"].input_schema["required"] == ["sessionId"]  # line, statement or function
 
         langs = await call(client, "list_supported_languages")
         python = next(lang for lang in langs["languages"] if lang["id"] == "python")
@@ -115,7 +125,11 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
             "success": True,
             "state": "paused",
             "message": f"Debugging started for {SWAP}. Current state: paused",
-            "data": {"message": f"Debugging started for {SWAP}. Current state: paused", "reason": "breakpoint"},
+            "data": {
+                "message": f"Debugging started for {SWAP}. Current state: paused",
+                "reason": "breakpoint",
+                "stopOnEntrySuccessful": False,
+            },
         }
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "paused"
         again = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP)
@@ -171,20 +185,23 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
         assert [s["line"] for s in source["surrounding"]] == list(range(12, 19))
 
         threads = await call(client, "list_threads", sessionId=sid)
-        assert threads["count"] == len(threads["threads"]) >= 1 and threads["threads"][0]["name"] == "MainThread"
+        assert len(threads["threads"]) >= 1 and threads["threads"][0]["name"] == "MainThread"
 
-        assert await call(client, "step_over", sessionId=sid) == {
-            "success": True,
-            "state": "paused",
-            "message": "Stepped over",
-        }
+        stepped = await call(client, "step_over", sessionId=sid)
+        assert stepped["success"] is True and stepped["state"] == "paused" and stepped["message"] == "Stepped over"
+        assert stepped["location"] == {"file": SWAP, "line": 10, "column": 1}
+        assert stepped["context"]["lineContent"].strip().startswith("b = a")
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["line"] == 10
         assert (await call(client, "step_into", sessionId=sid))["message"] == "Stepped into"
         assert (await call(client, "step_out", sessionId=sid))["message"] == "Stepped out"
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "main"
         ended = await call(client, "continue_execution", sessionId=sid)
-        assert ended == {"success": True, "state": "stopped", "message": "Continued execution"}
-        assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+        assert ended == {"success": True, "message": "Continued execution"}  # at once, as 0.24.2
+
+        async def stopped() -> bool:
+            return (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
+
+        await until(stopped, "the program to end")
 
         closed = await call(client, "close_debug_session", sessionId=sid)
         assert closed == {"success": True, "message": f"Closed debug session: {sid}"}
@@ -196,13 +213,13 @@ async def test_seed_swap_vars_flow_over_stdio() -> None:
 async def test_seed_error_formats_over_stdio() -> None:
     require_debugpy()
     async with profile_client() as client:
-        # protocol errors: -32603 for a control request on a missing session, -32602 for a malformed call
-        with pytest.raises(MCPError) as missing:
-            await client.call_tool("continue_execution", {"sessionId": "nope"})
-        assert missing.value.code == -32603
-        assert missing.value.error.message == (
-            "MCP error -32603: Failed to continue execution: Managed session not found: nope"
-        )
+        # a missing session: 0.24.2 answers success:false (the seed's v0.19 raised -32603); -32602 for a malformed
+        # call, -32601 for an unknown tool
+        missing = await call(client, "continue_execution", sessionId="nope")
+        assert missing["success"] is False and missing["error"].startswith("Session not found: nope")
+        with pytest.raises(MCPError) as unknown:
+            await client.call_tool("restart_debuging", {"sessionId": "nope"})
+        assert unknown.value.code == -32601 and unknown.value.error.message.endswith("Unknown tool: restart_debuging")
         with pytest.raises(MCPError) as bad_language:
             await client.call_tool("create_debug_session", {"language": "cobol"})
         assert bad_language.value.code == -32602 and "Invalid language" in bad_language.value.error.message
@@ -265,7 +282,7 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
             await client.call_tool("attach_to_process", {"sessionId": sid})
         assert no_port.value.code == -32602
         by_pid = await call(client, "attach_to_process", sessionId=sid, processId=proc.pid)
-        assert by_pid["success"] is False and "port" in by_pid["message"]
+        assert by_pid["success"] is False and "port" in by_pid["error"]
 
         async def attached() -> bool:
             answer = await call(client, "attach_to_process", sessionId=sid, port=port)
@@ -283,7 +300,7 @@ async def test_attach_and_detach_leave_the_program_running(listening_program) ->
         await until(stopped, "the attached program to stop at tick()")
         assert (await call(client, "get_stack_trace", sessionId=sid))["stackFrames"][0]["name"] == "tick"
         detached = await call(client, "detach_from_process", sessionId=sid)
-        assert detached == {"success": True, "message": "Detached from process"}
+        assert detached == {"success": True, "state": "stopped", "message": "Detached from process"}
         assert (await call(client, "list_debug_sessions"))["sessions"][0]["state"] == "stopped"
         assert proc.poll() is None, "detach ended the program"
 
@@ -338,7 +355,7 @@ async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> 
     async def tool(name: str, **args) -> dict:
         result = await call_tool(profile, hub, registry, "agent:test", name, args)
         payload = json.loads(result.content[0].text)
-        assert result.is_error == (payload.get("success") is False), (name, payload)
+        assert not result.is_error, (name, payload)
         return payload
 
     def refused(payload: dict, mode: str, needs: str) -> None:
@@ -371,3 +388,146 @@ async def test_records_obey_the_agent_mode_and_keep_their_ids(hub, registry) -> 
     bps = {bp.id: (bp.file, bp.line, bp.condition) for bp in session.breakpoints.values()}
     assert bps == {"BP1": (SWAP, 9, None), "BP2": (SWAP, 19, "x == 10")}, bps
     await tool("close_debug_session", sessionId=sid)
+
+
+async def test_0_24_2_breakpoint_tools_restart_and_exceptions() -> None:
+    """What 0.24.2 added, by value: breakpoints by statement and function recorded before the start keep the ids
+    their client was given (one removed before the start too), list/remove/clear, restart re-applies them with
+    get_output starting fresh, breakOnExceptions, and 0.24.2's argument rules as -32602."""
+    require_debugpy()
+    crash = prog("crash.py")
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        first = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=9)
+        by_text = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, statement="x, y = swap_variables")
+        assert by_text["line"] == 19 and by_text["anchor"] == {"statement": "x, y = swap_variables"}
+        logpoint = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, line=18, logMessage="x={x}")
+        assert logpoint["logMessage"] == "x={x}" and logpoint["message"].startswith("Logpoint recorded")
+        for bad in (
+            {"file": SWAP, "line": 9, "expectedContent": "b = a"},
+            {"file": SWAP, "line": 9, "statement": "a = b"},
+            {"file": SWAP, "line": 9, "nearLine": 3},
+            {"function": "main", "file": SWAP},
+            {"function": "main", "logMessage": "x"},
+        ):
+            with pytest.raises(MCPError) as refused:
+                await client.call_tool("set_breakpoint", {"sessionId": sid, **bad})
+            assert refused.value.code == -32602, bad
+        removed = await call(client, "remove_breakpoint", sessionId=sid, breakpointId=first["breakpointId"])
+        assert [r["id"] for r in removed["removed"]] == [first["breakpointId"]]
+        listed = await call(client, "list_breakpoints", sessionId=sid)
+        assert [b["id"] for b in listed["breakpoints"]] == [by_text["breakpointId"], logpoint["breakpointId"]]
+
+        started = await call(client, "start_debugging", sessionId=sid, scriptPath=SWAP)
+        assert started["state"] == "paused" and started["data"]["reason"] == "breakpoint"
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert row["lastStop"]["reason"] == "breakpoint" and isinstance(row["lastStop"]["timestamp"], int)
+        # the session numbered them BP1, BP2; the client still knows them by the ids it was given
+        listed = await call(client, "list_breakpoints", sessionId=sid, file=SWAP)
+        assert [(b["id"], b["line"], b["verified"]) for b in listed["breakpoints"]] == [
+            (by_text["breakpointId"], 19, True),
+            (logpoint["breakpointId"], 18, True),
+        ]
+        assert "functionBreakpoints" not in listed
+        with pytest.raises(MCPError) as stale:  # a live session checks expectedContent on the found line too
+            await client.call_tool(
+                "set_breakpoint", {"sessionId": sid, "file": SWAP, "statement": "b = a", "expectedContent": "a = b"}
+            )
+        assert stale.value.code == -32602 and "does not match expectedContent" in stale.value.error.message
+        new = await call(client, "set_breakpoint", sessionId=sid, file=SWAP, statement="b = a", expectedContent="b = a")
+        assert new["line"] == 10 and new["verified"] is True and new["anchor"] == {"statement": "b = a"}
+        assert new["breakpointId"] not in (by_text["breakpointId"], logpoint["breakpointId"])
+        at_line = await call(client, "remove_breakpoint", sessionId=sid, file=SWAP, line=10)
+        assert [r["id"] for r in at_line["removed"]] == [new["breakpointId"]]
+        output = await call(client, "get_output", sessionId=sid)
+        assert "".join(e["output"] for e in output["entries"]).count("Result: 30") == 1
+
+        restarted = await call(client, "restart_debugging", sessionId=sid)
+        assert restarted["state"] == "paused" and restarted["data"]["breakpointsReapplied"] == 2
+        assert restarted["data"]["outputReset"] is True
+        fresh = await call(client, "get_output", sessionId=sid, since=0)
+        assert "".join(e["output"] for e in fresh["entries"]).count("Result: 30") == 1, fresh
+        local = await call(client, "get_local_variables", sessionId=sid, names=["x", "nope"])
+        assert [v["name"] for v in local["variables"]] == ["x"] and local["notFound"] == ["nope"]
+        cleared = await call(client, "clear_breakpoints", sessionId=sid)
+        assert cleared["cleared"] == 2 and cleared["files"] == [SWAP]
+        assert (await call(client, "list_breakpoints", sessionId=sid))["count"] == 0
+        assert (await call(client, "remove_breakpoint", sessionId=sid, function="main"))["success"] is False
+        await call(client, "close_debug_session", sessionId=sid)
+
+        # a function breakpoint recorded before the start stops there
+        fn = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        await call(client, "set_breakpoint", sessionId=fn, function="divide")
+        stopped = await call(client, "start_debugging", sessionId=fn, scriptPath=crash)
+        assert stopped["data"]["reason"] == "function breakpoint", stopped
+        top = (await call(client, "get_stack_trace", sessionId=fn))["stackFrames"][0]
+        assert top["name"] == "divide"
+        functions = (await call(client, "list_breakpoints", sessionId=fn))["functionBreakpoints"]
+        assert [f["functionName"] for f in functions] == ["divide"]
+        await call(client, "close_debug_session", sessionId=fn)
+
+        # breakOnExceptions: the launch default stops at the crash; none lets it end
+        for mode, state in (("uncaught", "paused"), ("none", "stopped")):
+            ex = (await call(client, "create_debug_session", language="python"))["sessionId"]
+            answer = await call(client, "start_debugging", sessionId=ex, scriptPath=crash, breakOnExceptions=mode)
+            assert answer["state"] == state, (mode, answer)
+            if state == "paused":
+                trace = await call(client, "get_stack_trace", sessionId=ex)
+                assert trace["stopReason"] == "exception"
+                assert trace["lastStop"]["exceptionInfo"]["exceptionId"] == "ZeroDivisionError"
+                assert trace["lastStop"]["exceptionInfo"]["description"] == "division by zero"
+            else:
+                assert answer["data"]["exitCode"] == 1
+            await call(client, "close_debug_session", sessionId=ex)
+
+
+async def test_include_internals_lists_library_frames_with_their_own_ids() -> None:
+    """An exception raised inside the stdlib: the default stack hides the library frames and says how many;
+    includeInternals lists them, each with its own frameId that get_scopes and evaluate_expression accept."""
+    require_debugpy()
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+        started = await call(client, "start_debugging", sessionId=sid, scriptPath=prog("lib_error.py"))
+        assert started["data"]["reason"] == "exception"
+        short = await call(client, "get_stack_trace", sessionId=sid)
+        assert [f["name"] for f in short["stackFrames"]] == ["load", "<module>"]
+        assert short["hiddenFrames"] == 3 and "includeInternals" in short["note"]
+        full = await call(client, "get_stack_trace", sessionId=sid, includeInternals=True)
+        ids = [f["id"] for f in full["stackFrames"]]
+        assert full["count"] == 5 and len(set(ids)) == 5, full["stackFrames"]
+        top = full["stackFrames"][0]
+        assert top["name"] == "raw_decode" and top["file"].endswith("decoder.py")
+        scopes = await call(client, "get_scopes", sessionId=sid, frameId=top["id"])
+        assert scopes["scopes"][0]["name"] == "Locals"
+        here = await call(
+            client, "evaluate_expression", sessionId=sid, expression="type(self).__name__", frameId=top["id"]
+        )
+        assert here["result"] == "'JSONDecoder'", here
+        await call(client, "close_debug_session", sessionId=sid)
+
+
+async def test_attach_with_stop_on_entry_and_exceptions(listening_program) -> None:
+    """attach_to_process's 0.24.2 arguments: stopOnEntry pauses the attached program; breakOnExceptions and the
+    timeouts are accepted alongside it (the mode itself is pairdbg's set_pause_on_exceptions, tested there)."""
+    port, proc = listening_program
+    async with profile_client() as client:
+        sid = (await call(client, "create_debug_session", language="python"))["sessionId"]
+
+        async def attached() -> bool:
+            answer = await call(
+                client,
+                "attach_to_process",
+                sessionId=sid,
+                port=port,
+                stopOnEntry=True,
+                breakOnExceptions="all",
+                timeout=5000,
+                verifyTimeout=5000,
+            )
+            return answer["success"]
+
+        await until(attached, f"debugpy listening on {port}", timeout=20)
+        (row,) = (await call(client, "list_debug_sessions"))["sessions"]
+        assert row["state"] == "paused" and row["lastStop"]["reason"] == "pause", row
+        detached = await call(client, "detach_from_process", sessionId=sid)
+        assert detached["success"] is True and proc.poll() is None

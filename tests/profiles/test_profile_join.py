@@ -51,9 +51,11 @@ async def test_joined_agent_uses_the_profile_on_the_persons_hub(tmp_path, monkey
             assert started["state"] == "paused"
             (session,) = hub.sessions.values()  # the person's Hub holds the agent's session
             assert session.last_stop.location.line == 9
-            with pytest.raises(MCPError) as missing:
-                await agent.call_tool("step_over", {"sessionId": "nope"})
-            assert missing.value.code == -32603
+            missing = json.loads((await agent.call_tool("step_over", {"sessionId": "nope"})).content[0].text)
+            assert missing["success"] is False and missing["error"].startswith("Session not found: nope")
+            with pytest.raises(MCPError) as unknown:  # protocol errors pass the relay as they are
+                await agent.call_tool("restart_debuging", {"sessionId": sid})
+            assert unknown.value.code == -32601
             closed = json.loads((await agent.call_tool("close_debug_session", {"sessionId": sid})).content[0].text)
             assert closed["success"] is True
     finally:
