@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import json
 import asyncio
 import contextlib
 import importlib.util
@@ -254,7 +255,8 @@ def unwound(manager, thread, top_id, kind_of, entry):
     except Exception:
         return []
 """
-WHOLE_STACK_EXPRESSION = "(lambda ns: (exec({source!r}, ns), ns['walk']({top}))[1])({{}})"
+# JSON text, not the list itself: pydevd shows a long list's repr cut with "..." (a pytest run's 50+ frames).
+WHOLE_STACK_EXPRESSION = "(lambda ns: (exec({source!r}, ns), __import__('json').dumps(ns['walk']({top})))[1])({{}})"
 
 
 def frame_package(module: str, file: str) -> str:
@@ -345,8 +347,10 @@ class DebugpyChildren(DapBackend):
             return None
         expression = WHOLE_STACK_EXPRESSION.format(source=WHOLE_STACK, top=int(top_frame_id))
         try:
-            raw = await self.evaluate(expression, top_frame_id, context="hover")
-            walked = ast.literal_eval(raw.value)
+            # "clipboard": the whole string; other contexts cut a long one
+            raw = await self.evaluate(expression, top_frame_id, context="clipboard")
+            text = ast.literal_eval(raw.value)
+            walked = json.loads(text) if isinstance(text, str) else None
         except (DebugError, ValueError, SyntaxError):
             return None  # a pydevd without these internals: the stack says nothing it cannot know
         if not isinstance(walked, list):

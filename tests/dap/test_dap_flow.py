@@ -327,7 +327,9 @@ async def test_wait_for_stop_pending_then_pause(registry):
     paused = stop_of(await registry.run("pause_execution", {"session_id": sid}, "human"))
     assert paused["reason"] == "pause" and paused["stop_number"] == 1
     assert paused["location"]["file"] == prog("sleeper.py")
-    count = int(local_values(paused)["count"])
+    # The pause lands at module level or inside tick(); `count` is a global either way.
+    now = await registry.run("evaluate_expression", {"session_id": sid, "expression": "count"}, "h")
+    count = int(now.data["value"])
     assert count >= 1
     # Paused: wait_for_stop answers with the current stop at once; pausing again says so.
     again = await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 0}, "agent:x")
