@@ -370,6 +370,16 @@ def output_resource(session: Session) -> str:
     return head + "\n" + "".join(e["text"] if e["text"].endswith("\n") else e["text"] + "\n" for e in entries)
 
 
+def changes_resource(session: Session) -> str:
+    """The change log (data breakpoints' changes, oldest first) as plain text, under a one-line header."""
+    page = output_page(session, 0, OUTPUT_RESOURCE_ENTRIES, "changes")
+    entries = page["entries"]
+    head = f"# {len(entries)} changes, next_since={page['next_since']}" + (", more: get_output" if page["has_more"] else "")
+    if page["dropped"]:
+        head += f", {page['dropped']} older output entries dropped"
+    return head + "\n" + "".join(e["text"] for e in entries)
+
+
 @dataclass
 class StopContext:
     """What a prompt says about a session: its state, its last stop and the frames to look at."""
