@@ -9,7 +9,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .base import BreakpointState, DataBreakpointSpec, ExceptionFilter, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
+from .base import (
+    BreakpointState,
+    DataBreakpointSpec,
+    ExceptionFilter,
+    ExceptionMode,
+    FunctionBreakpointSpec,
+    LineBreakpointSpec,
+)
 from .errors import DebugError, ErrorCode, check_length
 from .events import BreakpointsChanged
 from .models import BreakpointView

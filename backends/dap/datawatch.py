@@ -19,7 +19,7 @@ HELPER = Path(__file__).with_name("pairdbg_datawatch.py")
 MODULE = "pairdbg_datawatch"
 EVENT = "pairdbgDataChange"
 
-Evaluate = Callable[[str, int | None], Awaitable[RawValue]]
+Evaluate = Callable[[str, int | None, str], Awaitable[RawValue]]
 
 
 def split_target(expression: str) -> tuple[str, str, str]:
@@ -71,7 +71,8 @@ class DataWatches:
         )
 
     async def _call(self, call: str, frame_id: int | None) -> Any:
-        raw = await self._evaluate(f"{self._module()}.{call}", frame_id)
+        # "clipboard": pydevd writes the answer out whole (other contexts cut long texts short)
+        raw = await self._evaluate(f"{self._module()}.{call}", frame_id, "clipboard")
         self._loaded = True
         try:
             return ast.literal_eval(raw.value)
@@ -82,11 +83,13 @@ class DataWatches:
 
     async def arm(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
         if spec.access != "write":
-            return DataWatch(False, reason="debugpy programs can watch writes only: a read runs no code a watch can catch")
+            return DataWatch(
+                False, reason="debugpy programs can watch writes only: a read runs no code a watch can catch"
+            )
         holder, kind, key = split_target(spec.expression)
         for what, source in (("the object", holder), ("the key", key)):
             try:
-                await self._evaluate(source, frame_id)  # said plainly when it fails, before anything is armed
+                await self._evaluate(source, frame_id, "watch")  # said plainly if it fails, before anything is armed
             except DebugError as exc:
                 raise DebugError(
                     ErrorCode.INVALID_PARAMETERS,
@@ -140,7 +143,10 @@ class DataWatches:
 
 
 def change_line(body: dict[str, Any]) -> str:
-    stamp = time.strftime("%H:%M:%S", time.localtime(body.get("time") or 0)) + f".{int((body.get('time') or 0) * 1000) % 1000:03d}"
+    stamp = (
+        time.strftime("%H:%M:%S", time.localtime(body.get("time") or 0))
+        + f".{int((body.get('time') or 0) * 1000) % 1000:03d}"
+    )
     where = f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
     text = (
         f"{stamp} {body.get('id')} {body.get('expression')} {body.get('old')} → {body.get('new')}  at {where} "

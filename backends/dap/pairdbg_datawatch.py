@@ -142,7 +142,7 @@ def _write(ws, original, obj, *args):
     olds = [w.read() for w in ws]
     result = original(obj, *args)
     frame = sys._getframe(2)  # the writer: above _write and the wrapped method
-    for w, old in zip(ws, olds):
+    for w, old in zip(ws, olds):  # noqa: B905 (the program may run on Python < 3.10)
         _changed(w, old, frame)
     return result
 
@@ -152,7 +152,7 @@ def _write_items(keys, original, obj, *args):
     olds = [w.read() for w in ws]
     result = original(obj, *args)
     frame = sys._getframe(2)
-    for w, old in zip(ws, olds):
+    for w, old in zip(ws, olds):  # noqa: B905 (the program may run on Python < 3.10)
         _changed(w, old, frame)
     return result
 
@@ -299,8 +299,11 @@ def watch(bp_id, target, kind, key, expression, condition=None, log_only=False):
         _wrapped[cls] = wrapping
     wrapping.by_object.setdefault(id(target), {}).setdefault(key, []).append(w)
     watches[bp_id] = w
-    missed = MISSED if kind == "attr" else f"writes {cls.__qualname__}'s own methods make to its storage without " \
-        f"{names[0]}/{names[1]}, and {MISSED}"
+    missed = (
+        MISSED
+        if kind == "attr"
+        else f"writes {cls.__qualname__}'s own methods make to its storage without {names[0]}/{names[1]}, and {MISSED}"
+    )
     return {
         "watching": f"{kind} {key!r} of {cls.__module__}.{cls.__qualname__} object at {id(target):#x}",
         "value": _show(w.read()),
@@ -311,29 +314,40 @@ def watch(bp_id, target, kind, key, expression, condition=None, log_only=False):
 def _check(target, kind, key):
     cls = type(target)
     if isinstance(target, type):
-        raise Refused(f"{target.__qualname__} is a class: a class attribute is written into the class's own "
-                      "dict without Python code to catch it; watch an instance's attribute")
+        raise Refused(
+            f"{target.__qualname__} is a class: a class attribute is written into the class's own "
+            "dict without Python code to catch it; watch an instance's attribute"
+        )
     if type(target).__name__ == "module" and isinstance(target, type(sys)):
-        raise Refused("a module global is written straight into the module's dict (by `global` assignments and "
-                      "imports), which runs no Python code to catch it")
+        raise Refused(
+            "a module global is written straight into the module's dict (by `global` assignments and "
+            "imports), which runs no Python code to catch it"
+        )
     if not cls.__flags__ & HEAP_TYPE:
-        raise Refused(f"a {cls.__qualname__} is a built-in type: CPython writes its "
-                      f"{'items' if kind == 'item' else 'attributes'} without running Python code, so no write to "
-                      "it can be caught; watch an attribute of an object of a class written in Python")
+        raise Refused(
+            f"a {cls.__qualname__} is a built-in type: CPython writes its "
+            f"{'items' if kind == 'item' else 'attributes'} without running Python code, so no write to "
+            "it can be caught; watch an attribute of an object of a class written in Python"
+        )
     if kind == "attr":
         if dataclasses.is_dataclass(target) and target.__dataclass_params__.frozen:
-            raise Refused(f"{cls.__qualname__} is a frozen dataclass: its fields are written once by "
-                          "object.__setattr__ in __init__ and cannot change after")
+            raise Refused(
+                f"{cls.__qualname__} is a frozen dataclass: its fields are written once by "
+                "object.__setattr__ in __init__ and cannot change after"
+            )
         for base in cls.__mro__:
             descriptor = base.__dict__.get(key)
             if descriptor is not None and not base.__flags__ & HEAP_TYPE and hasattr(descriptor, "__set__"):
-                raise Refused(f"{key} is a field of the built-in type {base.__qualname__}, which its C code "
-                              "writes directly")
+                raise Refused(
+                    f"{key} is a field of the built-in type {base.__qualname__}, which its C code writes directly"
+                )
         return cls
     for base in cls.__mro__[:-1]:
         if not base.__flags__ & HEAP_TYPE:
-            raise Refused(f"{cls.__qualname__} is built on the built-in {base.__qualname__}, whose own methods "
-                          "(update, setdefault, …) write items without calling __setitem__")
+            raise Refused(
+                f"{cls.__qualname__} is built on the built-in {base.__qualname__}, whose own methods "
+                "(update, setdefault, …) write items without calling __setitem__"
+            )
     write = getattr(cls, "__setitem__", None)
     if write is None:
         raise Refused(f"a {cls.__qualname__} has no __setitem__: its items are not written by assignment")

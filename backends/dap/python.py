@@ -306,7 +306,7 @@ class DebugpyChildren(DapBackend):
     def __init__(self) -> None:
         super().__init__()
         self._releases: set[asyncio.Future[None]] = set()  # children let go undebugged (TRACKER)
-        self.data_watches = DataWatches(lambda expression, frame_id: self.evaluate(expression, frame_id, "clipboard"))
+        self.data_watches = DataWatches(self.evaluate)
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
