@@ -23,6 +23,7 @@ import dataclasses
 import sys
 import threading
 import time
+from sys import _getframe
 
 EVENT = "pairdbgDataChange"
 HEAP_TYPE = 1 << 9  # Py_TPFLAGS_HEAPTYPE: a class made by a class statement (or a C extension's heap type)
@@ -30,6 +31,7 @@ VALUE_CHARS = 120  # like the stop report's locals
 MAX_EVENTS = 10_000  # per watch: later changes are counted, not sent (a hot loop would flood the connection)
 MISSED = "writes through object.__setattr__, obj.__dict__ or vars(obj), C code and ctypes"
 UNSET = object()
+HERE = _getframe(0).f_code.co_filename  # the name pairdbg compiled this file under (its path)
 
 #: id -> Watch, every armed watch.
 watches = {}
@@ -42,14 +44,14 @@ class Refused(Exception):
 
 
 class Watch:
-    def __init__(self, bp_id, target, kind, key, expression, condition, log_only):
+    def __init__(self, bp_id, target, kind, key, expression, condition, log_only, scope):
         self.id = bp_id
         self.target = target  # held: the object stays alive (and its id unique) while watched
         self.kind = kind  # "attr" or "item"
         self.key = key
         self.expression = expression
-        self.condition = compile(condition, "<condition>", "eval") if condition else None
-        self.condition_text = condition
+        self.test = _condition(condition, scope)
+        self.scope = scope  # the globals of the frame it was set in: the condition's names beside value and old
         self.log_only = log_only
         self.changes = 0
         self.sent = 0
@@ -80,18 +82,35 @@ class Wrapping:
         original_delete = _next_method(cls, delete_name, self.saved[delete_name])
 
         if write_name == "__setattr__":
+            # The hot path: every write to every instance of the class comes through here, under pydevd's tracer.
+            # One dict lookup lets other instances through; the watched one pays two reads and a compare, inline.
 
             def watched_write(obj, name, value):
                 keys = by_object.get(id(obj))
                 if keys is None or name not in keys:
                     return original_write(obj, name, value)
-                return _write(keys[name], original_write, obj, name, value)
+                try:
+                    old = getattr(obj, name)
+                except Exception:
+                    old = UNSET
+                original_write(obj, name, value)
+                try:
+                    new = getattr(obj, name)
+                except Exception:
+                    new = UNSET
+                if new is not old:
+                    _changed(keys[name], old, new, _getframe(1))
 
             def watched_delete(obj, name):
                 keys = by_object.get(id(obj))
                 if keys is None or name not in keys:
                     return original_delete(obj, name)
-                return _write(keys[name], original_delete, obj, name)
+                try:
+                    old = getattr(obj, name)
+                except Exception:
+                    old = UNSET
+                original_delete(obj, name)
+                _changed(keys[name], old, UNSET, _getframe(1))
 
         else:  # items: any key may alias the watched one (a case-insensitive mapping), so every write is compared
 
@@ -127,63 +146,62 @@ class Wrapping:
 
 
 def _next_method(cls, name, own):
-    """What a write did before the wrap: the class's own method, else the next class's in the MRO (looked up at
-    each call through super(), so a base watched later is still gone through)."""
+    """What a write did before the wrap: the class's own method, else the one it inherits (object's, a C slot, for
+    most classes: called directly, no Python frame in between). Only instances of `cls` itself are ever watched
+    through it, so a base class wrapped later needs no say here."""
     if own is not UNSET:
         return own
-
-    def through_super(obj, *args):
-        return getattr(super(cls, obj), name)(*args)
-
-    return through_super
-
-
-def _write(ws, original, obj, *args):
-    olds = [w.read() for w in ws]
-    result = original(obj, *args)
-    frame = sys._getframe(2)  # the writer: above _write and the wrapped method
-    for w, old in zip(ws, olds):  # noqa: B905 (the program may run on Python < 3.10)
-        _changed(w, old, frame)
-    return result
+    for base in cls.__mro__[1:]:
+        if name in base.__dict__:
+            return base.__dict__[name]
+    return getattr(object, name)
 
 
 def _write_items(keys, original, obj, *args):
     ws = [w for group in keys.values() for w in group]
     olds = [w.read() for w in ws]
     result = original(obj, *args)
-    frame = sys._getframe(2)
+    frame = _getframe(2)  # the writer: above this and the wrapped method
     for w, old in zip(ws, olds):  # noqa: B905 (the program may run on Python < 3.10)
-        _changed(w, old, frame)
+        new = w.read()
+        if new is not old:
+            _changed((w,), old, new, frame)
     return result
 
 
-def _changed(w, old, frame):
-    if not w.enabled or w.id not in watches:
-        return
-    new = w.read()
-    if new is old or (_same(new, old)):
-        return
-    # The writer may be a library method called from the user's code (update() calling __setitem__): the stop and
-    # the log name the frame pydevd shows, the nearest one it does not hide.
-    frame = _shown_frame(frame)
-    if w.condition is not None:
+def _changed(ws, old, new, frame):
+    for w in ws:
+        if not w.enabled or w.id not in watches:
+            continue
         try:
-            if not eval(w.condition, frame.f_globals, {"value": None if new is UNSET else new, "old": old}):
-                return
-        except Exception as exc:
-            _send(w, old, new, frame, stop=False, note=f"condition raised {type(exc).__name__}: {exc}")
-            return
-    w.changes += 1
-    _send(w, old, new, frame, stop=not w.log_only)
-    if not w.log_only:
-        _suspend(frame)
+            if new == old and type(new) is type(old):
+                continue
+        except Exception:
+            pass
+        if w.test is not None:
+            try:
+                if not w.test(None if new is UNSET else new, None if old is UNSET else old):
+                    continue
+            except Exception as exc:
+                _send(
+                    w, old, new, _shown_frame(frame), stop=False, note=f"condition raised {type(exc).__name__}: {exc}"
+                )
+                continue
+        # The writer may be a library method called from the user's code (update() calling __setitem__): the stop
+        # and the log name the frame pydevd shows, the nearest one it does not hide.
+        shown = _shown_frame(frame)
+        w.changes += 1
+        _send(w, old, new, shown, stop=not w.log_only)
+        if not w.log_only:
+            _suspend(shown)
 
 
-def _same(a, b):
-    try:
-        return bool(a == b) and type(a) is type(b)
-    except Exception:
-        return False
+def _condition(text, scope):
+    """`value < 0` as a function of (value, old), made once: no compile or eval per write. Compiled under this file's
+    name, so pydevd neither traces nor shows it."""
+    if not text:
+        return None
+    return eval(compile(f"lambda value, old: (\n{text}\n)", HERE, "eval"), scope)
 
 
 def _shown_frame(frame):
@@ -258,12 +276,26 @@ def _suspend(frame):
 
     thread = threading.current_thread()
     info = db.set_additional_thread_info(thread)
-    info.is_tracing += 1  # as pydevd's own stop does: no trace events of this thread reach it while it waits
+    # As pydevd's own stops do: no trace events of this thread reach it while it waits (with sys.monitoring, on
+    # Python 3.12+, the evaluations made during the stop would otherwise reach pydevd in the middle of it).
+    monitoring = _monitoring()
+    saved = monitoring.suspend_current_thread_tracing() if monitoring is not None else False
+    info.is_tracing += 1
     try:
         db.set_suspend(thread, CMD_SET_BREAK, suspend_other_threads=True)
         db.do_wait_suspend(thread, frame, "line", None)
     finally:
         info.is_tracing -= 1
+        if saved:
+            monitoring.resume_current_thread_tracing()
+
+
+def _monitoring():
+    """pydevd's sys.monitoring backend, when it is the one tracing (Python 3.12+), else None."""
+    constants = sys.modules.get("_pydevd_bundle.pydevd_constants")
+    monitoring = getattr(sys.modules.get("pydevd"), "pydevd_sys_monitoring", None)
+    used = getattr(constants, "PYDEVD_USE_SYS_MONITORING", False)
+    return monitoring if used and hasattr(monitoring, "suspend_current_thread_tracing") else None
 
 
 # ----- what pairdbg calls (by evaluate) ----------------------------------------------------------------------------
@@ -283,7 +315,7 @@ def watch(bp_id, target, kind, key, expression, condition=None, log_only=False):
     """Arm a watch; a dict saying what is watched and what it misses, or {"refused": reason}."""
     try:
         cls = _check(target, kind, key)
-        w = Watch(bp_id, target, kind, key, expression, condition, log_only)
+        w = Watch(bp_id, target, kind, key, expression, condition, log_only, _getframe(1).f_globals)
     except Refused as exc:
         return {"refused": str(exc)}
     except SyntaxError as exc:
@@ -381,10 +413,9 @@ def update(bp_id, enabled=None, condition=None):
         return {"refused": f"{bp_id} is not armed in the program"}
     if condition is not None:
         try:
-            w.condition = compile(condition, "<condition>", "eval") if condition else None
+            w.test = _condition(condition, w.scope)
         except SyntaxError as exc:
             return {"refused": f"the condition is not a Python expression ({exc.msg})"}
-        w.condition_text = condition or None
     if enabled is not None:
         w.enabled = enabled
     return {"ok": True}
