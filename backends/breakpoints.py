@@ -285,7 +285,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 hint="watch an attribute or item of an object of a class written in Python",
             )
         bp.watching, bp.missed = watch.watching, watch.missed
-        bp.state = BreakpointState(True, message=f"armed, value now {watch.value}", backend_id=bp.id)
+        bp.state = BreakpointState(True, message=f"armed (the value was {watch.value} when set)", backend_id=bp.id)
         self._by_id[bp.id] = bp
         self.publish()
         return bp

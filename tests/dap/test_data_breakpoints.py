@@ -154,3 +154,26 @@ async def test_steps_never_enter_the_helper(registry):
         ("main", line_of(PROGRAM, "    add(cart, price)")),
         ("add", line_of(PROGRAM, "# writes total")),
     ], places
+
+
+async def test_removed_while_running_and_every_change_logged(registry):
+    loop = "data_loop.py"
+    started = await registry.run("start_debugging", {"program": prog(loop), "stop_on_entry": True}, ME)
+    sid = started.data["session_id"]
+    await registry.run("set_breakpoint", {"session_id": sid, "file": prog(loop), "line": line_of(loop, "# stop")}, ME)
+    stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
+    logged = await watch(registry, sid, "counter.value", log_only=True)
+    late = await watch(registry, sid, "counter.value", condition="value >= 150")  # ~1.5 s after the start
+    running = await registry.run("continue_execution", {"session_id": sid, "wait_s": 0.2}, ME)
+    assert running.data["state"] == "running", running.text
+    await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": late["id"]}, ME)  # while it runs
+    end = await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 30}, ME)
+    assert end.data["state"] == "terminated", end.text  # the removed watch never stopped it
+    assert not any("→" in line for line in end.data.get("output_tail") or []), end.data  # changes stay in their log
+    entries, since, more = [], 0, True
+    while more:  # a page holds up to 16,000 characters
+        page = await registry.run("get_output", {"session_id": sid, "category": "changes", "since": since}, ME)
+        entries += page.data["entries"]
+        since, more = page.data["next_since"], page.data["has_more"]
+    olds_news = [e["text"].split(" at ")[0].split(f"{logged['id']} counter.value ")[1].strip() for e in entries]
+    assert olds_news == [f"{i - 1} → {i}" for i in range(1, 201)], (len(olds_news), olds_news[-3:])
