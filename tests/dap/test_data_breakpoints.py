@@ -62,6 +62,10 @@ async def test_stops_in_the_writing_frame_for_each_change(registry):
     assert "module global" in await refused(registry, sid, "LIMIT")
     assert "frozen dataclass" in await refused(registry, sid, "frozen.a")
     assert "cannot evaluate" in await refused(registry, sid, "nothing_here.x")
+    with pytest.raises(DebugError, match="writes only"):
+        await registry.run(
+            "set_data_breakpoint", {"session_id": sid, "expression": "cart.total", "access": "read_write"}, ME
+        )
     listed = await registry.run("list_breakpoints", {"session_id": sid}, ME)
     ids = [bp["id"] for bp in listed.data["breakpoints"] if bp["kind"] == "data"]
     assert ids == [total["id"], point["id"], env["id"], host["id"]], listed.text
