@@ -37,6 +37,29 @@ class FunctionBreakpointSpec:
 
 
 @dataclass
+class DataBreakpointSpec:
+    """A watch on a value: `expression` ends in an attribute or an item, evaluated in a frame of the paused program."""
+
+    id: str
+    expression: str
+    access: Literal["write", "read_write"] = "write"
+    condition: str | None = None
+    log_only: bool = False
+
+
+@dataclass
+class DataWatch:
+    """What the target made of a data breakpoint: armed (what it watches and which writes it cannot see) or not,
+    with the reason."""
+
+    verified: bool
+    watching: str | None = None
+    value: str | None = None
+    missed: str | None = None
+    reason: str | None = None
+
+
+@dataclass
 class BreakpointState:
     """What the target made of one requested breakpoint (same order as requested)."""
 
@@ -297,6 +320,16 @@ class Debugger(Backend):
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         raise self.unsupported("has no function breakpoints")  # features.function_breakpoints
+
+    async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
+        """Arm a watch in the paused program; a DataWatch that says why not when it cannot catch the writes."""
+        raise self.unsupported("has no data breakpoints")
+
+    async def clear_data_breakpoint(self, bp_id: str) -> None:
+        raise self.unsupported("has no data breakpoints")
+
+    async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        raise self.unsupported("has no data breakpoints")
 
     async def function_location(self, name: str) -> FunctionLocation | None:
         """Where a function breakpoint on `name` must be bound as a line breakpoint, for a target whose own function

@@ -9,7 +9,14 @@ from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal
 
-from .base import BreakpointState, ExceptionFilter, ExceptionMode, FunctionBreakpointSpec, LineBreakpointSpec
+from .base import (
+    BreakpointState,
+    DataBreakpointSpec,
+    ExceptionFilter,
+    ExceptionMode,
+    FunctionBreakpointSpec,
+    LineBreakpointSpec,
+)
 from .errors import DebugError, ErrorCode, check_length
 from .events import BreakpointsChanged
 from .models import BreakpointView
@@ -48,7 +55,7 @@ def check_request(limits: Limits, condition: str | None, hit_condition: str | No
 @dataclass
 class Breakpoint:
     id: str
-    kind: Literal["line", "function"]
+    kind: Literal["line", "function", "data"]
     file: str | None = None
     line: int | None = None
     function: str | None = None
@@ -65,6 +72,12 @@ class Breakpoint:
     bound_file: str | None = None
     bound_line: int | None = None
     problem: str | None = None
+    # A data breakpoint: what it watches (an expression, the object and key it was armed on) and what it cannot see.
+    expression: str | None = None
+    access: Literal["write", "read_write"] = "write"
+    log_only: bool = False  # record each change in the change log instead of stopping
+    watching: str | None = None
+    missed: str | None = None
 
     def unbound(self) -> Breakpoint:
         """This breakpoint for another process (a child's session, a restarted program): same id and settings,
@@ -80,6 +93,8 @@ class Breakpoint:
             return "unknown", "disabled"
         if self.log_message:
             return "unknown", "a log point"
+        if self.kind == "data":
+            return "unknown", "a data breakpoint stops at writes, not at a place"
         if not self.state.verified:
             return "unknown", "not bound"
         if self.condition or self.hit_condition:
@@ -115,6 +130,11 @@ class Breakpoint:
             passed_without_stopping=passed,
             passed_note=why,
             temporary=self.temporary or None,
+            expression=self.expression,
+            access=self.access if self.kind == "data" else None,
+            log_only=self.log_only or None,
+            watching=self.watching,
+            missed=self.missed,
         )
 
 
@@ -178,13 +198,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         actor: str = "human",
     ) -> Breakpoint:
         """Validate a request and give it an id; nothing is sent yet."""
-        if len(self._by_id) >= self.limits.max_breakpoints:
-            raise DebugError(
-                ErrorCode.LIMIT_EXCEEDED,
-                f"session {self.session_id} already has {len(self._by_id)} breakpoints "
-                f"(limit {self.limits.max_breakpoints})",
-                hint="remove_breakpoint some first",
-            )
+        self._check_room()
         check_request(self.limits, condition, hit_condition, log_message)
         if function:
             self._seq += 1
@@ -225,13 +239,65 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             set_by=actor,
         )
 
+    def _check_room(self) -> None:
+        if len(self._by_id) >= self.limits.max_breakpoints:
+            raise DebugError(
+                ErrorCode.LIMIT_EXCEEDED,
+                f"session {self.session_id} already has {len(self._by_id)} breakpoints "
+                f"(limit {self.limits.max_breakpoints})",
+                hint="remove_breakpoint some first",
+            )
+
+    def new_data(
+        self,
+        expression: str,
+        access: Literal["write", "read_write"] = "write",
+        condition: str | None = None,
+        log_only: bool = False,
+        actor: str = "human",
+    ) -> Breakpoint:
+        """Validate a data breakpoint request and give it an id (DBn); nothing is armed yet."""
+        self._check_room()
+        check_length("expression", expression, self.limits.max_expression)
+        check_request(self.limits, condition, None, None)
+        self._seq += 1
+        return Breakpoint(
+            f"DB{self._seq}",
+            "data",
+            expression=expression,
+            access=access,
+            condition=condition,
+            log_only=log_only,
+            set_by=actor,
+        )
+
+    async def add_data(self, bp: Breakpoint, frame_id: int) -> Breakpoint:
+        """Arm a data breakpoint in the paused program. One the target cannot arm is not kept: it never stops and
+        never logs, so listing it would only mislead; the reason is the error."""
+        self._require_live()
+        debugger = self.backend.debugger("has no data breakpoints")
+        spec = DataBreakpointSpec(bp.id, bp.expression or "", bp.access, bp.condition, bp.log_only)
+        watch = await debugger.set_data_breakpoint(spec, frame_id)
+        if not watch.verified:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"cannot watch {bp.expression}: {watch.reason}",
+                hint="watch an attribute or item of an object of a class written in Python",
+            )
+        bp.watching, bp.missed = watch.watching, watch.missed
+        bp.state = BreakpointState(True, message=f"armed (the value was {watch.value} when set)", backend_id=bp.id)
+        self._by_id[bp.id] = bp
+        self.publish()
+        return bp
+
     def inherit(self, parent: BreakpointBook) -> None:
         """A child process's session starts with its parent's breakpoints, under the same ids, unbound until its
         target answers; the exception mode comes along too. Parent and child number from one counter, so a child's
         own breakpoint never shares an id with one of its family's: a shared id means inherited."""
         self._ids = parent._ids
         for bp in parent.values():
-            self._by_id[bp.id] = dataclasses.replace(bp.unbound(), hits=0)
+            if bp.kind != "data":  # a watch is on an object of the parent's process
+                self._by_id[bp.id] = dataclasses.replace(bp.unbound(), hits=0)
         self.exception_mode = parent.exception_mode
         self.exception_filters = parent.exception_filters
 
@@ -240,6 +306,8 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         counts, unbound until the new target answers; the same exception mode and id counter."""
         self._ids = previous._ids
         for bp in previous.values():
+            if bp.kind == "data":  # its object was in the previous run's process: it is set again at a stop
+                continue
             carried = self._by_id[bp.id] = bp.unbound()
             if not carried.enabled:
                 carried.state = BreakpointState(False, message="disabled")
@@ -247,7 +315,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
 
     def copy_of(self, bp: Breakpoint) -> Breakpoint | None:
         """A parent's new breakpoint for this (child) book, same id; None if this book has it already."""
-        if bp.id in self._by_id:
+        if bp.id in self._by_id or bp.kind == "data":
             return None
         return dataclasses.replace(bp.unbound(), hits=0)
 
@@ -424,7 +492,13 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         return bp
 
     async def _sync_one(self, bp: Breakpoint) -> None:
-        if bp.kind == "function" and bp.bound_file:
+        if bp.kind == "data":
+            debugger = self.backend.debugger("has no data breakpoints")
+            if bp.id not in self._by_id:
+                await debugger.clear_data_breakpoint(bp.id)
+            else:
+                await debugger.update_data_breakpoint(bp.id, bp.enabled, bp.condition or "")
+        elif bp.kind == "function" and bp.bound_file:
             await self._sync_file(bp.bound_file)
         elif bp.kind == "function":
             await self._sync_functions()
@@ -436,7 +510,12 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         bp = self.find(bp_id)
         del self._by_id[bp.id]
         if live:
-            await self._sync_one(bp)
+            try:
+                await self._sync_one(bp)
+            except DebugError:
+                if bp.kind == "data":  # still armed in the program: it stays listed
+                    self._by_id[bp.id] = bp
+                raise
         self.publish()
         return bp
 
@@ -453,6 +532,12 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         session sends its file's (or the function breakpoints') new set. If the target refuses, nothing changes."""
         bp = self.find(bp_id)
         check_request(self.limits, condition, hit_condition, log_message)
+        if bp.kind == "data" and (hit_condition or log_message):
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS,
+                f"{bp.id} is a data breakpoint: it takes enabled and condition (log_only is chosen when it is set)",
+                hint="remove it and set_data_breakpoint again to change what it does",
+            )
         if bp.kind == "function" and log_message:
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
@@ -468,8 +553,10 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             bp.hit_condition = hit_condition or None
         if log_message is not None:
             bp.log_message = log_message or None
-        if not bp.enabled:
-            bp.state = BreakpointState(False, message="disabled")  # not in the target, so not verified
+        if not bp.enabled:  # not in the target (a data breakpoint stays armed but neither stops nor logs)
+            bp.state = BreakpointState(False, message="disabled", backend_id=bp.id if bp.kind == "data" else None)
+        elif not before.enabled and bp.kind == "data":
+            bp.state = dataclasses.replace(before.state, verified=True, message="armed")  # it stayed armed, off
         elif not before.enabled:
             bp.state = BreakpointState(False, message=bp.problem)  # the target's answer decides
         if live:

@@ -151,7 +151,7 @@ class StopReport(BaseModel):
 
 class BreakpointView(BaseModel):
     id: str
-    kind: Literal["line", "function"] = "line"
+    kind: Literal["line", "function", "data"] = "line"
     file: str | None = None
     line: int | None = None
     function: str | None = None
@@ -170,6 +170,11 @@ class BreakpointView(BaseModel):
     )
     passed_note: str | None = Field(None, description="how that is known, or why it cannot be")
     temporary: bool | None = Field(None, description="run_to_line's: removed at the next stop")
+    expression: str | None = Field(None, description="a data breakpoint's watched value")
+    access: Literal["write", "read_write"] | None = None
+    log_only: bool | None = Field(None, description="a data breakpoint that logs changes instead of stopping")
+    watching: str | None = Field(None, description="the object and key a data breakpoint is armed on")
+    missed: str | None = Field(None, description="writes a data breakpoint cannot see")
 
 
 class SessionSummary(BaseModel):

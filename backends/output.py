@@ -88,7 +88,7 @@ class OutputRing:
         lines: list[str] = []
         partial: dict[str, str] = {}
         for entry in self._entries:
-            if entry.seq < since or entry.category == "telemetry":
+            if entry.seq < since or entry.category in ("telemetry", "changes"):  # the change log is read on its own
                 continue
             *done, rest = (partial.pop(entry.category, "") + entry.text).split("\n")
             lines.extend(line.rstrip("\r") for line in done)

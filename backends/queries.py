@@ -276,9 +276,7 @@ class FrameData:
     hidden: list[HiddenFrames] = field(default_factory=list)
 
 
-async def frame_view(
-    session: Session, frame: str, max_frames: int, include_library: bool = False
-) -> FrameData | None:
+async def frame_view(session: Session, frame: str, max_frames: int, include_library: bool = False) -> FrameData | None:
     """The current stop's frames (more than the report's when the stack is deeper), the scopes of `frame` and its
     first scope's children. What the stop report already read (top frames, top-frame locals) is not asked again.
     `include_library` lists the hidden library frames too. None when there is no stop, or a newer stop came while
@@ -368,6 +366,18 @@ def output_resource(session: Session) -> str:
     entries = page["entries"]
     head = f"# {len(entries)} entries, next_since={page['next_since']}" + (f", {dropped} dropped" if dropped else "")
     return head + "\n" + "".join(e["text"] if e["text"].endswith("\n") else e["text"] + "\n" for e in entries)
+
+
+def changes_resource(session: Session) -> str:
+    """The change log (data breakpoints' changes, oldest first) as plain text, under a one-line header."""
+    page = output_page(session, 0, OUTPUT_RESOURCE_ENTRIES, "changes")
+    entries = page["entries"]
+    head = f"# {len(entries)} changes, next_since={page['next_since']}" + (
+        ", more: get_output" if page["has_more"] else ""
+    )
+    if page["dropped"]:
+        head += f", {page['dropped']} older output entries dropped"
+    return head + "\n" + "".join(e["text"] for e in entries)
 
 
 @dataclass

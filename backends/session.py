@@ -749,6 +749,12 @@ class Session:
         await self._pass_down(bp)
         return bp
 
+    async def add_data_breakpoint(self, bp: Breakpoint, frame: str | None) -> Breakpoint:
+        """Arm a data breakpoint on what its expression names in a frame of the paused program (not passed to child
+        processes: the watched object lives in this one)."""
+        self.require_paused()
+        return await self.breakpoints.add_data(bp, self.handles.frame_id(frame))
+
     async def _pass_down(self, bp: Breakpoint) -> None:
         """Child processes get a parent's new breakpoint too, under the same id (kept even if one refuses it)."""
         for child in self.child_sessions:

@@ -172,6 +172,12 @@ def build_server(
                     description="the last 200 output entries of a session",
                     mime_type="text/plain",
                 ),
+                ResourceTemplate(
+                    uri_template=SESSIONS_URI + "/{session_id}/changes",
+                    name="session change log",
+                    description="changes its data breakpoints saw: time, thread, file:line, function, old → new",
+                    mime_type="text/plain",
+                ),
                 *(
                     ResourceTemplate(uri_template=r.uri, name=r.name, description=r.description, mime_type=r.mime_type)
                     for service in hub.services
@@ -273,6 +279,8 @@ def _read(hub: Hub, uri: str) -> tuple[str, str]:
             return json.dumps(queries.session_resource(session)), "application/json"
         if session is not None and tail == "output":
             return queries.output_resource(session), "text/plain"
+        if session is not None and tail == "changes":
+            return queries.changes_resource(session), "text/plain"
     raise MCPError(-32602, f"resource not found: {cut(uri)}", {"uri": cut(uri)})
 
 

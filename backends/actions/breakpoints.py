@@ -55,8 +55,27 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
     )
 
 
+class SetDataBreakpointParams(SessionParams):
+    expression: str = Field(description="obj.attr or obj[key] to watch, in the frame")
+    access: Literal["write", "read_write"] = Field("write", description="debugpy: write only")
+    condition: str | None = Field(None, description="stop only if true; names value (new) and old")
+    log_only: bool = Field(False, description="log each change (get_output category changes), do not stop")
+    frame: str | None = Field(None, description="frame handle (default @f0)")
+
+
+async def set_data_breakpoint(hub: Hub, p: SetDataBreakpointParams, actor: str) -> Reply:
+    session = hub.get(p.session_id)
+    bp = session.breakpoints.new_data(p.expression, p.access, p.condition, p.log_only, actor)
+    await session.add_data_breakpoint(bp, p.frame)
+    view = bp.view()
+    text = render.breakpoint_line(view)
+    if view.missed:
+        text += f"\nnot seen: {view.missed}"
+    return Reply(text, {"session_id": session.id, **view.model_dump(mode="json", exclude_none=True)})
+
+
 class BreakpointIdParams(SessionParams):
-    breakpoint_id: str = Field(description="e.g. BP1")
+    breakpoint_id: str = Field(description="e.g. BP1, DB1")
 
 
 async def remove_breakpoint(hub: Hub, p: BreakpointIdParams, actor: str) -> Reply:
@@ -139,6 +158,15 @@ ACTIONS = [
         SetBreakpointParams,
         set_breakpoint,
         "Set breakpoint",
+        level=Level.CONTROL,
+    ),
+    Action(
+        "set_data_breakpoint",
+        "Stop (or log) when obj.attr or obj[key] changes; says what it watches and which writes it cannot see.",
+        SetDataBreakpointParams,
+        set_data_breakpoint,
+        "Set data breakpoint",
+        group="more",  # the default tool list is at its budget
         level=Level.CONTROL,
     ),
     Action(

@@ -213,7 +213,7 @@ async def list_async_tasks(hub: Hub, p: TasksParams, actor: str) -> Reply:
 class OutputParams(SessionParams):
     since: int = Field(0, ge=0, description="next_since of the last call")
     limit: int = Field(100, ge=1, le=1000)
-    category: str | None = Field(None, description="stdout, stderr, console or important")
+    category: str | None = Field(None, description="stdout, stderr, console, important, changes")
 
 
 async def get_output(hub: Hub, p: OutputParams, actor: str) -> Reply:

@@ -155,7 +155,9 @@ def outcome(o: ExecOutcome, session_id: str, waited: float | None = None) -> str
 
 def breakpoint_line(bp: BreakpointView, counts: bool = False) -> str:
     """One breakpoint; with `counts`, its hits and whether the program passed it without stopping (list_breakpoints)."""
-    if bp.kind == "function":
+    if bp.kind == "data":
+        target = f"data {bp.expression} ({bp.access})" + (f" on {bp.watching}" if bp.watching else "")
+    elif bp.kind == "function":
         target = f"function {bp.function}"
         if bp.file and bp.actual_line:  # bound as a line breakpoint on its first body line
             target += f" at {where(bp.file, bp.actual_line)}"
@@ -172,6 +174,8 @@ def breakpoint_line(bp: BreakpointView, counts: bool = False) -> str:
         extras.append(f"log {bp.log_message!r}")
     if bp.temporary:
         extras.append("run to line: removed at the next stop")
+    if bp.log_only:
+        extras.append("log only: changes go to get_output(category='changes')")
     if not bp.enabled:
         status = "disabled (kept, not in the target)"
     else:

@@ -18,6 +18,8 @@ from ..hosts import check_host, resolve_one
 from ..tcp import no_delay, tcp_socket
 from ..errors import DebugError, ErrorCode
 from ..base import (
+    DataBreakpointSpec,
+    DataWatch,
     BreakpointState,
     ExceptionDetails,
     FunctionBreakpointSpec,
@@ -27,6 +29,8 @@ from ..base import (
     RawFrame,
 )
 from .backend import DapBackend
+from .datawatch import EVENT as DATA_CHANGE
+from .datawatch import DataWatches
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
@@ -304,12 +308,29 @@ class DebugpyChildren(DapBackend):
     def __init__(self) -> None:
         super().__init__()
         self._releases: set[asyncio.Future[None]] = set()  # children let go undebugged (TRACKER)
+        self.data_watches = DataWatches(self.evaluate)
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "debugpyAttach":
             self._child_announced(body)
             return
+        if event == DATA_CHANGE:
+            line = self.data_watches.on_change(body)
+            if self.listener is not None:
+                self.listener.on_output("changes", line)
+            return
+        if event == "stopped":
+            body = self.data_watches.annotate_stop(body)
         super()._on_event(event, body)
+
+    async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
+        return await self.data_watches.arm(spec, frame_id)
+
+    async def clear_data_breakpoint(self, bp_id: str) -> None:
+        await self.data_watches.clear(bp_id)
+
+    async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        await self.data_watches.update(bp_id, enabled, condition)
 
     def _child_announced(self, config: dict[str, Any]) -> None:
         pid = config.get("subProcessId")

@@ -1,0 +1,103 @@
+"""What a data breakpoint costs a debugpy program (issue 23): a hot loop writes an attribute N times (default
+1,000,000), timed by the program itself, under pairdbg's debugger, in two runs of the same program:
+- without any data breakpoint (the baseline),
+- with `bench.target.total` watched (condition `value < 0`, never true, so it never stops: every write is caught,
+  compared and its condition evaluated).
+Each run times three loops: an object of a class nothing watches, another instance of the watched class, and the
+watched instance. Target: the watched instance's loop <= 3x the baseline's; the unwatched class unchanged (<= 2 %).
+Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--runs 3] [--python python3.12]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import statistics
+import sys
+import tempfile
+from pathlib import Path
+
+from pairdbg.backends.hub import Hub
+from pairdbg.runtime import build_registry
+
+PROGRAM = """
+import json, sys, time
+
+class Plain:
+    pass
+
+class Cart:
+    pass
+
+def loop(obj, n):
+    start = time.perf_counter()
+    for i in range(n):
+        obj.total = i
+    return time.perf_counter() - start
+
+def main(n):
+    plain, other, target = Plain(), Cart(), Cart()
+    plain.total = other.total = target.total = 0
+    ready = True  # watch here
+    times = {"unwatched class": loop(plain, n), "other instance": loop(other, n), "watched instance": loop(target, n)}
+    print("TIMES " + json.dumps(times), flush=True)
+
+main(int(sys.argv[1]))
+"""
+ME = "human"
+
+
+async def one_run(folder: Path, writes: int, watched: bool, python: str) -> dict[str, float]:
+    program = folder / "bench_writes.py"
+    program.write_text(PROGRAM)
+    line = PROGRAM.splitlines().index("    ready = True  # watch here")  # 1-based: the list starts at a blank line
+    hub = Hub()
+    registry = build_registry(hub)
+    try:
+        started = await registry.run(
+            "start_debugging",
+            {"program": str(program), "args": [str(writes)], "stop_on_entry": True, "executable_path": python},
+            ME,
+        )
+        sid = started.data["session_id"]
+        bp = await registry.run("set_breakpoint", {"session_id": sid, "file": str(program), "line": line}, ME)
+        stop = await registry.run("continue_execution", {"session_id": sid}, ME)
+        assert stop.data["state"] == "paused", stop.text
+        # Removed before the loops run, so pydevd traces no line of this file in either run.
+        await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": bp.data["id"]}, ME)
+        if watched:
+            reply = await registry.run(
+                "set_data_breakpoint", {"session_id": sid, "expression": "target.total", "condition": "value < 0"}, ME
+            )
+            assert reply.data["verified"], reply.text
+        end = await registry.run("continue_execution", {"session_id": sid, "wait_s": 300}, ME)
+        assert end.data["state"] == "terminated", end.text
+        out = await registry.run("get_output", {"session_id": sid, "category": "stdout", "limit": 1000}, ME)
+        text = "".join(e["text"] for e in out.data["entries"])
+        return json.loads(text.split("TIMES ", 1)[1].splitlines()[0])
+    finally:
+        await hub.shutdown()
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--writes", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--python", default=sys.executable, help="the program's interpreter (3.12+: sys.monitoring)")
+    args = parser.parse_args()
+    base: dict[str, list[float]] = {}
+    watch: dict[str, list[float]] = {}
+    with tempfile.TemporaryDirectory() as folder:
+        for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
+            for watched, into in ((False, base), (True, watch)):
+                for name, seconds in (await one_run(Path(folder), args.writes, watched, args.python)).items():
+                    into.setdefault(name, []).append(seconds)
+    print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({args.python}):")
+    for name in base:
+        b, w = statistics.median(base[name]), statistics.median(watch[name])
+        print(f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
