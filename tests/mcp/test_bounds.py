@@ -98,3 +98,17 @@ async def test_prompt_arguments_are_validated_like_tool_arguments(hub, registry,
             assert "a > b" in fine.messages[0].content.text
     finally:
         notifier.close()
+
+
+async def test_a_minified_line_is_cut_in_source_replies(hub, registry, tmp_path) -> None:
+    """One 5 MB line (a minified bundle) in a source listing or a stop report is shown cut, with its length."""
+    program = tmp_path / "bundle.py"
+    program.write_text("x = 1\nDATA = '" + "z" * 5_000_000 + "'\ny = 2\n")
+    reply = await registry.run(
+        "start_debugging",
+        {"program": str(program), "breakpoints": [{"file": str(program), "line": 3}], "wait_s": 15},
+        "human",
+    )
+    assert len(reply.text) < 20_000 and len(json.dumps(reply.data)) < 40_000, len(reply.text)
+    listing = await registry.run("get_source_context", {"file": str(program), "line": 2, "context": 5}, "human")
+    assert len(listing.text) < 20_000 and "5000009 chars" in listing.text, len(listing.text)
