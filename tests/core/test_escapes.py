@@ -39,7 +39,8 @@ def daemon_of(pidfile) -> int:
     pid = int(pidfile.read_text())
     assert not wait_gone(lambda: [] if command(pid).startswith(b"sleep") else [pid], 10), "the daemon never exec'd"
     with open(f"/proc/{pid}/environ", "rb") as fh:
-        assert fh.read() == b"", "the daemon should have an empty environment"
+        environment = fh.read()
+    assert b"PAIRDBG_OWNER" not in environment and b"PAIRDBG_TEST_RUN" not in environment, "the daemon has a mark"
     assert os.getsid(pid) != os.getsid(0)
     return pid
 
@@ -61,6 +62,31 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
             await until(lambda: registry.hub.get(sid).phase.ended, "the program to exit, leaving its daemon")
             assert running(pid)
         await registry.run("close_debug_session", {"session_id": sid}, "human")
+        await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
+    finally:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("backend", ["inspector", "dap"])
+async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, backend) -> None:
+    """The same for a Node program, launched by pairdbg (inspector) or through js-debug, whose adapter ends the
+    program on disconnect before pairdbg ends anything itself."""
+    from inspector.test_inspector_node import need_runtime
+
+    need_runtime("node")
+    pidfile = tmp_path / "daemon.pid"
+    program = os.path.join(os.path.dirname(prog("loop.py")), "..", "js", "daemonize.js")
+    reply = await registry.run(
+        "start_debugging",
+        {"program": os.path.abspath(program), "args": [str(pidfile)], "backend": backend, "wait_s": 0},
+        "human",
+    )
+    await until(pidfile.exists, "the program to start its daemon")
+    pid = daemon_of(pidfile)
+    try:
+        await registry.run("close_debug_session", {"session_id": reply.data["session_id"]}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
     finally:
         if running(pid):
