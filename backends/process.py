@@ -59,24 +59,25 @@ class ProcInfo:
     state: bytes
 
 
+def proc_info(pid: int) -> ProcInfo | None:
+    """One process's parent, group, start time and state, from /proc (None when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        # After the command name: state, ppid, pgrp, session, ... starttime is field 22 (index 19 here).
+        return ProcInfo(int(fields[1]), int(fields[2]), int(fields[19]), fields[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def process_table() -> dict[int, ProcInfo]:
     """Every process this one can see, from /proc (empty where there is no /proc)."""
-    table: dict[int, ProcInfo] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return table
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-            # After the command name: state, ppid, pgrp, session, ... starttime is field 22 (index 19 here).
-            table[int(entry)] = ProcInfo(int(fields[1]), int(fields[2]), int(fields[19]), fields[0])
-        except (OSError, IndexError, ValueError):
-            continue
-    return table
+        return {}
+    table = {int(entry): proc_info(int(entry)) for entry in entries if entry.isdigit()}
+    return {pid: info for pid, info in table.items() if info is not None}
 
 
 def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
@@ -100,7 +101,7 @@ class Lineage:
         self._watch: asyncio.Task[None] | None = None
 
     def add(self, pid: int) -> None:
-        info = process_table().get(pid)
+        info = proc_info(pid)
         self._roots[pid] = (info.start if info else -1, {})
         loop = asyncio.get_running_loop()
         if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
