@@ -4,8 +4,9 @@ then reaped, so nothing it started outlives pairdbg (ARCHITECTURE.md invariant 9
 A process group is not enough: a program's child that calls setsid() and forks again (a daemon) leaves the group,
 and one that clears its environment loses pairdbg's mark. So on Linux pairdbg and every process it starts are child
 subreapers (PR_SET_CHILD_SUBREAPER): an orphan is re-parented to the nearest of them instead of to init, and stays in
-the tree. `Lineage` remembers every process seen under each started process (read from /proc when the process is
-ended and every WATCH_S while it runs), and ending a started process ends what was seen under it too.
+the tree. `Lineage` remembers every process seen under each started process (read from /proc when a session
+closes, when the process is ended and every WATCH_S while it runs; and, when the process exits, the daemons it
+orphaned onto pairdbg at that moment), and ending a started process ends what was seen under it too.
 """
 
 from __future__ import annotations
@@ -98,14 +99,41 @@ class Lineage:
 
     def __init__(self) -> None:
         self._roots: dict[int, tuple[int, dict[int, int]]] = {}  # root pid -> (its start, {pid seen: its start})
+        self._children: set[int] = set()  # pairdbg's own children at the last look
         self._watch: asyncio.Task[None] | None = None
+        self._exits: set[asyncio.Task[None]] = set()
 
-    def add(self, pid: int) -> None:
-        info = proc_info(pid)
-        self._roots[pid] = (info.start if info else -1, {})
+    def add(self, proc: asyncio.subprocess.Process) -> None:
+        info = proc_info(proc.pid)
+        self._roots[proc.pid] = (info.start if info else -1, {})
         loop = asyncio.get_running_loop()
         if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
             self._watch = loop.create_task(self._watching(), name="process-lineage")
+        task = loop.create_task(self._on_exit(proc), name="process-lineage-exit")
+        self._exits.add(task)
+        task.add_done_callback(self._exits.discard)
+
+    async def _on_exit(self, proc: asyncio.subprocess.Process) -> None:
+        """When a started process exits, what was orphaned under it has just been re-parented to pairdbg: claim
+        those new children for it. Only a daemon's shape is claimed (in a session that is neither pairdbg's nor its
+        own: it forked after setsid), never a process pairdbg's own code started."""
+        await proc.wait()
+        root = self._roots.get(proc.pid)
+        if root is None:
+            return
+        start, seen = root
+        me, own_session = os.getpid(), os.getsid(0)
+        table = process_table()
+        for pid, info in table.items():
+            if info.ppid != me or pid in self._children or pid in self._roots or info.start < start:
+                continue
+            try:
+                session = os.getsid(pid)
+            except OSError:
+                continue
+            if session not in (own_session, pid):
+                for claimed in (pid, *descendants(pid, table)):
+                    seen.setdefault(claimed, table[claimed].start)
 
     def observe(self) -> None:
         """Read /proc once: note what runs under each started process; reap adopted orphans that have exited."""
@@ -124,6 +152,7 @@ class Lineage:
         for pid, info in table.items():
             if info.ppid == me and info.state == b"Z" and pid not in self._roots and self._seen(pid, info.start):
                 _reap(pid)  # an orphan re-parented to pairdbg that exited: nobody else will wait for it
+        self._children = {pid for pid, info in table.items() if info.ppid == me}
 
     def _seen(self, pid: int, start: int) -> bool:
         return any(seen.get(pid) == start for _, seen in self._roots.values())
@@ -202,7 +231,7 @@ async def spawn(
     proc = await asyncio.create_subprocess_exec(
         *argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True, **extra
     )
-    LINEAGE.add(proc.pid)
+    LINEAGE.add(proc)
     return proc
 
 

@@ -69,10 +69,12 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
 
 
 @pytest.mark.asyncio
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
 @pytest.mark.parametrize("backend", ["inspector", "dap"])
-async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, backend) -> None:
-    """The same for a Node program, launched by pairdbg (inspector) or through js-debug, whose adapter ends the
-    program on disconnect before pairdbg ends anything itself."""
+async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, backend, program_does) -> None:
+    """The same for a Node program, launched by pairdbg (inspector) or through js-debug (whose adapter ends the
+    program on disconnect before pairdbg ends anything itself), running on or ending the moment it has started the
+    daemon (so the daemon is re-parented to pairdbg before anything saw it under the program)."""
     from inspector.test_inspector_node import need_runtime
 
     need_runtime("node")
@@ -80,7 +82,7 @@ async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, 
     program = os.path.join(os.path.dirname(prog("loop.py")), "..", "js", "daemonize.js")
     reply = await registry.run(
         "start_debugging",
-        {"program": os.path.abspath(program), "args": [str(pidfile)], "backend": backend, "wait_s": 0},
+        {"program": os.path.abspath(program), "args": [str(pidfile), program_does], "backend": backend, "wait_s": 0},
         "human",
     )
     await until(pidfile.exists, "the program to start its daemon")
