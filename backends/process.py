@@ -19,12 +19,14 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 PR_SET_CHILD_SUBREAPER = 36
 WATCH_S = 0.5  # how often the trees of running started processes are read (one /proc scan, ~3 ms)
+ORPHAN_GRACE_S = 30.0  # how long an exited started process may still claim what it orphaned (via a middle process)
 
 
 def _load_prctl() -> Any:
@@ -94,18 +96,25 @@ def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
     return found
 
 
+@dataclass
+class _Root:
+    start: int
+    seen: dict[int, int] = field(default_factory=dict)  # pid seen under it -> its start time
+    exited_at: float | None = None  # monotonic time it was first found gone
+
+
 class Lineage:
     """What has been seen under each process pairdbg started, kept until that process is ended."""
 
     def __init__(self) -> None:
-        self._roots: dict[int, tuple[int, dict[int, int]]] = {}  # root pid -> (its start, {pid seen: its start})
+        self._roots: dict[int, _Root] = {}
         self._children: set[int] = set()  # pairdbg's own children at the last look
         self._watch: asyncio.Task[None] | None = None
         self._exits: set[asyncio.Task[None]] = set()
 
     def add(self, proc: asyncio.subprocess.Process) -> None:
         info = proc_info(proc.pid)
-        self._roots[proc.pid] = (info.start if info else -1, {})
+        self._roots[proc.pid] = _Root(info.start if info else -1)
         loop = asyncio.get_running_loop()
         if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
             self._watch = loop.create_task(self._watching(), name="process-lineage")
@@ -114,52 +123,66 @@ class Lineage:
         task.add_done_callback(self._exits.discard)
 
     async def _on_exit(self, proc: asyncio.subprocess.Process) -> None:
-        """When a started process exits, what was orphaned under it has just been re-parented to pairdbg: claim
-        those new children for it. Only a daemon's shape is claimed (in a session that is neither pairdbg's nor its
-        own: it forked after setsid), never a process pairdbg's own code started."""
         await proc.wait()
-        root = self._roots.get(proc.pid)
-        if root is None:
-            return
-        start, seen = root
-        me, own_session = os.getpid(), os.getsid(0)
-        table = process_table()
-        for pid, info in table.items():
-            if info.ppid != me or pid in self._children or pid in self._roots or info.start < start:
-                continue
-            try:
-                session = os.getsid(pid)
-            except OSError:
-                continue
-            if session not in (own_session, pid):
-                for claimed in (pid, *descendants(pid, table)):
-                    seen.setdefault(claimed, table[claimed].start)
+        self.observe()  # at once: what it orphaned is re-parented to pairdbg now, and is claimed for it
 
     def observe(self) -> None:
-        """Read /proc once: note what runs under each started process; reap adopted orphans that have exited."""
+        """Read /proc once: note what runs under each started process, claim for those that have exited the
+        daemons they orphaned onto pairdbg, and reap adopted orphans that have exited."""
         if not self._roots:
             return
         table = process_table()
         me = os.getpid()
-        for root, (start, seen) in list(self._roots.items()):
-            info = table.get(root)
-            if info is None or info.start != start:
-                if not any((i := table.get(pid)) and i.start == s for pid, s in seen.items()):
-                    del self._roots[root]  # gone with everything under it, and never ended by stop_group
+        exited = []
+        for pid, root in list(self._roots.items()):
+            info = table.get(pid)
+            if info is None or info.start != root.start or info.state in (b"Z", b"X"):
+                now = time.monotonic()
+                root.exited_at = root.exited_at or now
+                if now - root.exited_at > ORPHAN_GRACE_S and not any(
+                    (i := table.get(p)) and i.start == start for p, start in root.seen.items()
+                ):
+                    del self._roots[pid]  # gone with everything under it, and never ended by stop_group
+                    continue
+                exited.append(root)
                 continue
-            for pid in descendants(root, table):
-                seen.setdefault(pid, table[pid].start)
+            for found in descendants(pid, table):
+                root.seen.setdefault(found, table[found].start)
+        if exited:
+            self._claim_orphans(exited, table)
         for pid, info in table.items():
             if info.ppid == me and info.state == b"Z" and pid not in self._roots and self._seen(pid, info.start):
                 _reap(pid)  # an orphan re-parented to pairdbg that exited: nobody else will wait for it
         self._children = {pid for pid, info in table.items() if info.ppid == me}
 
-    def _seen(self, pid: int, start: int) -> bool:
-        return any(seen.get(pid) == start for _, seen in self._roots.values())
+    def _claim_orphans(self, exited: list[_Root], table: dict[int, ProcInfo]) -> None:
+        """What an exited process orphaned is re-parented to pairdbg (at once, or when the process in between
+        exits): pairdbg's children new since the last look are claimed for each exited process started before them.
+        Only a daemon's shape is claimed (in a session that is neither pairdbg's nor its own: it forked after
+        setsid), which pairdbg's own code never starts; a started process that still runs keeps its orphans itself
+        (it is a subreaper)."""
+        me, own_session = os.getpid(), os.getsid(0)
+        for pid, info in table.items():
+            if info.ppid != me or pid in self._children or pid in self._roots or self._seen(pid, info.start):
+                continue
+            try:
+                session = os.getsid(pid)
+            except OSError:
+                continue
+            if session in (own_session, pid):
+                continue
+            for root in exited:
+                if root.start <= info.start:
+                    for claimed in (pid, *descendants(pid, table)):
+                        root.seen.setdefault(claimed, table[claimed].start)
 
-    def release(self, root: int) -> dict[int, int]:
-        """Stop tracking `root`; what was seen under it."""
-        return self._roots.pop(root, (0, {}))[1]
+    def _seen(self, pid: int, start: int) -> bool:
+        return any(root.seen.get(pid) == start for root in self._roots.values())
+
+    def release(self, pid: int) -> dict[int, int]:
+        """Stop tracking the started process `pid`; what was seen under it."""
+        root = self._roots.pop(pid, None)
+        return root.seen if root is not None else {}
 
     async def _watching(self) -> None:
         while self._roots:
