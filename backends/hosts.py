@@ -46,11 +46,6 @@ def _address_allowed(address: Address, allowed: list[str]) -> bool:
     return any(literal_address(entry) == address for entry in allowed)
 
 
-def is_loopback(host: str) -> bool:
-    address = literal_address(host)
-    return address.is_loopback if address is not None else host == "localhost"
-
-
 def _refused(host: str, what: str, detail: str = "") -> DebugError:
     return DebugError(
         ErrorCode.INVALID_PARAMETERS,
@@ -63,8 +58,9 @@ def _refused(host: str, what: str, detail: str = "") -> DebugError:
 def check_host(host: str, allowed: list[str], what: str = "debug targets") -> None:
     """Raise INVALID_PARAMETERS unless `host` is loopback or allow-listed, as far as its spelling tells.
 
-    A name other than `localhost` or an allow-listed one is refused here; those two are judged again by the address
-    they resolve to in `resolve`, which every connection goes through."""
+    A name other than `localhost` or an allow-listed one is refused here; `localhost` is judged again by the address
+    it resolves to in `resolve`, which every connection goes through (an allow-listed name is trusted whatever it
+    resolves to: the person named it)."""
     if host in allowed:
         return
     address = literal_address(host)

@@ -16,6 +16,7 @@ from .focus import Focuses
 from .limits import Limits
 from .notes import NoteBook
 from .policy import AgentPolicy, AgentSettings
+from .process import LINEAGE
 from .services import Service
 from .session import Session
 
@@ -182,6 +183,9 @@ class Hub:
 
     async def close(self, session_id: str, terminate: bool = True) -> Session:
         session = self.get(session_id)
+        # Note what runs under each process pairdbg started before disconnecting ends any of them: an adapter that
+        # ends its program orphans the program's daemons, which must still be known to be this session's.
+        LINEAGE.observe()
         await session.close(terminate)
         if self.sessions.pop(session.id, None) is not None:  # a concurrent close may have removed it already
             self.bus.publish(SessionRemoved(session.id))
@@ -228,6 +232,7 @@ class Hub:
         for service in list(self.services):
             with contextlib.suppress(Exception):
                 await service.stop()
+        LINEAGE.observe()  # as in close
         await asyncio.gather(*(s.close(True) for s in list(self.sessions.values())), return_exceptions=True)
         for sid in list(self.sessions):
             if self.sessions.pop(sid, None) is not None:

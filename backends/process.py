@@ -4,8 +4,9 @@ then reaped, so nothing it started outlives pairdbg (ARCHITECTURE.md invariant 9
 A process group is not enough: a program's child that calls setsid() and forks again (a daemon) leaves the group,
 and one that clears its environment loses pairdbg's mark. So on Linux pairdbg and every process it starts are child
 subreapers (PR_SET_CHILD_SUBREAPER): an orphan is re-parented to the nearest of them instead of to init, and stays in
-the tree. `Lineage` remembers every process seen under each started process (read from /proc when the process is
-ended and every WATCH_S while it runs), and ending a started process ends what was seen under it too.
+the tree. `Lineage` remembers every process seen under each started process (read from /proc when a session
+closes, when the process is ended and every WATCH_S while it runs; and, when the process exits, the daemons it
+orphaned onto pairdbg at that moment), and ending a started process ends what was seen under it too.
 """
 
 from __future__ import annotations
@@ -18,12 +19,14 @@ import signal
 import socket
 import subprocess
 import sys
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 PR_SET_CHILD_SUBREAPER = 36
 WATCH_S = 0.5  # how often the trees of running started processes are read (one /proc scan, ~3 ms)
+ORPHAN_GRACE_S = 30.0  # how long an exited started process may still claim what it orphaned (via a middle process)
 
 
 def _load_prctl() -> Any:
@@ -59,24 +62,25 @@ class ProcInfo:
     state: bytes
 
 
+def proc_info(pid: int) -> ProcInfo | None:
+    """One process's parent, group, start time and state, from /proc (None when it is gone)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as fh:
+            fields = fh.read().rsplit(b")", 1)[1].split()
+        # After the command name: state, ppid, pgrp, session, ... starttime is field 22 (index 19 here).
+        return ProcInfo(int(fields[1]), int(fields[2]), int(fields[19]), fields[0])
+    except (OSError, IndexError, ValueError):
+        return None
+
+
 def process_table() -> dict[int, ProcInfo]:
     """Every process this one can see, from /proc (empty where there is no /proc)."""
-    table: dict[int, ProcInfo] = {}
     try:
         entries = os.listdir("/proc")
     except OSError:
-        return table
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat", "rb") as fh:
-                fields = fh.read().rsplit(b")", 1)[1].split()
-            # After the command name: state, ppid, pgrp, session, ... starttime is field 22 (index 19 here).
-            table[int(entry)] = ProcInfo(int(fields[1]), int(fields[2]), int(fields[19]), fields[0])
-        except (OSError, IndexError, ValueError):
-            continue
-    return table
+        return {}
+    table = {int(entry): proc_info(int(entry)) for entry in entries if entry.isdigit()}
+    return {pid: info for pid, info in table.items() if info is not None}
 
 
 def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
@@ -92,44 +96,93 @@ def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
     return found
 
 
+@dataclass
+class _Root:
+    start: int
+    seen: dict[int, int] = field(default_factory=dict)  # pid seen under it -> its start time
+    exited_at: float | None = None  # monotonic time it was first found gone
+
+
 class Lineage:
     """What has been seen under each process pairdbg started, kept until that process is ended."""
 
     def __init__(self) -> None:
-        self._roots: dict[int, tuple[int, dict[int, int]]] = {}  # root pid -> (its start, {pid seen: its start})
+        self._roots: dict[int, _Root] = {}
+        self._children: set[int] = set()  # pairdbg's own children at the last look
         self._watch: asyncio.Task[None] | None = None
+        self._exits: set[asyncio.Task[None]] = set()
 
-    def add(self, pid: int) -> None:
-        info = process_table().get(pid)
-        self._roots[pid] = (info.start if info else -1, {})
+    def add(self, proc: asyncio.subprocess.Process) -> None:
+        info = proc_info(proc.pid)
+        self._roots[proc.pid] = _Root(info.start if info else -1)
         loop = asyncio.get_running_loop()
         if self._watch is None or self._watch.done() or self._watch.get_loop() is not loop:
             self._watch = loop.create_task(self._watching(), name="process-lineage")
+        task = loop.create_task(self._on_exit(proc), name="process-lineage-exit")
+        self._exits.add(task)
+        task.add_done_callback(self._exits.discard)
+
+    async def _on_exit(self, proc: asyncio.subprocess.Process) -> None:
+        await proc.wait()
+        self.observe()  # at once: what it orphaned is re-parented to pairdbg now, and is claimed for it
 
     def observe(self) -> None:
-        """Read /proc once: note what runs under each started process; reap adopted orphans that have exited."""
+        """Read /proc once: note what runs under each started process, claim for those that have exited the
+        daemons they orphaned onto pairdbg, and reap adopted orphans that have exited."""
         if not self._roots:
             return
         table = process_table()
         me = os.getpid()
-        for root, (start, seen) in list(self._roots.items()):
-            info = table.get(root)
-            if info is None or info.start != start:
-                if not any((i := table.get(pid)) and i.start == s for pid, s in seen.items()):
-                    del self._roots[root]  # gone with everything under it, and never ended by stop_group
+        exited = []
+        for pid, root in list(self._roots.items()):
+            info = table.get(pid)
+            if info is None or info.start != root.start or info.state in (b"Z", b"X"):
+                now = time.monotonic()
+                root.exited_at = root.exited_at or now
+                if now - root.exited_at > ORPHAN_GRACE_S and not any(
+                    (i := table.get(p)) and i.start == start for p, start in root.seen.items()
+                ):
+                    del self._roots[pid]  # gone with everything under it, and never ended by stop_group
+                    continue
+                exited.append(root)
                 continue
-            for pid in descendants(root, table):
-                seen.setdefault(pid, table[pid].start)
+            for found in descendants(pid, table):
+                root.seen.setdefault(found, table[found].start)
+        if exited:
+            self._claim_orphans(exited, table)
         for pid, info in table.items():
             if info.ppid == me and info.state == b"Z" and pid not in self._roots and self._seen(pid, info.start):
                 _reap(pid)  # an orphan re-parented to pairdbg that exited: nobody else will wait for it
+        self._children = {pid for pid, info in table.items() if info.ppid == me}
+
+    def _claim_orphans(self, exited: list[_Root], table: dict[int, ProcInfo]) -> None:
+        """What an exited process orphaned is re-parented to pairdbg (at once, or when the process in between
+        exits): pairdbg's children new since the last look are claimed for each exited process started before them.
+        Only a daemon's shape is claimed (in a session that is neither pairdbg's nor its own: it forked after
+        setsid), which pairdbg's own code never starts; a started process that still runs keeps its orphans itself
+        (it is a subreaper)."""
+        me, own_session = os.getpid(), os.getsid(0)
+        for pid, info in table.items():
+            if info.ppid != me or pid in self._children or pid in self._roots or self._seen(pid, info.start):
+                continue
+            try:
+                session = os.getsid(pid)
+            except OSError:
+                continue
+            if session in (own_session, pid):
+                continue
+            for root in exited:
+                if root.start <= info.start:
+                    for claimed in (pid, *descendants(pid, table)):
+                        root.seen.setdefault(claimed, table[claimed].start)
 
     def _seen(self, pid: int, start: int) -> bool:
-        return any(seen.get(pid) == start for _, seen in self._roots.values())
+        return any(root.seen.get(pid) == start for root in self._roots.values())
 
-    def release(self, root: int) -> dict[int, int]:
-        """Stop tracking `root`; what was seen under it."""
-        return self._roots.pop(root, (0, {}))[1]
+    def release(self, pid: int) -> dict[int, int]:
+        """Stop tracking the started process `pid`; what was seen under it."""
+        root = self._roots.pop(pid, None)
+        return root.seen if root is not None else {}
 
     async def _watching(self) -> None:
         while self._roots:
@@ -201,7 +254,7 @@ async def spawn(
     proc = await asyncio.create_subprocess_exec(
         *argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True, **extra
     )
-    LINEAGE.add(proc.pid)
+    LINEAGE.add(proc)
     return proc
 
 

@@ -68,6 +68,14 @@ def lines_of(path: str) -> tuple[str, ...]:
     return _read(path, st.st_mtime_ns, st.st_size)
 
 
+LINE_CHARS = 1000  # of one source line shown: a minified bundle's single line can be megabytes
+
+
+def shown(text: str) -> str:
+    """A source line as replies show it: as is, or its start and its length."""
+    return text if len(text) <= LINE_CHARS else f"{text[:LINE_CHARS]}… ({len(text)} chars)"
+
+
 def window(path: str | None, line: int | None, context: int = 3) -> list[SourceLine]:
     """Lines around `line` (1-based) with the current one marked; empty when the file cannot be read."""
     if not path or not line:
@@ -78,7 +86,7 @@ def window(path: str | None, line: int | None, context: int = 3) -> list[SourceL
         return []
     lo = max(1, line - context)
     hi = min(len(lines), line + context)
-    return [SourceLine(line=n, text=lines[n - 1], current=(n == line)) for n in range(lo, hi + 1)]
+    return [SourceLine(line=n, text=shown(lines[n - 1]), current=(n == line)) for n in range(lo, hi + 1)]
 
 
 def find_statement(path: str, statement: str, near: int | None = None) -> tuple[int, list[int]]:

@@ -41,7 +41,7 @@ from pairdbg.backends.policy import MODE_SAYS
 from pairdbg.backends.redact import for_agent
 
 from .prompts import checked_arguments
-from .serving import agent_data, agent_error, agent_text, new_server
+from .serving import agent_data, agent_error, agent_text, bounded_result, new_server
 from .notify import AGENT_URI, FOCUS_URI, NOTES_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
 from .results import lean
 from .tools import ToolList
@@ -74,7 +74,7 @@ def instructions(groups: set[str]) -> str:
 
 
 def _tool_result(text: str, data: dict[str, Any], is_error: bool = False) -> CallToolResult:
-    return CallToolResult(content=[TextContent(text=text)], structured_content=data, is_error=is_error)
+    return bounded_result(CallToolResult(content=[TextContent(text=text)], structured_content=data, is_error=is_error))
 
 
 def build_server(

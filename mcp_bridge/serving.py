@@ -7,12 +7,36 @@ import json
 from typing import Any
 
 from mcp.server import NotificationOptions, Server
+from mcp.server.subscriptions import ListenHandler
+from mcp.types import CallToolResult, TextContent
 
 from pairdbg.backends.actions.registry import shorten_echoes
-from pairdbg.backends.errors import DebugError
+from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
 
 from .notify import Notifier
+
+
+# The last bound on what one tool call answers. Every reply is bounded where it is made (values, pages, source lines,
+# records); this catches a path that is not, so an agent gets a clear error instead of an unbounded message.
+MAX_REPLY_CHARS = 4 * 1024 * 1024
+
+
+def bounded_result(result: CallToolResult) -> CallToolResult:
+    """`result`, or a LIMIT_EXCEEDED error result when its text or structured content is over MAX_REPLY_CHARS."""
+    size = sum(len(getattr(block, "text", "") or "") for block in result.content)
+    if result.structured_content is not None:
+        size = max(size, len(json.dumps(result.structured_content, default=str)))
+    if size <= MAX_REPLY_CHARS:
+        return result
+    err = DebugError(
+        ErrorCode.LIMIT_EXCEEDED,
+        f"the reply is {size} characters; replies stop at {MAX_REPLY_CHARS}",
+        hint="ask for less: a smaller page, fewer lines, or a narrower expression",
+    )
+    return CallToolResult(
+        content=[TextContent(text=err.text())], structured_content={"error": err.to_dict()}, is_error=True
+    )
 
 
 def new_server(

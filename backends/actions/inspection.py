@@ -11,7 +11,7 @@ from ..errors import DebugError, ErrorCode
 from ..hub import Hub
 from ..models import Phase
 from ..readable import check_readable
-from ..source import is_url, lines_of
+from ..source import is_url, lines_of, shown
 from . import render
 from .common import SessionParams
 from .registry import Action, Reply
@@ -176,7 +176,7 @@ async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
     if line > len(lines):
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"line {line} is past the end of {path} ({len(lines)} lines)")
     lo, hi = max(1, line - p.context), min(len(lines), line + p.context)
-    rows = [{"line": n, "text": lines[n - 1], "current": n == line} for n in range(lo, hi + 1)]
+    rows = [{"line": n, "text": shown(lines[n - 1]), "current": n == line} for n in range(lo, hi + 1)]
     text = f"{path}\n" + "\n".join(f"{'>' if r['current'] else ' '}{r['line']:>5}| {r['text']}" for r in rows)
     return Reply(text, {"file": path, "lines": rows, "total_lines": len(lines)})
 

@@ -35,7 +35,7 @@ from pairdbg.backends.hub import Hub
 
 from ..notify import Notifier, client_name
 from ..prompts import checked_arguments
-from ..serving import agent_error, agent_text, new_server
+from ..serving import agent_error, agent_text, bounded_result, new_server
 from . import load
 from .common import Profile, call_tool
 
@@ -58,7 +58,7 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
 
     async def on_call(ctx: ServerRequestContext[Any], params: CallToolRequestParams) -> CallToolResult:
         actor = f"agent:{client_name(ctx)}"
-        return await call_tool(profile, hub, registry, actor, params.name, params.arguments or {})
+        return bounded_result(await call_tool(profile, hub, registry, actor, params.name, params.arguments or {}))
 
     # A profile without resources answers empty lists (a relay like `--join` asks every server for them).
     resources = profile.resources or NoResources()

@@ -34,12 +34,17 @@ def command(pid: int) -> bytes:
         return b""
 
 
-def daemon_of(pidfile) -> int:
-    """The daemon's pid, once it has exec'd; checks it really carries no mark and left its parent's session."""
+def daemon_of(pidfile, may_be_gone: bool = False) -> int:
+    """The daemon's pid, once it has exec'd; checks it really carries no mark and left its parent's session.
+    `may_be_gone`: its program has exited, and pairdbg may already have ended what the program left."""
     pid = int(pidfile.read_text())
-    assert not wait_gone(lambda: [] if command(pid).startswith(b"sleep") else [pid], 10), "the daemon never exec'd"
+    exec_d = wait_gone(lambda: [] if command(pid).startswith(b"sleep") or not running(pid) else [pid], 10)
+    assert not exec_d, "the daemon never exec'd"
+    if may_be_gone and not running(pid):
+        return pid
     with open(f"/proc/{pid}/environ", "rb") as fh:
-        assert fh.read() == b"", "the daemon should have an empty environment"
+        environment = fh.read()
+    assert b"PAIRDBG_OWNER" not in environment and b"PAIRDBG_TEST_RUN" not in environment, "the daemon has a mark"
     assert os.getsid(pid) != os.getsid(0)
     return pid
 
@@ -61,6 +66,33 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
             await until(lambda: registry.hub.get(sid).phase.ended, "the program to exit, leaving its daemon")
             assert running(pid)
         await registry.run("close_debug_session", {"session_id": sid}, "human")
+        await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
+    finally:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
+@pytest.mark.parametrize("backend", ["inspector", "dap"])
+async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, backend, program_does) -> None:
+    """The same for a Node program, launched by pairdbg (inspector) or through js-debug (whose adapter ends the
+    program on disconnect before pairdbg ends anything itself), running on or ending the moment it has started the
+    daemon (so the daemon is re-parented to pairdbg before anything saw it under the program)."""
+    from inspector.test_inspector_node import need_runtime
+
+    need_runtime("node")
+    pidfile = tmp_path / "daemon.pid"
+    program = os.path.join(os.path.dirname(prog("loop.py")), "..", "js", "daemonize.js")
+    reply = await registry.run(
+        "start_debugging",
+        {"program": os.path.abspath(program), "args": [str(pidfile), program_does], "backend": backend, "wait_s": 0},
+        "human",
+    )
+    await until(pidfile.exists, "the program to start its daemon")
+    pid = daemon_of(pidfile, may_be_gone=program_does == "exit")  # ended with its program's group, or at close
+    try:
+        await registry.run("close_debug_session", {"session_id": reply.data["session_id"]}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
     finally:
         if running(pid):

@@ -105,3 +105,31 @@ async def test_prompt_arguments_are_validated_like_tool_arguments(hub, registry,
             assert "a > b" in fine.messages[0].content.text
     finally:
         notifier.close()
+
+
+async def test_a_minified_line_is_cut_in_source_replies(hub, registry, tmp_path) -> None:
+    """One 5 MB line (a minified bundle) in a source listing or a stop report is shown cut, with its length."""
+    program = tmp_path / "bundle.py"
+    program.write_text("x = 1\nDATA = '" + "z" * 5_000_000 + "'\ny = 2\n")
+    reply = await registry.run(
+        "start_debugging",
+        {"program": str(program), "breakpoints": [{"file": str(program), "line": 3}], "wait_s": 15},
+        "human",
+    )
+    assert len(reply.text) < 20_000 and len(json.dumps(reply.data)) < 40_000, len(reply.text)
+    listing = await registry.run("get_source_context", {"file": str(program), "line": 2, "context": 5}, "human")
+    assert len(listing.text) < 20_000 and "5000009 chars" in listing.text, len(listing.text)
+
+
+async def test_an_oversized_reply_becomes_a_limit_error() -> None:
+    """The last bound, for a reply no earlier limit caught: a clear LIMIT_EXCEEDED instead of megabytes."""
+    from mcp.types import CallToolResult, TextContent
+
+    from pairdbg.mcp_bridge.serving import MAX_REPLY_CHARS, bounded_result
+
+    small = CallToolResult(content=[TextContent(text="ok")], structured_content={"a": 1})
+    assert bounded_result(small) is small
+    huge = CallToolResult(content=[TextContent(text="x")], structured_content={"a": "y" * (MAX_REPLY_CHARS + 1)})
+    answered = bounded_result(huge)
+    assert answered.is_error and answered.structured_content["error"]["code"] == "LIMIT_EXCEEDED"
+    assert len(answered.content[0].text) < 400
