@@ -7,7 +7,6 @@ import json
 from typing import Any
 
 from mcp.server import NotificationOptions, Server
-from mcp.server.subscriptions import ListenHandler
 from mcp.types import CallToolResult, TextContent
 
 from pairdbg.backends.actions.registry import shorten_echoes
