@@ -167,8 +167,8 @@ async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
     if endpoint.dialect.is_jsc:
         return endpoint
     try:
-        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
-            status, body = await _get(session, f"http://{host}:{port}/json/list")
+        async with http_client(allowed, "inspectors", 3) as session:
+            status, body = await _get(session, f"http://{_netloc(host, port)}/json/list", allowed)
         entries = json.loads(body) if status == 200 else None
     except (aiohttp.ClientError, TimeoutError, OSError, ValueError):
         entries = None
@@ -188,4 +188,4 @@ async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
         )
     url = str(chosen[0]["webSocketDebuggerUrl"])
     check_url(url, allowed, "inspectors")  # what the list names, not just where it was asked
-    return _described(Endpoint(url, endpoint.dialect, page=endpoint.page), chosen[0])
+    return _described(Endpoint(url, endpoint.dialect, page=endpoint.page, allowed=allowed), chosen[0])
