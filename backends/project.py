@@ -30,13 +30,13 @@ MAX_FILES = 100_000  # a tree bigger than this is listed in part (the finder say
 GIT_TIMEOUT_S = 5.0
 
 
-def project_root(path: str) -> str:
-    """The nearest folder at or above `path` (a file or folder) holding a project marker; the file's own folder
+def project_root(path: str, markers: tuple[str, ...] = MARKERS) -> str:
+    """The nearest folder at or above `path` (a file or folder) holding one of `markers`; the file's own folder
     when there is none up to the filesystem root."""
     start = path if os.path.isdir(path) else os.path.dirname(os.path.abspath(path))
     folder = start
     while True:
-        if any(os.path.exists(os.path.join(folder, marker)) for marker in MARKERS):
+        if any(os.path.exists(os.path.join(folder, marker)) for marker in markers):
             return folder
         parent = os.path.dirname(folder)
         if parent == folder:

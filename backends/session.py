@@ -463,14 +463,18 @@ class Session:
             phase=self.phase.value,
         )
 
-    async def control(self, what: Literal["continue", "over", "into", "out"], actor: str, wait_s: float) -> ExecOutcome:
-        """Resume or step, then wait up to wait_s for the next stop and say truthfully where things are."""
+    def _refuse_if_busy(self) -> None:
+        """A second actor's control request while one is in flight is BUSY at once, never queued."""
         if self._lock.locked():
             raise DebugError(
                 ErrorCode.BUSY,
                 f"session {self.id} is busy: {self.last_control or 'another action'} is in progress",
                 hint="retry in a moment, or call wait_for_stop",
             )
+
+    async def control(self, what: Literal["continue", "over", "into", "out"], actor: str, wait_s: float) -> ExecOutcome:
+        """Resume or step, then wait up to wait_s for the next stop and say truthfully where things are."""
+        self._refuse_if_busy()
         async with self._lock:
             self.require_paused()
             before, gen = self.stop_number, self._stop_gen
@@ -595,12 +599,7 @@ class Session:
 
     async def goto(self, file: str, line: int, actor: str, wait_s: float) -> ExecOutcome:
         """Make `line` the next statement of the stopped thread (where the backend can), then report that stop."""
-        if self._lock.locked():
-            raise DebugError(
-                ErrorCode.BUSY,
-                f"session {self.id} is busy: {self.last_control or 'another action'} is in progress",
-                hint="retry in a moment, or call wait_for_stop",
-            )
+        self._refuse_if_busy()
         async with self._lock:
             self.require_paused()
             debugger = self.backend.debugger("cannot set the next statement")

@@ -12,6 +12,7 @@ import os
 from dataclasses import dataclass
 from functools import lru_cache
 
+from ..project import project_root as find_project_root
 from .sourcemap import SourceMap, SourceMapError
 
 log = logging.getLogger(__name__)
@@ -30,15 +31,7 @@ class Compiled:
 
 def project_root(path: str) -> str:
     """The nearest folder above `path` holding a package.json or tsconfig.json, else the file's own folder."""
-    folder = os.path.dirname(os.path.abspath(path))
-    here = folder
-    while True:
-        if any(os.path.isfile(os.path.join(here, name)) for name in PROJECT_MARKERS):
-            return here
-        parent = os.path.dirname(here)
-        if parent == here:
-            return folder
-        here = parent
+    return find_project_root(path, PROJECT_MARKERS)
 
 
 def compiled_files_for(source: str) -> list[Compiled]:
