@@ -23,7 +23,7 @@ from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.inspector import targets
+from support import targets
 from pairdbg.backends.models import Phase
 from support import missing_target, until
 

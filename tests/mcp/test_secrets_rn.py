@@ -13,7 +13,7 @@ from mcp import MCPError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import REDUX_URI, RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.server import read_for_agent
 from pairdbg.runtime import build_registry
 from support import until

@@ -25,7 +25,7 @@ from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.http import HttpMcpService
 from pairdbg.runtime import build_registry
 

@@ -15,7 +15,7 @@ from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.server import build_server
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]

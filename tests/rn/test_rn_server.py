@@ -20,7 +20,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.mirror import Limits
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 
 TOKEN = "test-token-0123456789"
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]

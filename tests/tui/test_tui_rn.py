@@ -14,7 +14,7 @@ from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog
 from pairdbg.tui.rn_tree import DiffPane, StateTree
