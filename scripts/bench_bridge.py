@@ -196,7 +196,7 @@ async def main() -> None:
     from pairdbg.tui.app import PairDbgApp
 
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, allow_eval=True))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN, allow_eval=True))
     hub.add_service(svc)
     await hub.start_services()
     registry = build_registry(hub)

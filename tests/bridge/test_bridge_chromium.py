@@ -83,7 +83,7 @@ class Web:
 @asynccontextmanager
 async def web_rig(**config) -> AsyncIterator[Web]:
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, **config))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN, **config))
     hub.add_service(svc)
     await hub.start_services()
     web = Web(hub, svc)

@@ -22,7 +22,7 @@ FLOOD = 300
 @pytest_asyncio.fixture
 async def rn():
     hub = Hub()
-    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN))
+    svc = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=TOKEN))
     hub.add_service(svc)
     await svc.start()
     adapter = FakeAdapter(svc.server.url, TOKEN)

@@ -42,8 +42,8 @@ class Rig:
 @pytest_asyncio.fixture
 async def rig() -> AsyncIterator[Rig]:
     hub = Hub()
-    config = RnConfig.from_env(
-        {}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=500, RN_HEARTBEAT_TIMEOUT_MS=5000, REQUEST_TIMEOUT_MS=2000
+    config = RnConfig(
+        WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=500, RN_HEARTBEAT_TIMEOUT_MS=5000, REQUEST_TIMEOUT_MS=2000
     )
     svc = RnService(hub, config)
     hub.add_service(svc)
