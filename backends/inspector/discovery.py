@@ -168,7 +168,7 @@ async def find_again(endpoint: Endpoint, allowed: list[str]) -> Endpoint:
         return endpoint
     try:
         async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=3)) as session:
-            status, body = await _get(session, f"http://{host}:{port}/json/list")
+            status, body = await _get(session, f"http://{host}:{port}/json/list", allowed)
         entries = json.loads(body) if status == 200 else None
     except (aiohttp.ClientError, TimeoutError, OSError, ValueError):
         entries = None
