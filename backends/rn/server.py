@@ -23,7 +23,7 @@ from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ..listener import LOOPBACK, ListenerServer
+from ..listener import LOOPBACK, ListenerServer, loopback_origin
 from . import protocol as P
 from .config import RnConfig
 from .mirror import Mirror, SessionMirror
@@ -110,18 +110,16 @@ class AdapterServer(ListenerServer):
         return None
 
     def _origin_ok(self, origin: str | None, host_header: str | None) -> bool:
-        if origin is None:
+        if origin is None or loopback_origin(origin):
             return True
+        bind = self.config.WS_HOST
+        if bind in LOOPBACK:
+            return False
         try:
             host = urlsplit(origin).hostname
         except ValueError:
             return False
         if not host:
-            return False
-        if host in LOOPBACK:
-            return True
-        bind = self.config.WS_HOST
-        if bind in LOOPBACK:
             return False
         if host == bind:
             return True
