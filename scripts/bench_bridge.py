@@ -23,6 +23,7 @@ from urllib.parse import urlencode
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # support.*: the test suite's rigs (fake adapter, browser launchers)
 
 from textual import events  # noqa: E402
 
@@ -30,7 +31,7 @@ from pairdbg.runtime import build_registry  # noqa: E402
 from pairdbg.backends.bridge.config import BridgeConfig  # noqa: E402
 from pairdbg.backends.bridge.service import BridgeService  # noqa: E402
 from pairdbg.backends.hub import Hub  # noqa: E402
-from pairdbg.backends.inspector import targets  # noqa: E402
+from support import targets  # noqa: E402
 from pairdbg.runtime import settle_memory  # noqa: E402
 
 TOKEN = "bench-bridge-token-0123456789"
@@ -195,7 +196,7 @@ async def main() -> None:
     from pairdbg.tui.app import PairDbgApp
 
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, allow_eval=True))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN, allow_eval=True))
     hub.add_service(svc)
     await hub.start_services()
     registry = build_registry(hub)

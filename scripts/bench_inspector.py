@@ -22,6 +22,7 @@ from websockets.asyncio.client import connect
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # support.*: the test suite's rigs (fake adapter, browser launchers)
 
 from pairdbg.runtime import build_registry  # noqa: E402
 from pairdbg.backends.hub import Hub  # noqa: E402
@@ -51,7 +52,7 @@ async def raw_evaluate(runtime: str, program: str, n: int) -> list[float]:
     delayed-ACK stall would dominate and the comparison would mean nothing. (Bun serves one client at a time,
     so this is its own process of the same program, in the same run.)"""
     from pairdbg.backends.inspector.process import RuntimeProcess
-    from pairdbg.backends.inspector.targets import find_bun, find_node, free_port
+    from support.targets import find_bun, find_node, free_port
 
     if runtime == "bun":
         argv = [find_bun(), f"--inspect-brk=127.0.0.1:{free_port()}/raw", program]

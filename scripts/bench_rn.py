@@ -27,8 +27,9 @@ from mcp import Client, StdioServerParameters
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))  # support.*: the test suite's rigs (fake adapter, browser launchers)
 
-from pairdbg.backends.rn.testing import FakeAdapter  # noqa: E402
+from support.rn_adapter import FakeAdapter  # noqa: E402
 
 TOKEN = "bench-token-0123456789"
 

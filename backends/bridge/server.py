@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import json
 import logging
 import time
@@ -20,21 +19,19 @@ from pathlib import Path
 from typing import Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ..logbudget import limit
+from ..listener import ListenerServer, loopback_origin
 from .config import BridgeConfig
 from .page import AppConn, Page
 
 log = logging.getLogger(__name__)
-limit(__name__, "websockets.server")  # what an app sends cannot flood pairdbg's log
 
 SDK_PATH = Path(__file__).with_name("sdk") / "debug-bridge.js"
 WS_PATH = "/debug"
 JS_PATH = "/debug-bridge.js"
-LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 COMMANDS = {"click", "type", "navigate", "evaluate", "request_ui_tree", "request_dom_snapshot", "request_state"}
 APP_TYPES = {
     "hello",
@@ -121,46 +118,28 @@ def envelope(session_id: str, kind: str, origin: str = "server", **fields: Any) 
     )
 
 
-class BridgeServer:
+class BridgeServer(ListenerServer):
+    SERVE_OPTIONS = {"max_queue": 64, "compression": None}
+    config: BridgeConfig
+
     def __init__(self, config: BridgeConfig, hooks: Hooks) -> None:
-        self.config = config
+        super().__init__(config, log)
         self.hooks = hooks
         self.pages: dict[str, Page] = {}
-        self.port: int | None = None
-        self.rejected: dict[str, int] = {}
         self.malformed = 0
-        self._server: Server | None = None
         self._sdk: bytes | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._server = await serve(
-            self._handle,
-            self.config.host,
-            self.config.port,
-            process_request=self._check_request,
-            max_size=4 * self.config.max_message,  # measured exactly below, so the close says 4005 and why
-            max_queue=64,
-            ping_interval=20,
-            ping_timeout=20,
-            server_header=None,
-            compression=None,
-        )
-        sock = next(iter(self._server.sockets))
-        self.port = sock.getsockname()[1]
+        await super().start()
         log.info("debug-bridge listening on %s", self.url)
 
     async def stop(self) -> None:
-        if self._server is None:
-            return
-        server, self._server = self._server, None
         for task in list(self._tasks):
             task.cancel()
-        server.close(close_connections=True)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 5)
+        await super().stop()
         self.port = None
 
     @property
@@ -184,20 +163,11 @@ class BridgeServer:
 
     # ----- HTTP: the SDK file, the upgrade checks -----------------------------------------------------------------
 
-    def _count(self, why: str) -> None:
-        self.rejected[why] = self.rejected.get(why, 0) + 1
-
     def origin_allowed(self, origin: str | None) -> bool:
         if origin is None:
             return False
         origin = origin.rstrip("/")
-        if origin in self.config.origins:
-            return True
-        try:
-            parts = urlsplit(origin)
-        except ValueError:
-            return False
-        return parts.scheme in ("http", "https") and parts.hostname in LOOPBACK
+        return origin in self.config.origins or loopback_origin(origin, ("http", "https"))
 
     def _check_request(self, ws: ServerConnection, request: Request) -> Response | None:
         parts = urlsplit(request.path)
@@ -205,30 +175,27 @@ class BridgeServer:
         if parts.path == JS_PATH:
             return self._serve_sdk(ws, origin)
         if parts.path != WS_PATH:
-            self._count("path")
+            self.count("path")
             return ws.respond(HTTPStatus.NOT_FOUND, f"debug-bridge serves {WS_PATH} and {JS_PATH}\n")
         query = parse_qs(parts.query)
         role = (query.get("role") or ["app"])[0]
         if role not in ("app", "agent"):
-            self._count("role")
+            self.count("role")
             return ws.respond(HTTPStatus.BAD_REQUEST, f"role must be app or agent, not {role!r}\n")
         if origin is not None and not self.origin_allowed(origin):
-            self._count("origin")
+            self.count("origin")
             log.warning("debug-bridge refused an upgrade from Origin %r", origin)
             return ws.respond(HTTPStatus.FORBIDDEN, f"Origin {origin} may not connect (PAIRDBG_BRIDGE_ORIGINS)\n")
         if role == "app" and origin is None:
-            self._count("origin")
+            self.count("origin")
             return ws.respond(HTTPStatus.FORBIDDEN, "role=app needs a browser Origin; tools connect as role=agent\n")
         if role == "agent":
             auth = request.headers.get("Authorization") or ""
             token = auth[7:].strip() if auth[:7].lower() == "bearer " else (query.get("token") or [""])[0]
             if not self.token_ok(token):
-                self._count("UNAUTHORIZED")
+                self.count("UNAUTHORIZED")
                 return ws.respond(HTTPStatus.UNAUTHORIZED, "bad or missing token (Authorization: Bearer ...)\n")
         return None
-
-    def token_ok(self, token: Any) -> bool:
-        return isinstance(token, str) and hmac.compare_digest(token.encode(), self.config.token.encode())
 
     def _serve_sdk(self, ws: ServerConnection, origin: str | None) -> Response:
         if self._sdk is None:
@@ -264,14 +231,14 @@ class BridgeServer:
             await ws.send(envelope(session_id, "error", code=code, message=message, **extra))
 
     async def _refuse(self, ws: ServerConnection, session_id: str, close: int, code: str, message: str) -> None:
-        self._count(code)
+        self.count(code)
         log.warning("debug-bridge refused an app (%s): %s", code, message)
         await self._error(ws, session_id, code, message)
         await ws.close(close, message[:120])
 
     def _parse(self, frame: str | bytes) -> dict[str, Any] | str:
         """The message, or why it is not one."""
-        if len(frame) > self.config.max_message:
+        if self.too_large(frame):
             return f"TOO_LARGE:{len(frame)}"
         try:
             msg = json.loads(frame)
@@ -384,7 +351,7 @@ class BridgeServer:
         if isinstance(msg, str):
             kind, _, why = msg.partition(":")
             if kind == "TOO_LARGE":  # dropped, said, and the page stays connected (4x the limit closes it: 1009)
-                self._count("TOO_LARGE")
+                self.count("TOO_LARGE")
                 await self._error(
                     app.ws,
                     page.session_id,

@@ -9,16 +9,18 @@ from __future__ import annotations
 import asyncio
 import itertools
 import logging
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
 from ..errors import DebugError, ErrorCode
 from ..events import ActionPerformed, ResourceChanged, ResourceListChanged
 from ..models import Phase
+from ..listener import ListenerService
 from ..services import ResourceInfo
 from . import uitree
 from .backend import BridgeBackend
-from .config import BridgeConfig, ConfigError
+from .config import BridgeConfig
 from .page import Page
 from .redact import Redactor, scrub_message, scrub_text
 from .server import CLOSE_LIMIT, BridgeServer, Reject
@@ -58,47 +60,20 @@ PAGE_CODES = {
 }
 
 
-class BridgeService:
+class BridgeService(ListenerService):
     name = "bridge"
+    CONFIG = BridgeConfig
+    TOKEN_LABEL = "debug-bridge"
+    config: BridgeConfig
+    server: BridgeServer
 
-    def __init__(self, hub: Hub | None = None, config: BridgeConfig | ConfigError | None = None) -> None:
-        """`config` is the listener's settings, or the ConfigError reading them raised (start() raises it then);
-        None means the defaults (pairdbg.settings reads the environment)."""
-        self.hub = hub
-        self.config_error: str | None = None
-        if isinstance(config, ConfigError):
-            self.config_error = str(config)
-            config = BridgeConfig(port=0)  # placeholder so reads still answer; never started
-        self.config = config or BridgeConfig.from_env({})
+    def __init__(self, hub: Hub | None = None, config: BridgeConfig | Mapping[str, Any] | None = None) -> None:
+        """`config`: the listener's settings, or the values to read them from (pairdbg.settings' `bridge` section)."""
+        super().__init__(hub, config)
         self.server = BridgeServer(self.config, self)
         self.redactor = Redactor()
-        self.start_error: str | None = None
         self._ids = itertools.count(1)
-        self._grace: dict[str, asyncio.TimerHandle] = {}
         self._actions: list[Action] | None = None
-
-    def bind(self, hub: Hub) -> None:
-        self.hub = hub
-
-    # ----- lifecycle ----------------------------------------------------------------------------------------------
-
-    async def start(self) -> None:
-        if self.config_error:
-            self.start_error = self.config_error
-            raise ConfigError(self.config_error)
-        try:
-            await self.server.start()
-        except OSError as exc:
-            self.start_error = f"cannot listen on {self.config.host}:{self.config.port}: {exc.strerror or exc}"
-            raise
-        if self.config.token_generated:
-            log.warning("debug-bridge token for this run: %s (set PAIRDBG_BRIDGE_TOKEN to fix it)", self.config.token)
-
-    async def stop(self) -> None:
-        for timer in self._grace.values():
-            timer.cancel()
-        self._grace.clear()
-        await self.server.stop()
 
     def in_use(self) -> bool:
         """A page is connected (it is a session): MCP lists this service's tools from now on."""
@@ -152,9 +127,7 @@ class BridgeService:
             page.has_session = True
             self._publish_list()
         else:
-            timer = self._grace.pop(page.session_id, None)
-            if timer:
-                timer.cancel()
+            self.cancel(page.session_id)
         new_load = not page.same_load(hello)
         welcome = {
             # Handles of a new page load start above every earlier one; a reconnect within the load keeps them.
@@ -180,12 +153,10 @@ class BridgeService:
             return
         why = f"the page is loading {page.unloading}" if page.unloading else f"the page disconnected (close {code})"
         backend.page_left(why)
-        self._grace[page.session_id] = asyncio.get_running_loop().call_later(
-            self.config.reconnect_grace_s, self._give_up, page
-        )
+        self.cancel(page.session_id)
+        self.later(page.session_id, self.config.reconnect_grace_s, self._give_up, page)
 
     def _give_up(self, page: Page) -> None:
-        self._grace.pop(page.session_id, None)
         backend = self.backend_of(page)
         if backend is None or page.app is not None:
             return
@@ -195,9 +166,7 @@ class BridgeService:
         """The Hub session ended (closed by someone, or the page never returned): release the page."""
         page.closed_by_debugger = True
         page.has_session = False
-        timer = self._grace.pop(page.session_id, None)
-        if timer:
-            timer.cancel()
+        self.cancel(page.session_id)
         await self.server.end(page, "session closed in pairdbg")
         self.server.forget_if_idle(page)
         self._publish_list()
@@ -490,7 +459,7 @@ class BridgeService:
             "listening": self.server.port is not None,
             "url": self.server.url,
             "sdk_url": f"{http}/debug-bridge.js",
-            "error": self.start_error or self.config_error,
+            "error": self.error,
             "token": self.config.token,
             "token_source": "generated for this run" if self.config.token_generated else "PAIRDBG_BRIDGE_TOKEN",
             "eval_allowed_by_server": self.config.allow_eval,

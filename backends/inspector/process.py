@@ -14,7 +14,6 @@ from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
 from ..process import spawn, stop_group
-from .targets import WS_URL, TargetFailed, read_ws_url
 
 RUNTIME_EXIT_S = 3.0  # after TERM, before the runtime's group is killed
 BANNER_NOISE = (
@@ -28,6 +27,36 @@ BANNER_NOISE = (
     "Waiting for the debugger to disconnect",
     "Debugger ending on",  # Node, as it exits
 )
+
+WS_URL = re.compile(r"ws://[^\s'\"<>]+")
+
+
+class TargetFailed(RuntimeError):
+    """A target started but did not offer its inspector in time (the message carries its log tail)."""
+
+
+async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0, seen: list[str] | None = None) -> str:
+    """The first `ws://…` URL in a banner (Bun's and Node's `--inspect*` banners on stderr). The lines read on the
+    way are appended to `seen` when given (a caller may show them, or keep them as program output)."""
+    seen = [] if seen is None else seen
+
+    async def scan() -> str:
+        while True:
+            line = await stream.readline()
+            if not line:
+                raise TargetFailed("the target exited before printing a ws:// URL:\n" + "".join(seen)[-2000:])
+            text = line.decode(errors="replace")
+            seen.append(text)
+            match = WS_URL.search(text)
+            if match:
+                return match.group(0)
+
+    try:
+        return await asyncio.wait_for(scan(), timeout)
+    except TimeoutError:
+        raise TargetFailed(f"no ws:// URL in the banner within {timeout}s") from None
+
+
 BANNER_URL_LINE = re.compile(r"^\s*wss?://\S+\s*$")  # Bun prints its URL on a line of its own
 
 

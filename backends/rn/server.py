@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
 import ipaddress
 import itertools
 import logging
@@ -20,21 +19,19 @@ from http import HTTPStatus
 from typing import Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import Server, ServerConnection, serve
+from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from ..logbudget import limit
+from ..listener import LOOPBACK, ListenerServer, loopback_origin
 from . import protocol as P
 from .config import RnConfig
 from .mirror import Mirror, SessionMirror
 
 log = logging.getLogger(__name__)
-limit(__name__, "websockets.server")  # what an app sends cannot flood pairdbg's log
 
 PATH = "/adapter"
 SERVER_INFO = {"name": "pairdbg", "version": "0.1.0"}
-LOOPBACK = {"localhost", "127.0.0.1", "::1"}
 MALFORMED_LIMIT = 3
 
 Listener = Callable[[str, str | None], None]
@@ -72,43 +69,26 @@ class Connection:
         return self.unanswered_since is None or time.monotonic() - self.unanswered_since < timeout_s
 
 
-class AdapterServer:
+class AdapterServer(ListenerServer):
+    config: RnConfig
+
     def __init__(self, config: RnConfig, mirror: Mirror, listener: Listener | None = None) -> None:
-        self.config = config
+        super().__init__(config, log)
         self.mirror = mirror
         self.listener = listener or (lambda kind, stream: None)
         self.conn: Connection | None = None
-        self._server: Server | None = None
         self._ids = itertools.count(1)
-        self.port: int | None = None
-        self.rejected: dict[str, int] = {}
         self.protocol_errors = 0
         self.last_close: dict[str, Any] | None = None
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        self._server = await serve(
-            self._handle,
-            self.config.WS_HOST,
-            self.config.WS_PORT,
-            process_request=self._check_request,
-            max_size=4 * self.config.MAX_PAYLOAD_SIZE,
-            ping_interval=20,
-            ping_timeout=20,
-            server_header=None,
-        )
-        sock = next(iter(self._server.sockets))
-        self.port = sock.getsockname()[1]
+        await super().start()
         log.info("React Native listener on ws://%s:%s%s", self.config.WS_HOST, self.port, PATH)
 
     async def stop(self) -> None:
-        if self._server is None:
-            return
-        server, self._server = self._server, None
-        server.close(close_connections=True)  # closes live sockets with 1001 (going away)
-        with contextlib.suppress(Exception):
-            await asyncio.wait_for(server.wait_closed(), 5)
+        await super().stop()
         if self.conn is not None:
             self._fail_pending(self.conn, "NOT_CONNECTED", "pairdbg is shutting down")
 
@@ -120,28 +100,26 @@ class AdapterServer:
 
     def _check_request(self, ws: ServerConnection, request: Request) -> Response | None:
         if urlsplit(request.path).path != PATH:
-            self._count("path")
+            self.count("path")
             return ws.respond(HTTPStatus.NOT_FOUND, f"the React Native adapter endpoint is {PATH}\n")
         origin = request.headers.get("Origin")
         if not self._origin_ok(origin, request.headers.get("Host")):
-            self._count("origin")
+            self.count("origin")
             log.warning("refused a WebSocket upgrade from Origin %r", origin)
             return ws.respond(HTTPStatus.FORBIDDEN, "this Origin may not connect to pairdbg\n")
         return None
 
     def _origin_ok(self, origin: str | None, host_header: str | None) -> bool:
-        if origin is None:
+        if origin is None or loopback_origin(origin):
             return True
+        bind = self.config.WS_HOST
+        if bind in LOOPBACK:
+            return False
         try:
             host = urlsplit(origin).hostname
         except ValueError:
             return False
         if not host:
-            return False
-        if host in LOOPBACK:
-            return True
-        bind = self.config.WS_HOST
-        if bind in LOOPBACK:
             return False
         if host == bind:
             return True
@@ -154,13 +132,10 @@ class AdapterServer:
         except ValueError:
             return False
 
-    def _count(self, why: str) -> None:
-        self.rejected[why] = self.rejected.get(why, 0) + 1
-
     # ----- one connection -----------------------------------------------------------------------------------------
 
     async def _reject(self, ws: ServerConnection, close: int, code: str, message: str, **extra: Any) -> None:
-        self._count(code)
+        self.count(code)
         log.warning("adapter refused (%s): %s", code, message)
         with contextlib.suppress(ConnectionClosed):
             await ws.send(P.dump(P.ErrorMsg(code=code, message=message, **extra)))
@@ -173,7 +148,7 @@ class AdapterServer:
         except TimeoutError:
             await self._reject(ws, P.CLOSE_HANDSHAKE, "BAD_REQUEST", "no hello within the handshake timeout")
             return None
-        if len(frame) > self.config.MAX_PAYLOAD_SIZE:
+        if self.too_large(frame):
             await self._reject(ws, P.CLOSE_TOO_LARGE, "PAYLOAD_TOO_LARGE", "hello frame too large")
             return None
         try:
@@ -197,7 +172,7 @@ class AdapterServer:
             )
             return None
         token = raw.get("token")
-        if not isinstance(token, str) or not hmac.compare_digest(token.encode(), self.config.token.encode()):
+        if not self.token_ok(token):
             await self._reject(ws, P.CLOSE_UNAUTHORIZED, "UNAUTHORIZED", "bad or missing token")
             return None
         try:

@@ -1,22 +1,24 @@
 """`RnService`: the React Native listener as a Hub service — its six tools, its MCP resources with throttled change
 notifications, and a small public `status()` for a TUI pane.
 
-Configuration (config.py) comes from the entry point (pairdbg.settings). A bad value does not stop pairdbg:
-`start()` raises the ConfigError naming the variable (the Hub logs it) and the health check reports it.
+The listener's shell (start, stop, settings errors, the token warning, timers) is backends/listener.py; settings
+(config.py) come from the entry point (pairdbg.settings). A bad value does not stop pairdbg: `start()` raises the
+ConfigError naming the variable (the Hub logs it) and the health check reports it.
 """
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import time
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DebugError, ErrorCode
 from ..events import ResourceChanged, ResourceListChanged
+from ..listener import ListenerService
 from ..services import ResourceInfo
-from .config import ConfigError, RnConfig
+from .config import RnConfig
 from .mirror import Limits, Mirror
 from .redact import RnRedactor
 from .server import AdapterServer
@@ -36,54 +38,32 @@ MMKV_PREFIX = "debug://mmkv/"
 THROTTLE_S = 1.0
 
 
-class RnService:
+class RnService(ListenerService):
     name = "rn"
+    CONFIG = RnConfig
+    TOKEN_LABEL = "React Native adapter"
+    config: RnConfig
+    server: AdapterServer
 
     def __init__(
-        self, hub: Hub | None = None, config: RnConfig | ConfigError | None = None, limits: Limits | None = None
+        self, hub: Hub | None = None, config: RnConfig | Mapping[str, Any] | None = None, limits: Limits | None = None
     ) -> None:
-        """`config` is the listener's settings, or the ConfigError reading them raised (start() raises it then);
-        None means the defaults (pairdbg.settings reads the environment)."""
-        self.hub = hub
-        self.config_error: str | None = None
-        if isinstance(config, ConfigError):
-            self.config_error = str(config)
-            config = RnConfig(WS_PORT=0)  # placeholder so reads still answer; never started
-        self.config = config or RnConfig.from_env({})
+        """`config`: the listener's settings, or the values to read them from (pairdbg.settings' `rn` section)."""
+        super().__init__(hub, config)
         self.mirror = Mirror(limits)
         self.redactor = RnRedactor()
         self.server = AdapterServer(self.config, self.mirror, self._on_change)
-        self.start_error: str | None = None
         self._sent_at: dict[str, float] = {}
-        self._timers: dict[str, asyncio.TimerHandle] = {}
         self._mmkv_seen: dict[str, Any] = {}
         self._instances: tuple[str, ...] = ()
         self._actions: list[Action] | None = None
 
-    def bind(self, hub: Hub) -> None:
-        self.hub = hub
-
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
     async def start(self) -> None:
-        if self.config_error:
-            self.start_error = self.config_error
-            log.error("%s", self.config_error)
-            raise ConfigError(self.config_error)
-        logging.getLogger(__package__).setLevel(self.config.python_log_level())
-        try:
-            await self.server.start()
-        except OSError as exc:
-            self.start_error = f"cannot listen on {self.config.WS_HOST}:{self.config.WS_PORT}: {exc.strerror or exc}"
-            raise
-        if self.config.token_generated:
-            log.warning("React Native adapter token for this run: %s (set RN_DEBUG_TOKEN to fix it)", self.config.token)
-
-    async def stop(self) -> None:
-        for timer in self._timers.values():
-            timer.cancel()
-        self._timers.clear()
-        await self.server.stop()
+        if not self.config_error:
+            logging.getLogger(__package__).setLevel(self.config.python_log_level())
+        await super().start()
 
     @property
     def url(self) -> str:
@@ -171,7 +151,7 @@ class RnService:
             "up": self.server.port is not None,
             "url": self.url,
             "port": self.server.port,
-            "error": self.start_error or self.config_error,
+            "error": self.error,
             "tokenSource": "generated for this run" if self.config.token_generated else "RN_DEBUG_TOKEN",
         }
         base: dict[str, Any] = {
@@ -359,20 +339,15 @@ class RnService:
                 self.hub.bus.publish(ResourceListChanged(None))
 
     def _notify(self, uri: str) -> None:
-        if uri in self._timers:
+        if self.waiting(uri):
             return
         wait = self._sent_at.get(uri, 0.0) + THROTTLE_S - time.monotonic()
         if wait <= 0:
             self._fire(uri)
             return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        self._timers[uri] = loop.call_later(wait, self._fire, uri)
+        self.later(uri, wait, self._fire, uri)
 
     def _fire(self, uri: str) -> None:
-        self._timers.pop(uri, None)
         self._sent_at[uri] = time.monotonic()
         if self.hub is None:
             return

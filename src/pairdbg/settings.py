@@ -21,7 +21,7 @@ from typing import Any
 
 import platformdirs
 
-from pydantic import BaseModel, ConfigDict, Field, ValidatorFunctionWrapHandler, field_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
@@ -30,7 +30,9 @@ from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.limits import Limits
 from pairdbg.backends.policy import AgentSettings
 from pairdbg.backends.rn.config import RnConfig
-from pairdbg.backends.services import ConfigError
+
+#: The listeners' sections and the settings each reads (the file's keys are checked against these).
+LISTENERS: dict[str, type[BaseModel]] = {"rn": RnConfig, "bridge": BridgeConfig}
 
 #: Old single names -> (section, field); read when the PAIRDBG_<SECTION>__<FIELD> form is not set.
 LEGACY = {"PAIRDBG_ALLOW_REMOTE_MCP": ("mcp", "allow_remote")}
@@ -112,9 +114,10 @@ def unknown_in_file() -> list[str]:
         if field is None:
             out.append(f"[{section}]")
             continue
-        model = field.annotation
+        model = LISTENERS.get(section, field.annotation)
         if isinstance(model, type) and issubclass(model, BaseModel) and isinstance(body, dict):
-            out += [f"[{section}] {key}" for key in body if key not in model.model_fields]
+            known = {f.lower() for f in model.model_fields} if section in LISTENERS else set(model.model_fields)
+            out += [f"[{section}] {key}" for key in body if (key.lower() if section in LISTENERS else key) not in known]
     return out
 
 
@@ -134,14 +137,14 @@ class _LegacyNames(PydanticBaseSettingsSource):
 
 
 class Settings(BaseSettings):
-    """Everything pairdbg can be configured with. A bad listener setting fails only that listener's start (its
-    section then holds the ConfigError naming the variable); any other bad value stops pairdbg at start-up."""
+    """Everything pairdbg can be configured with. The listeners' sections hold the values given here; each
+    listener reads the rest of its settings and checks them all when it starts (`RnConfig.load`), so a bad listener
+    setting fails only that listener, naming the variable; any other bad value stops pairdbg at start-up."""
 
     model_config = SettingsConfigDict(
         env_prefix="PAIRDBG_",
         env_nested_delimiter="__",
         extra="ignore",
-        arbitrary_types_allowed=True,
         use_attribute_docstrings=True,
     )
 
@@ -151,32 +154,14 @@ class Settings(BaseSettings):
     """MCP over HTTP."""
     agents: AgentSettings = Field(default_factory=AgentSettings)
     """What agents may do (mode: inspect, control, full) and whether what they receive is redacted."""
-    rn: RnConfig | ConfigError = Field(default_factory=dict, validate_default=True)  # type: ignore[arg-type]
-    """The React Native adapter's listener (WS_PORT, RN_DEBUG_TOKEN, ... or PAIRDBG_RN__WS_PORT, ...)."""
-    bridge: BridgeConfig | ConfigError = Field(default_factory=dict, validate_default=True)  # type: ignore[arg-type]
-    """The debug-bridge listener (PAIRDBG_BRIDGE_PORT, PAIRDBG_BRIDGE_EVAL, ... or PAIRDBG_BRIDGE__PORT, ...)."""
+    rn: dict[str, Any] = Field(default_factory=dict)
+    """The React Native adapter's listener (PAIRDBG_RN__WS_PORT, ...): values over its own names (WS_PORT,
+    RN_DEBUG_TOKEN, ...), which backends/rn/config.py reads; checked when the listener starts."""
+    bridge: dict[str, Any] = Field(default_factory=dict)
+    """The debug-bridge listener (PAIRDBG_BRIDGE__PORT, ...): values over its own names (PAIRDBG_BRIDGE_PORT,
+    PAIRDBG_BRIDGE_EVAL, ...), which backends/bridge/config.py reads; checked when the listener starts."""
     tui: TuiSettings = Field(default_factory=TuiSettings)
     """The terminal UI (theme)."""
-
-    @field_validator("rn", mode="wrap")
-    @classmethod
-    def _rn(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> RnConfig | ConfigError:
-        if isinstance(value, RnConfig | ConfigError):
-            return value
-        try:  # the section's own names first, then PAIRDBG_RN__* and keyword overrides
-            return RnConfig.from_env(None, **{k.upper(): v for k, v in dict(value).items()})
-        except ConfigError as exc:
-            return exc
-
-    @field_validator("bridge", mode="wrap")
-    @classmethod
-    def _bridge(cls, value: Any, handler: ValidatorFunctionWrapHandler) -> BridgeConfig | ConfigError:
-        if isinstance(value, BridgeConfig | ConfigError):
-            return value
-        try:
-            return BridgeConfig.from_env(None, **{k.lower(): v for k, v in dict(value).items()})
-        except ConfigError as exc:
-            return exc
 
     @classmethod
     def settings_customise_sources(

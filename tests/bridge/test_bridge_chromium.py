@@ -23,7 +23,7 @@ from pairdbg.backends.bridge.config import BridgeConfig
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.inspector import targets
+from support import targets
 from pairdbg.backends.models import Phase
 from support import missing_target, until
 
@@ -83,7 +83,7 @@ class Web:
 @asynccontextmanager
 async def web_rig(**config) -> AsyncIterator[Web]:
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, **config))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN, **config))
     hub.add_service(svc)
     await hub.start_services()
     web = Web(hub, svc)

@@ -65,7 +65,7 @@ def output(hub: Hub, sid: str) -> str:
 def make_rig_factory():
     async def make(**config) -> Rig:
         hub = Hub(Limits(max_sessions=config.pop("max_sessions", 10)))
-        svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN, **config))
+        svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN, **config))
         hub.add_service(svc)
         await hub.start_services()
         return Rig(hub, svc)
@@ -404,7 +404,7 @@ async def test_sdk_is_served_with_cors_only_for_allowed_origins(rig: Rig) -> Non
 
 async def test_port_in_use_does_not_stop_pairdbg(rig: Rig) -> None:
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=rig.svc.server.port, token=TOKEN))
+    svc = BridgeService(hub, BridgeConfig(port=rig.svc.server.port, token=TOKEN))
     hub.add_service(svc)
     await hub.start_services()  # logs, does not raise
     assert svc.start_error and "cannot listen" in svc.start_error
@@ -413,12 +413,23 @@ async def test_port_in_use_does_not_stop_pairdbg(rig: Rig) -> None:
     await hub.shutdown()
 
 
-async def test_bad_configuration_names_the_variable() -> None:
+async def test_bad_configuration_names_the_variable(monkeypatch) -> None:
     from pairdbg.backends.bridge.config import ConfigError
 
+    monkeypatch.setenv("PAIRDBG_BRIDGE_PORT", "99999")
     with pytest.raises(ConfigError) as info:
-        BridgeConfig.from_env({"PAIRDBG_BRIDGE_PORT": "99999"})
+        BridgeConfig.load()
     assert "PAIRDBG_BRIDGE_PORT" in str(info.value)
+    monkeypatch.setenv("PAIRDBG_BRIDGE_PORT", "0")
+    monkeypatch.setenv("PAIRDBG_BRIDGE_EVAL", "1")
+    monkeypatch.setenv("PAIRDBG_BRIDGE_ORIGINS", "http://a.test/, http://b.test")
+    config = BridgeConfig.load()
+    assert (config.port, config.allow_eval, config.origins) == (0, True, ("http://a.test", "http://b.test"))
+    svc = BridgeService(None, {"port": "nope"})  # a bad value fails only the start, naming the variable
+    assert "PAIRDBG_BRIDGE_PORT" in svc.info()["error"]
+    with pytest.raises(ConfigError):
+        await svc.start()
+    assert svc.server.port is None
 
 
 # ----- reconnects, duplicated tabs, replacement -----------------------------------------------------------------

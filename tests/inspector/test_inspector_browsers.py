@@ -19,8 +19,8 @@ from dataclasses import dataclass
 import pytest
 import pytest_asyncio
 
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from support import expect_error, missing_target, until
 from support import TESTS
 

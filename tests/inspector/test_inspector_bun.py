@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 
-from pairdbg.backends.inspector import targets
+from support import targets
 from support import local_values, stop_of, until
 from test_inspector_node import (
     JS,

@@ -9,7 +9,7 @@ import time
 
 import pytest
 
-from pairdbg.backends.inspector import targets
+from support import targets
 from support import expect_error, free_port, stop_of
 from test_inspector_node import FLOW, js, launch, line, need_runtime, run, where
 

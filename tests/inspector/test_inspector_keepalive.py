@@ -12,7 +12,7 @@ import pytest
 from support import pid_alive, stop_of, until
 from test_inspector_node import js, launch, line, need_runtime, run, start_node_server
 
-from pairdbg.backends.inspector import targets
+from support import targets
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 

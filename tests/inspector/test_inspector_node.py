@@ -14,8 +14,8 @@ import signal
 
 import pytest
 
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from support import expect_error, line_of, local_values, missing_target, stop_of, until
 from support import TESTS
 

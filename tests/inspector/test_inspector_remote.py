@@ -10,7 +10,7 @@ import shutil
 
 import pytest
 
-from pairdbg.backends.inspector import targets
+from support import targets
 from support import stop_of, until
 from test_inspector_node import JS, js, line, need_runtime, run
 

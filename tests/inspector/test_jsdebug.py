@@ -26,7 +26,7 @@ def line_of(path: str, marker: str) -> int:
 
 def need_js_debug() -> None:
     from pairdbg.backends.runtimes import find_js_debug
-    from pairdbg.backends.inspector.targets import TargetMissing
+    from support.targets import TargetMissing
 
     try:
         find_js_debug()
@@ -209,7 +209,7 @@ async def _pipe() -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
 async def test_attach_to_a_node_started_with_inspect(registry) -> None:
     need_js_debug()
     from pairdbg.backends.inspector.process import RuntimeProcess
-    from pairdbg.backends.inspector.targets import find_node
+    from support.targets import find_node
 
     ticker = str(JS / "ticker.js")
     node = await RuntimeProcess.spawn([find_node(), "--inspect=127.0.0.1:0", ticker], None, None)

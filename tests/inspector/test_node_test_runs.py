@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from support import PROGRAMS, line_of, local_values, missing_target, stop_of
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]

@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 from websockets.asyncio.client import ClientConnection, connect
 
-from pairdbg.backends.inspector import targets
+from support import targets
 from pairdbg.backends import runtimes
-from pairdbg.backends.inspector.targets import TargetMissing
+from support.targets import TargetMissing
 from support import missing_target, until
 from support import TESTS
 

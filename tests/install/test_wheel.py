@@ -58,6 +58,20 @@ def test_the_wheel_claims_only_the_name_pairdbg_and_carries_every_file(installed
     ).stdout.split()
     missing = [f for f in tracked if f"pairdbg/{f}" not in names]
     assert not missing, f"files the wheel leaves out: {missing}"
+    rigs = [f"pairdbg/backends/{path}" for path in ("rn/testing.py", "inspector/targets.py")]
+    assert not set(rigs) & set(names), "the test rigs live in tests/support, not in the product"
+
+
+def test_the_product_never_imports_the_test_rigs() -> None:
+    bad = []
+    for folder in ("backends", "tui", "mcp_bridge", "src"):
+        for path in (ROOT / folder).rglob("*.py"):
+            if "node_modules" in path.parts or "samples" in path.parts:
+                continue
+            for node in ast.walk(ast.parse(path.read_text(), str(path))):
+                if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("support"):
+                    bad.append(str(path.relative_to(ROOT)))
+    assert not bad, bad
 
 
 def test_installed_pairdbg_finds_its_data_outside_the_repository(installed, tmp_path) -> None:

@@ -73,7 +73,7 @@ def test_the_settings_file_holds_settings_below_the_environment(env, monkeypatch
     monkeypatch.setenv("XDG_CONFIG_HOME", env["XDG_CONFIG_HOME"])
     monkeypatch.delenv("PAIRDBG_LIMITS__MAX_SESSIONS", raising=False)
     settings = Settings()
-    assert settings.limits.max_sessions == 3 and settings.agents.mode == "inspect" and settings.rn.WS_PORT == 0
+    assert settings.limits.max_sessions == 3 and settings.agents.mode == "inspect" and settings.rn == {"WS_PORT": 0}
     monkeypatch.setenv("PAIRDBG_LIMITS__MAX_SESSIONS", "5")
     assert Settings().limits.max_sessions == 5  # the environment wins
 

@@ -13,8 +13,8 @@ import pytest
 from mcp import Client, StdioServerParameters
 
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from pairdbg.runtime import build_registry
 from support import TESTS, missing_target, prog, require_debugpy, until
 from support.mcp import stdio_params, text

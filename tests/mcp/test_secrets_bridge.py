@@ -39,7 +39,7 @@ RIG_TOKEN = "secret-token-value-123456"  # the state FakePage reports when it co
 
 async def test_no_planted_secret_reaches_an_agent_through_the_bridge() -> None:
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=BRIDGE_TOKEN))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=BRIDGE_TOKEN))
     hub.add_service(svc)
     await hub.start_services()
     registry = build_registry(hub)
@@ -82,7 +82,7 @@ async def test_the_bridge_token_reaches_agents_in_full_mode_only() -> None:
     """get_bridge_info hands agents the page token on purpose; below full mode it is redacted like any secret,
     since with it an agent could drive pages over the relay, past the registry."""
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=BRIDGE_TOKEN))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=BRIDGE_TOKEN))
     hub.add_service(svc)
     await hub.start_services()
     registry = build_registry(hub)
@@ -106,7 +106,7 @@ async def test_the_corpus_neither_leaks_nor_lies_through_the_bridge() -> None:
     state, lines = app_state(corpus), console_lines(corpus)
     secrets = [*corpus.secrets, RIG_TOKEN]
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=BRIDGE_TOKEN))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=BRIDGE_TOKEN))
     hub.add_service(svc)
     await hub.start_services()
     registry = build_registry(hub)

@@ -16,8 +16,8 @@ import pytest
 
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from pairdbg.backends.runtimes import find_js_debug
 from pairdbg.runtime import build_registry
 from support import missing_target, require_debugpy, until

@@ -13,7 +13,7 @@ from mcp import MCPError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import REDUX_URI, RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.server import read_for_agent
 from pairdbg.runtime import build_registry
 from support import until
@@ -30,7 +30,7 @@ SECRETS = (PASSWORD, AWS, JWT)
 
 async def test_no_planted_secret_reaches_an_agent_through_react_native() -> None:
     hub = Hub()
-    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
+    svc = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
     hub.add_service(svc)
     await svc.start()
     registry = build_registry(hub)
@@ -80,7 +80,7 @@ async def test_the_corpus_neither_leaks_nor_lies_through_react_native() -> None:
     corpus = build()
     state = {**app_state(corpus), "log": {"lines": console_lines(corpus)}}
     hub = Hub()
-    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
+    svc = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
     hub.add_service(svc)
     await svc.start()
     registry = build_registry(hub)

@@ -25,7 +25,7 @@ from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.http import HttpMcpService
 from pairdbg.runtime import build_registry
 
@@ -290,8 +290,8 @@ async def served(tmp_path, monkeypatch) -> AsyncIterator[tuple[Hub, HttpMcpServi
     """A TUI's side in-process: a Hub with both listeners on free ports and its HTTP endpoint."""
     monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
     hub = Hub()
-    bridge = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=BRIDGE_TOKEN))
-    rn = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
+    bridge = BridgeService(hub, BridgeConfig(port=0, token=BRIDGE_TOKEN))
+    rn = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=RN_TOKEN))
     hub.add_service(bridge)
     hub.add_service(rn)
     await hub.start_services()

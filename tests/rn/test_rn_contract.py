@@ -15,7 +15,7 @@ from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.mcp_bridge.server import build_server
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
@@ -27,7 +27,7 @@ TOOLS = ["debug_health_check", "debug_list_streams", "debug_get_snapshot", "debu
 @pytest_asyncio.fixture
 async def mcp_rn():
     hub = Hub()
-    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=200))
+    svc = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=200))
     hub.add_service(svc)
     await svc.start()
     server, _ = build_server(hub, build_registry(hub), tools="rn")  # listed before an app connects, as --tools rn

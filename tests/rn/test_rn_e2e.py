@@ -70,8 +70,8 @@ class App:
 async def rn():
     need_node_harness()
     hub = Hub()
-    config = RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=100,
-                               RN_HEARTBEAT_TIMEOUT_MS=500, REQUEST_TIMEOUT_MS=1000)
+    config = RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=100,
+                      RN_HEARTBEAT_TIMEOUT_MS=500, REQUEST_TIMEOUT_MS=1000)
     service = RnService(hub, config)
     hub.add_service(service)
     await service.start()

@@ -13,7 +13,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.logbudget import LogBudget
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 
 TOKEN = "test-token-0123456789"
 FLOOD = 300
@@ -22,7 +22,7 @@ FLOOD = 300
 @pytest_asyncio.fixture
 async def rn():
     hub = Hub()
-    svc = RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN))
+    svc = RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=TOKEN))
     hub.add_service(svc)
     await svc.start()
     adapter = FakeAdapter(svc.server.url, TOKEN)

@@ -20,7 +20,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.mirror import Limits
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 
 TOKEN = "test-token-0123456789"
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(60)]
@@ -30,7 +30,7 @@ def make_config(**over) -> RnConfig:
     base = {"WS_PORT": 0, "RN_DEBUG_TOKEN": TOKEN, "RN_HEARTBEAT_MS": 100, "RN_HEARTBEAT_TIMEOUT_MS": 400,
             "RN_HELLO_TIMEOUT_MS": 300, "REQUEST_TIMEOUT_MS": 1000, "MAX_PAYLOAD_SIZE": 65536}
     base.update(over)
-    return RnConfig.from_env({}, **base)
+    return RnConfig(**base)
 
 
 class Rig:

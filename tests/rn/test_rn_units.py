@@ -244,22 +244,37 @@ def test_redaction_keys_values_and_trivial():
 # ----- configuration and protocol ---------------------------------------------------------------------------------
 
 
-def test_config_defaults_overrides_and_errors():
-    c = RnConfig.from_env({})
+RN_NAMES = ("WS_PORT", "WS_HOST", "LOG_LEVEL", "RN_DEBUG_TOKEN", "REQUEST_TIMEOUT_MS", "MAX_PAYLOAD_SIZE")
+
+
+def test_config_defaults_overrides_and_errors(monkeypatch):
+    for name in RN_NAMES:
+        monkeypatch.delenv(name, raising=False)
+    c = RnConfig.load()
     assert (c.WS_PORT, c.WS_HOST, c.REQUEST_TIMEOUT_MS, c.MAX_PAYLOAD_SIZE, c.LOG_LEVEL) == (
         19850, "127.0.0.1", 5000, 524288, "info")
     assert c.token_generated and len(c.token) >= 16 and c.token not in repr(c)
-    c2 = RnConfig.from_env({"WS_PORT": "0", "WS_HOST": "0.0.0.0", "LOG_LEVEL": "DEBUG", "RN_DEBUG_TOKEN": "t" * 12,
-                            "REQUEST_TIMEOUT_MS": "250", "MAX_PAYLOAD_SIZE": " 8192 ", "WS_PORT_UNRELATED": "x"})
-    assert (c2.WS_PORT, c2.LOG_LEVEL, c2.token, c2.token_generated, c2.MAX_PAYLOAD_SIZE) == (
-        0, "debug", "t" * 12, False, 8192)
-    assert c2.python_log_level() == "DEBUG" and RnConfig.from_env({"LOG_LEVEL": "warn"}).python_log_level() == "WARNING"
+    env = {"WS_PORT": "0", "WS_HOST": "0.0.0.0", "LOG_LEVEL": "DEBUG", "RN_DEBUG_TOKEN": "t" * 12,
+           "REQUEST_TIMEOUT_MS": "250", "MAX_PAYLOAD_SIZE": " 8192 ", "WS_PORT_UNRELATED": "x"}
+    with monkeypatch.context() as m:  # the seed's names, read from the environment by pydantic-settings
+        for name, value in env.items():
+            m.setenv(name, value)
+        c2 = RnConfig.load()
+        assert (c2.WS_PORT, c2.LOG_LEVEL, c2.token, c2.token_generated, c2.MAX_PAYLOAD_SIZE) == (
+            0, "debug", "t" * 12, False, 8192)
+        assert RnConfig.load({"ws_port": "7"}).WS_PORT == 7  # a section's values win over the old names
+        m.setenv("WS_PORT", "")  # empty counts as unset
+        assert RnConfig.load().WS_PORT == 19850
+    assert c2.python_log_level() == "DEBUG" and RnConfig.load({"LOG_LEVEL": "warn"}).python_log_level() == "WARNING"
     for env, var in [({"WS_PORT": "abc"}, "WS_PORT"), ({"WS_PORT": "70000"}, "WS_PORT"),
                      ({"LOG_LEVEL": "loud"}, "LOG_LEVEL"), ({"REQUEST_TIMEOUT_MS": "-1"}, "REQUEST_TIMEOUT_MS"),
                      ({"MAX_PAYLOAD_SIZE": "12"}, "MAX_PAYLOAD_SIZE"), ({"RN_DEBUG_TOKEN": "short"}, "RN_DEBUG_TOKEN")]:
-        with pytest.raises(ConfigError) as info:
-            RnConfig.from_env(env)
-        assert var in str(info.value)
+        with monkeypatch.context() as m:
+            for name, value in env.items():
+                m.setenv(name, value)
+            with pytest.raises(ConfigError) as info:
+                RnConfig.load()
+        assert var in str(info.value) and "short" not in str(info.value)  # a token is never echoed
 
 
 def test_service_with_bad_config_reports_it_and_does_not_start(monkeypatch):

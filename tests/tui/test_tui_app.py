@@ -622,7 +622,7 @@ async def test_bun_first_stop_fills_stack_and_variables(core):
     """Bun's stop on entry could arrive before the start finished; the start then called the session running,
     which expired the stop's handles, and the panes stayed on "starting…" (4 of 6 launches here, so 10 launches
     make a pass without the fix unlikely)."""
-    from pairdbg.backends.inspector import targets
+    from support import targets
 
     targets.find_bun()  # Bun ships with the project's JS tools (.tools); missing, this fails loudly
     hub, registry = core

@@ -44,9 +44,9 @@ class Rig:
 @pytest_asyncio.fixture
 async def rig() -> AsyncIterator[Rig]:
     hub = Hub()
-    svc = BridgeService(hub, BridgeConfig.from_env({}, port=0, token=TOKEN))
+    svc = BridgeService(hub, BridgeConfig(port=0, token=TOKEN))
     hub.add_service(svc)
-    hub.add_service(RnService(hub, RnConfig.from_env({}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN)))
+    hub.add_service(RnService(hub, RnConfig(WS_PORT=0, RN_DEBUG_TOKEN=TOKEN)))
     await hub.start_services()
     r = Rig(hub, svc)
     try:

@@ -16,8 +16,8 @@ import pytest_asyncio
 
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.inspector import targets
-from pairdbg.backends.inspector.targets import TargetMissing
+from support import targets
+from support.targets import TargetMissing
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.http import HttpMcpService

@@ -14,7 +14,7 @@ from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.service import RnService
-from pairdbg.backends.rn.testing import FakeAdapter
+from support.rn_adapter import FakeAdapter
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog
 from pairdbg.tui.rn_tree import DiffPane, StateTree
@@ -42,8 +42,8 @@ class Rig:
 @pytest_asyncio.fixture
 async def rig() -> AsyncIterator[Rig]:
     hub = Hub()
-    config = RnConfig.from_env(
-        {}, WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=500, RN_HEARTBEAT_TIMEOUT_MS=5000, REQUEST_TIMEOUT_MS=2000
+    config = RnConfig(
+        WS_PORT=0, RN_DEBUG_TOKEN=TOKEN, RN_HEARTBEAT_MS=500, RN_HEARTBEAT_TIMEOUT_MS=5000, REQUEST_TIMEOUT_MS=2000
     )
     svc = RnService(hub, config)
     hub.add_service(svc)

@@ -15,7 +15,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from .jsondoc import Diff, apply_patch, lookup
+from pairdbg.backends.rn.jsondoc import Diff, apply_patch, lookup
 
 
 class FakeAdapter:

@@ -1,7 +1,8 @@
-"""Launch and stop the real browser debug targets (Chromium, WebKitGTK's MiniBrowser) and read inspector banners.
+"""The tests' debug targets: launch and stop real browsers (Chromium, WebKitGTK's MiniBrowser), serve a folder
+over HTTP, poll /json/list. A test rig, not part of the installed package.
 
-Helpers shared by the inspector backend and the tests (stdlib and aiohttp only); finding the executables is
-backends/runtimes.py, process groups backends/process.py (both re-exported here for the tests). Every launcher
+Finding the executables is backends/runtimes.py, process groups backends/process.py and reading a runtime's banner
+backends/inspector/process.py (all re-exported here for the tests). Every launcher
 starts its target in a process group of its own, and `stop_process_group` ends that whole group (Chromium's
 helpers, xvfb-run's Xvfb and MiniBrowser's web/network processes) and removes the launcher's temporary directories.
 """
@@ -23,8 +24,9 @@ from typing import Any
 
 import aiohttp
 
-from ..process import free_port, group_members, spawn, stop_group
-from ..runtimes import TargetMissing, find_bun, find_chromium, find_minibrowser, find_node, find_xvfb_run
+from pairdbg.backends.inspector.process import TargetFailed, read_ws_url
+from pairdbg.backends.process import free_port, group_members, spawn, stop_group
+from pairdbg.backends.runtimes import TargetMissing, find_bun, find_chromium, find_minibrowser, find_node, find_xvfb_run
 
 __all__ = [
     "TargetFailed",
@@ -59,12 +61,7 @@ MINIBROWSER_ENV = {
     "WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS": "1",
     "WEBKIT_DISABLE_COMPOSITING_MODE": "1",
 }
-WS_URL = re.compile(r"ws://[^\s'\"<>]+")
 WEBKIT_SOCKET = re.compile(r"/socket/\d+/\d+/\w+")
-
-
-class TargetFailed(RuntimeError):
-    """A target started but did not offer its inspector in time (the message carries its log tail)."""
 
 
 # ----- processes ------------------------------------------------------------------------------------------------------
@@ -94,28 +91,6 @@ def _tail(path: str, limit: int = 2000) -> str:
 
 
 # ----- discovery ----------------------------------------------------------------------------------------------------
-
-
-async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0, seen: list[str] | None = None) -> str:
-    """The first `ws://…` URL in a banner (Bun's and Node's `--inspect*` banners on stderr). The lines read on the
-    way are appended to `seen` when given (a caller may show them, or keep them as program output)."""
-    seen = [] if seen is None else seen
-
-    async def scan() -> str:
-        while True:
-            line = await stream.readline()
-            if not line:
-                raise TargetFailed("the target exited before printing a ws:// URL:\n" + "".join(seen)[-2000:])
-            text = line.decode(errors="replace")
-            seen.append(text)
-            match = WS_URL.search(text)
-            if match:
-                return match.group(0)
-
-    try:
-        return await asyncio.wait_for(scan(), timeout)
-    except TimeoutError:
-        raise TargetFailed(f"no ws:// URL in the banner within {timeout}s") from None
 
 
 async def http_get(url: str, timeout: float = 2.0) -> tuple[int, str]:
