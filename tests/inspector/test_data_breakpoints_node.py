@@ -1,0 +1,166 @@
+"""Data breakpoints on Node programs (issue 23, part 5): "stop where cart.total changes" and "every write to
+cache.get('host')", on a real Node with a property written from a timer, an npm library's object (semver's SemVer,
+written inside semver's own code) and a Map entry. Refusals say why (a frozen or sealed object, an array element,
+a variable); Bun refuses with the reason."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+from support import expect_error, stop_of
+from test_inspector_node import launch, line, need_runtime, output_text, run, where
+
+from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.mcp_bridge.server import read_for_agent
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(90)]
+
+PROGRAM = "data_changes.js"
+
+
+async def paused_at_ready(registry, runtime: str = "node") -> str:
+    sid, reply = await launch(registry, runtime, PROGRAM, (PROGRAM, line(PROGRAM, "// stop here")))
+    stop = stop_of(reply)
+    assert where(stop)[:2] == (PROGRAM, line(PROGRAM, "// stop here")), stop
+    return sid
+
+
+async def watch(registry, sid: str, expression: str, **more) -> dict:
+    reply = await run(registry, "set_data_breakpoint", session_id=sid, expression=expression, **more)
+    assert reply.data["verified"] is True and reply.data["kind"] == "data", reply.text
+    return reply.data
+
+
+async def refused(registry, sid: str, expression: str) -> str:
+    with pytest.raises(DebugError) as caught:
+        await run(registry, "set_data_breakpoint", session_id=sid, expression=expression)
+    assert caught.value.code == ErrorCode.INVALID_PARAMETERS
+    return caught.value.message
+
+
+def helper_free(stop: dict) -> bool:
+    return not any("pairdbg-datawatch" in (f.get("file") or "") for f in stop["stack"])
+
+
+async def test_stops_at_the_writing_statement(registry):
+    sid = await paused_at_ready(registry)
+    total = await watch(registry, sid, "cart.total")
+    assert total["id"].startswith("DB") and "Cart" in total["watching"], total
+    assert "defineProperty" in total["missed"]
+    minor = await watch(registry, sid, "version.minor")  # semver's SemVer: an npm library's object
+    assert "SemVer" in minor["watching"]
+    host = await watch(registry, sid, "cache.get('host')")
+    assert "Map" in host["watching"] and "entry" in host["watching"]
+
+    assert "frozen" in await refused(registry, sid, "frozen.a")
+    assert "sealed" in await refused(registry, sid, "sealed.b")
+    assert "array element" in await refused(registry, sid, "list[1]")
+    assert "variable" in await refused(registry, sid, "ready")
+    assert "no property" in await refused(registry, sid, "cart.nothing")
+    assert "cannot evaluate" in await refused(registry, sid, "nothing_here.x")
+    with pytest.raises(DebugError, match="writes only"):
+        await run(registry, "set_data_breakpoint", session_id=sid, expression="cart.total", access="read_write")
+    listed = await run(registry, "list_breakpoints", session_id=sid)
+    ids = [bp["id"] for bp in listed.data["breakpoints"] if bp["kind"] == "data"]
+    assert ids == [total["id"], minor["id"], host["id"]], listed.text
+
+    writes_total = line(PROGRAM, "// writes total")
+    for old, new in (("0", "7.25"), ("7.25", "10.97"), ("10.97", "-9.03")):
+        stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+        assert stop["reason"] == "data breakpoint" and stop["hit_breakpoints"] == [total["id"]], stop
+        assert stop["description"] == f"data breakpoint {total['id']}: cart.total {old} → {new}"
+        assert where(stop) == (PROGRAM, writes_total, "add"), stop
+        assert helper_free(stop), stop["stack"]
+    # the frame is the writer's: its locals are there, evaluate runs in it
+    price = await run(registry, "evaluate_expression", session_id=sid, expression="price")
+    assert price.data["value"] == "-20", price.text
+    # `other.total = price` never stops (per instance); semver writes minor inside its own code: that is the stop
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [minor["id"]], stop
+    assert stop["description"].endswith("version.minor 2 → 3")
+    semver_file = stop["location"]["file"]
+    assert (
+        semver_file.endswith(os.path.join("semver", "classes", "semver.js")) and stop["location"]["function"] == "inc"
+    )
+    assert "this.minor++" in open(semver_file).read().splitlines()[stop["location"]["line"] - 1]
+    assert helper_free(stop)
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [host["id"]] and where(stop)[1] == line(PROGRAM, "// writes host"), stop
+    assert stop["description"].endswith("""cache.get('host') "localhost" → "db.internal\"""")
+    # from a timer's callback
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [total["id"]] and where(stop)[1] == line(PROGRAM, "// reset from a timer"), stop
+    assert stop["description"].endswith("cart.total -9.03 → 0")
+
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    # the program saw its objects as before: JSON, key order, instanceof
+    text = await output_text(registry, sid, "done")
+    assert 'done 3 1.3.0 db.internal {"total":0,"items":[]} total,items true' in text, text
+
+
+async def test_condition_log_only_update_and_remove(registry, hub):
+    sid = await paused_at_ready(registry)
+    negative = await watch(registry, sid, "cart.total", condition="value < 0")
+    logged = await watch(registry, sid, "cache.get('host')", log_only=True)
+    assert logged["log_only"] is True
+    minor = await watch(registry, sid, "version.minor")
+    off = await run(registry, "update_breakpoint", session_id=sid, breakpoint_id=minor["id"], enabled=False)
+    assert off.data["enabled"] is False
+
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [negative["id"]], stop  # only the write that made it negative
+    assert stop["description"].endswith("cart.total 10.97 → -9.03")
+    assert where(stop)[1:] == (line(PROGRAM, "// writes total"), "add")
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=negative["id"])
+
+    end = await run(registry, "continue_execution", session_id=sid)  # disabled, log-only, removed: no stop
+    assert end.data["state"] == "terminated", end.text
+    await output_text(registry, sid, "done")
+
+    changes = await run(registry, "get_output", session_id=sid, category="changes")
+    lines = [e["text"] for e in changes.data["entries"]]
+    assert len(lines) == 2, lines  # the stop and the logged change; nothing for the disabled watch or the removed one
+    assert (
+        f"{negative['id']} cart.total 10.97 → -9.03  at {PROGRAM}:{line(PROGRAM, '// writes total')} in add" in lines[0]
+    )
+    assert "(stopped)" in lines[0]
+    writes_host = line(PROGRAM, "// writes host")
+    logged_line = f"""{logged["id"]} cache.get('host') "localhost" → "db.internal"  at {PROGRAM}:{writes_host}"""
+    assert logged_line in lines[1] and "[main]" in lines[1] and "(stopped)" not in lines[1], lines
+    text, mime = await read_for_agent(hub, f"debug://sessions/{sid}/changes")
+    assert mime == "text/plain" and text.startswith("# 2 changes") and logged_line in text, text
+
+
+async def test_steps_from_a_data_stop_stay_in_the_program(registry):
+    sid = await paused_at_ready(registry)
+    await watch(registry, sid, "cart.total")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert where(stop)[1] == line(PROGRAM, "// writes total")
+    places = []
+    for _ in range(5):  # out of add, over the other instance's write, round the loop, into add again
+        stepped = stop_of(await run(registry, "step_into", session_id=sid))
+        assert stepped["reason"] == "step" and helper_free(stepped), stepped
+        places.append(where(stepped))
+    assert places == [
+        (PROGRAM, line(PROGRAM, "// writes total") + 1, "add"),  # the function's end
+        (PROGRAM, line(PROGRAM, "// another instance"), "main"),
+        (PROGRAM, line(PROGRAM, "for (const price"), "main"),
+        (PROGRAM, line(PROGRAM, "    add(cart, price)"), "main"),
+        (PROGRAM, line(PROGRAM, "// writes total"), "add"),
+    ], places
+    # stepping over the watched write itself: the stop of the change comes first, at the same statement
+    stop = stop_of(await run(registry, "step_over", session_id=sid))
+    assert stop["reason"] == "data breakpoint" and where(stop)[1] == line(PROGRAM, "// writes total"), stop
+    stepped = stop_of(await run(registry, "step_over", session_id=sid))
+    assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
+
+
+async def test_bun_refuses_with_the_reason(registry):
+    need_runtime("bun")
+    sid = await paused_at_ready(registry, "bun")
+    error = await expect_error(
+        registry, "set_data_breakpoint", {"session_id": sid, "expression": "cart.total"}, ErrorCode.INVALID_PARAMETERS
+    )
+    assert "Node's inspector only" in error.message, error.message
