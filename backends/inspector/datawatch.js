@@ -18,6 +18,7 @@
   const VALUE_CHARS = 120;
   const MAX_EVENTS = 10000; // per watch: later changes are counted, not sent
   const UNSET = "<unset>";
+  const UNSET_MARK = Symbol("unset"); // no value (a missing Map entry, a getter that failed)
   // The one line pairdbg leaves out of the blackboxed ranges: V8 ignores `debugger;` in blackboxed code.
   const pause = () => { debugger; }; // pairdbg-datawatch: pause
 
@@ -71,37 +72,112 @@
     return { file: "?", line: 0, function: "?" };
   }
 
+  // The hot path (every write to a watched place): kept small so V8 optimizes it; the rest is in report().
   function changed(list, old, value, skip) {
-    for (const w of list) {
+    for (let i = 0; i < list.length; i++) {
+      const w = list[i];
       if (!w.enabled) continue;
       w.changes++;
-      let stop = !w.logOnly, note;
-      if (w.test) {
-        try {
-          if (!w.test(value, old)) continue;
-        } catch (e) {
-          stop = false;
-          note = `condition raised ${(e && e.name) || "error"}: ${(e && e.message) || e}`;
-        }
-      }
-      if (w.sent >= MAX_EVENTS) continue;
-      w.sent++;
-      const where = site(skip);
-      const body = {
-        id: w.id, expression: w.expression, old: old === UNSET_MARK ? UNSET : show(old),
-        new: value === UNSET_MARK ? UNSET : show(value), time: Date.now() / 1000, thread: "main", stop, ...where,
-      };
-      if (note) body.note = note;
-      else if (w.sent === MAX_EVENTS) body.note = `${MAX_EVENTS} changes logged; later ones are counted, not logged`;
-      send(JSON.stringify(body));
-      if (stop) pause();
+      const holds = w.test === null ? true : check(w, value, old);
+      if (holds !== false) report(w, old, value, skip, holds);
     }
   }
-  const UNSET_MARK = Symbol("unset");
+
+  function check(w, value, old) {
+    try {
+      return !!w.test(value, old);
+    } catch (e) {
+      return `condition raised ${(e && e.name) || "error"}: ${(e && e.message) || e}`; // logged, never a stop
+    }
+  }
+
+  function report(w, old, value, skip, holds) {
+    if (w.sent >= MAX_EVENTS) return;
+    w.sent++;
+    const stop = holds === true && !w.logOnly;
+    const where = site(skip);
+    const body = {
+      id: w.id, expression: w.expression, old: old === UNSET_MARK ? UNSET : show(old),
+      new: value === UNSET_MARK ? UNSET : show(value), time: Date.now() / 1000, thread: "main", stop,
+      file: where.file, line: where.line, function: where.function,
+    };
+    if (holds !== true) body.note = holds;
+    else if (w.sent === MAX_EVENTS) body.note = `${MAX_EVENTS} changes logged; later ones are counted, not logged`;
+    send(JSON.stringify(body));
+    if (stop) pause();
+  }
+
 
   // ----- properties -------------------------------------------------------------------------------------------------
 
-  function findSetter(obj, key) {
+  // An own data property becomes this accessor: the value lives in its closure. A write through an object that
+  // inherits from the watched one makes an own property there, as the data property would have.
+  function dataAccessor(obj, key, own, entry) {
+    let value = own.value;
+    function set(v) {
+      if (this !== obj) {
+        defineProperty(this, key, { value: v, writable: true, enumerable: true, configurable: true });
+        return;
+      }
+      const old = value;
+      value = v;
+      if (!Object.is(old, v)) changed(entry.watches, old, v, set);
+    }
+    function get() {
+      return value;
+    }
+    entry.restore = () => {
+      if (getOwnPropertyDescriptor(obj, key)?.set !== set) return; // the program redefined it: left as it is
+      defineProperty(obj, key, { value, writable: true, enumerable: own.enumerable, configurable: true });
+    };
+    return { get, set, enumerable: own.enumerable };
+  }
+
+  // An own accessor, or a setter the object inherits: called as before, the value read through its getter.
+  function wrappedAccessor(obj, key, own, d, entry) {
+    const getOld = d.get, setOld = d.set;
+    function read() {
+      try {
+        return getOld ? getOld.call(obj) : UNSET_MARK;
+      } catch (e) {
+        return UNSET_MARK;
+      }
+    }
+    function set(v) {
+      if (this !== obj) return setOld.call(this, v);
+      const old = read();
+      setOld.call(this, v);
+      const now = getOld ? read() : v;
+      if (!Object.is(old, now)) changed(entry.watches, old, now, set);
+    }
+    function get() {
+      return getOld ? getOld.call(this) : undefined;
+    }
+    entry.restore = () => {
+      if (getOwnPropertyDescriptor(obj, key)?.set !== set) return;
+      if (own) defineProperty(obj, key, own);
+      else delete obj[key];
+    };
+    return { get, set, enumerable: own ? own.enumerable : false };
+  }
+
+  // V8 keeps an object whose property changed kind (data to accessor) in dictionary mode: every write is then a
+  // hash lookup and a call it cannot inline, ~10x slower. An object looked through as a prototype is made fast again;
+  // the child used for that is dropped at once (only a Proxy in the object's prototype chain could see the lookups).
+  function fastAgain(obj) {
+    try {
+      const child = Object.create(obj);
+      for (let i = 0; i < 10; i++) probe(child);
+    } catch (e) {
+      // an optimization only
+    }
+  }
+
+  function probe(o) {
+    return o.pairdbgNoSuchProperty;
+  }
+
+  function inherited(obj, key) {
     for (let p = getPrototypeOf(obj); p !== null; p = getPrototypeOf(p)) {
       const d = getOwnPropertyDescriptor(p, key);
       if (d) return d;
@@ -131,21 +207,16 @@
       };
     }
     const entry = { watches: [w] };
-    let getter, setter, described;
+    let accessor;
     if (own && "value" in own) {
       if (!own.writable) return { refused: "the property is read-only (writable: false): a write cannot change it" };
-      let value = own.value;
-      getter = function () { return value; };
-      setter = function (v) {
-        const old = value;
-        value = v;
-        if (!Object.is(old, v)) changed(entry.watches, old, v, setter);
-      };
-      entry.restore = () => defineProperty(obj, key, { value, writable: true, enumerable: own.enumerable, configurable: true });
-      described = own.enumerable;
+      accessor = dataAccessor(obj, key, own, entry);
     } else {
-      const d = own || findSetter(obj, key);
-      if (!d) return { refused: `the object has no property ${String(key)} yet: watching it would make \`in\` and hasOwnProperty see one` };
+      const d = own || inherited(obj, key);
+      if (!d) {
+        return { refused: `the object has no property ${String(key)} yet: watching it would make \`in\` and ` +
+          "hasOwnProperty see one" };
+      }
       if (!d.set) {
         if ("value" in d) {
           return { refused: `${String(key)} is inherited from a prototype: a write adds an own property there, which ` +
@@ -153,22 +224,11 @@
         }
         return { refused: `${String(key)} is an accessor without a setter: a write cannot change it` };
       }
-      const get = d.get, set = d.set;
-      getter = function () { return get ? get.call(this) : undefined; };
-      setter = function (v) {
-        let old = UNSET_MARK;
-        try { if (get) old = get.call(obj); } catch (e) { old = UNSET_MARK; }
-        set.call(this, v);
-        let now = UNSET_MARK;
-        try { if (get) now = get.call(obj); } catch (e) { now = UNSET_MARK; }
-        if (!get) now = v;
-        if (!Object.is(old, now)) changed(entry.watches, old, now, setter);
-      };
-      entry.restore = own ? () => defineProperty(obj, key, own) : () => delete obj[key];
-      described = own ? own.enumerable : false;
+      accessor = wrappedAccessor(obj, key, own, d, entry);
     }
     if (!isExtensible(obj) && !own) return { refused: "the object is not extensible (Object.preventExtensions)" };
-    defineProperty(obj, key, { get: getter, set: setter, enumerable: described, configurable: true });
+    defineProperty(obj, key, { get: accessor.get, set: accessor.set, enumerable: accessor.enumerable, configurable: true });
+    fastAgain(obj);
     const byKey = have || new Map();
     byKey.set(key, entry);
     properties.set(obj, byKey);
@@ -176,6 +236,7 @@
       entry.watches = entry.watches.filter((y) => y !== x);
       if (entry.watches.length) return;
       entry.restore();
+      fastAgain(obj);
       byKey.delete(key);
     };
     w.release = () => entry.release(w);
