@@ -8,8 +8,8 @@ from __future__ import annotations
 import os
 
 import pytest
-from support import expect_error, stop_of
-from test_inspector_node import launch, line, need_runtime, output_text, run, where
+from support import expect_error, stop_of, until
+from test_inspector_node import launch, line, need_runtime, run, where
 
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.mcp_bridge.server import read_for_agent
@@ -37,6 +37,20 @@ async def refused(registry, sid: str, expression: str) -> str:
         await run(registry, "set_data_breakpoint", session_id=sid, expression=expression)
     assert caught.value.code == ErrorCode.INVALID_PARAMETERS
     return caught.value.message
+
+
+async def output_text(registry, sid: str, needle: str) -> str:
+    """The program's stdout once `needle` is in it (the change log is a category of its own)."""
+    text = ""
+
+    async def arrived() -> bool:
+        nonlocal text
+        reply = await run(registry, "get_output", session_id=sid, category="stdout", limit=1000)
+        text = "".join(e["text"] for e in reply.data["entries"])
+        return needle in text
+
+    await until(arrived, lambda: f"{needle!r} in the output:\n{text}", timeout=10)
+    return text
 
 
 def helper_free(stop: dict) -> bool:
@@ -164,3 +178,68 @@ async def test_bun_refuses_with_the_reason(registry):
         registry, "set_data_breakpoint", {"session_id": sid, "expression": "cart.total"}, ErrorCode.INVALID_PARAMETERS
     )
     assert "Node's inspector only" in error.message, error.message
+
+
+KINDS = "data_kinds.js"
+
+
+async def paused_in_kinds(registry) -> str:
+    sid, reply = await launch(registry, "node", KINDS, (KINDS, line(KINDS, "// stop here")))
+    assert where(stop_of(reply))[1] == line(KINDS, "// stop here")
+    return sid
+
+
+async def test_setters_accessors_and_set_values(registry):
+    """A class's setter and an own accessor keep running (the value is read back through the getter); a Set value's
+    membership; a write through an inheriting object makes its own property, as before, and never stops."""
+    sid = await paused_in_kinds(registry)
+    balance = await watch(registry, sid, "account.balance")
+    size = await watch(registry, sid, "box.size")
+    raising = await watch(registry, sid, "box.size", condition="value.nope.x")  # raises: logged with the reason
+    has_a = await watch(registry, sid, 'tags.has("a")')
+    has_b = await watch(registry, sid, 'tags.has("b")')
+    assert "membership" in has_b["watching"] and "Set" in has_b["watching"], has_b
+    level = await watch(registry, sid, "proto.level")
+
+    expected = [
+        (balance, "account.balance 0 → 10", "// writes balance"),  # 10.004 rounded by the class's setter
+        (size, "box.size 1 → 8", "// writes size"),  # doubled by the accessor
+        (has_b, 'tags.has("b") false → true', "// adds b"),
+        (has_a, 'tags.has("a") true → false', "// drops a"),
+    ]
+    for bp, change, marker in expected:
+        stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+        assert stop["hit_breakpoints"] == [bp["id"]], (change, stop)
+        assert stop["description"] == f"data breakpoint {bp['id']}: {change}"
+        assert where(stop)[1:] == (line(KINDS, marker), "main") and helper_free(stop), stop
+    for bp in (level, has_a, has_b, balance, size, raising):  # removed: each place is as it was
+        await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=bp["id"])
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    text = await output_text(registry, sid, "end ")
+    assert 'end 200 1 5 10 b {"value":1,"writable":true,"enumerable":true,"configurable":true} size true' in text
+
+    changes = await run(registry, "get_output", session_id=sid, category="changes")
+    lines = [e["text"] for e in changes.data["entries"]]
+    noted = [text for text in lines if text.split()[1] == raising["id"]]
+    assert len(noted) == 1 and "condition raised TypeError" in noted[0] and "(stopped)" not in noted[0], lines
+
+
+async def test_removed_while_running_and_every_change_logged(registry):
+    sid = await paused_in_kinds(registry)
+    logged = await watch(registry, sid, "counter.value", log_only=True)
+    late = await watch(registry, sid, "counter.value", condition="value >= 150")  # ~0.75 s after the start
+    running = await run(registry, "continue_execution", session_id=sid, wait_s=0.2)
+    assert running.data["state"] == "running", running.text
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=late["id"])  # while it runs
+    end = await run(registry, "wait_for_stop", session_id=sid, timeout_s=30)
+    assert end.data["state"] == "terminated", end.text  # the removed watch never stopped it
+    await output_text(registry, sid, "end 200")
+    entries, since, more = [], 0, True
+    while more:
+        page = await run(registry, "get_output", session_id=sid, category="changes", since=since)
+        entries += page.data["entries"]
+        since, more = page.data["next_since"], page.data["has_more"]
+    olds_news = [e["text"].split(" at ")[0].split(f"{logged['id']} counter.value ")[1].strip() for e in entries]
+    assert olds_news == [f"{i - 1} → {i}" for i in range(1, 201)], (len(olds_news), olds_news[-3:])
+    assert all(f"{KINDS}:{line(KINDS, '// ticks')} in (anonymous)" in e["text"] for e in entries), entries[0]
