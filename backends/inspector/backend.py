@@ -183,8 +183,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     def _data_refusal(self) -> str | None:
         if self.dialect.is_jsc:
             return (
-                "data breakpoints are built for Node's inspector only: pairdbg's helper relies on V8 (its blackboxed "
-                "ranges, call sites and bindings); on JavaScriptCore (Bun, WebKit) it is not built"
+                "data breakpoints are built for Node's inspector only: JavaScriptCore's inspector (Bun, WebKit) has no "
+                "Runtime.addBinding, so pairdbg's helper could not report a change while the program runs without "
+                "writing to the program's own output"
             )
         if self.endpoint.page:
             return "data breakpoints are built for Node's inspector only, not for browser pages"
@@ -241,6 +242,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         headers = {"Ref-Event-Loop": "0"} if self.launched and self.transpiles else None
         await rpc.open(timeout=5.0, wrapped=endpoint.wrapped, headers=headers)
         self.rpc = rpc
+        self.data_watches.forget()
         await self._set_up_target(endpoint)
 
     async def _set_up_target(self, endpoint: Endpoint) -> None:
@@ -439,6 +441,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
             self.scripts.clear()
+            self.data_watches.forget()
             self._generated.clear()
         elif method == "Runtime.executionContextDestroyed" and self._ends_with_its_context:
             # Node ran its script to the end and now waits for the debugger to let go: let it, and say so.

@@ -102,6 +102,11 @@ class DataWatches:
         self._loaded = False
         self._pending_stop: dict[str, Any] | None = None  # the change the helper's next `debugger;` is for
 
+    def forget(self) -> None:
+        """A new target (a reconnect, a reload): the helper is not in it."""
+        self._loaded = False
+        self._pending_stop = None
+
     async def _load(self) -> None:
         if self._loaded:
             return

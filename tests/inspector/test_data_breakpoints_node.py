@@ -177,7 +177,7 @@ async def test_bun_refuses_with_the_reason(registry):
     error = await expect_error(
         registry, "set_data_breakpoint", {"session_id": sid, "expression": "cart.total"}, ErrorCode.INVALID_PARAMETERS
     )
-    assert "Node's inspector only" in error.message, error.message
+    assert "Node's inspector only" in error.message and "Runtime.addBinding" in error.message, error.message
 
 
 KINDS = "data_kinds.js"
