@@ -101,11 +101,13 @@ class DataWatches:
         self._thrown = thrown
         self._loaded = False
         self._pending_stop: dict[str, Any] | None = None  # the change the helper's next `debugger;` is for
+        self._conditions: dict[str, str] = {}  # id -> the condition its test was compiled from
 
     def forget(self) -> None:
         """A new target (a reconnect, a reload): the helper is not in it."""
         self._loaded = False
         self._pending_stop = None
+        self._conditions.clear()
 
     async def _load(self) -> None:
         if self._loaded:
@@ -216,6 +218,7 @@ class DataWatches:
             raise DebugError(ErrorCode.PROTOCOL_ERROR, f"the data-breakpoint helper answered {answer!r}")
         if "refused" in answer:
             return DataWatch(False, reason=str(answer["refused"]), hint=HINT)
+        self._conditions[spec.id] = spec.condition or ""
         return DataWatch(True, watching=answer.get("watching"), value=answer.get("value"), missed=answer.get("missed"))
 
     async def _api(self, call: str, arguments: list[dict[str, Any]]) -> Any:
@@ -236,22 +239,25 @@ class DataWatches:
         return (result.get("result") or {})["objectId"]
 
     async def clear(self, bp_id: str) -> None:
+        self._conditions.pop(bp_id, None)
         if self._loaded:
             await self._api("unwatch", [{"value": bp_id}])
 
     async def update(self, bp_id: str, enabled: bool | None, condition: str | None, call_frame_id: str | None) -> None:
         test: dict[str, Any] = {"value": None}
-        if condition:
+        # Compiled again only when its text changed: it keeps the names of the frame it was set in.
+        changed = condition is not None and (condition or "") != self._conditions.get(bp_id, "")
+        if changed and condition:
             test = await self._compile(condition, call_frame_id)
         try:
-            answer = await self._api(
-                "update", [{"value": bp_id}, {"value": enabled}, test, {"value": condition is not None}]
-            )
+            answer = await self._api("update", [{"value": bp_id}, {"value": enabled}, test, {"value": changed}])
         finally:
             with contextlib.suppress(DebugError):
                 await self._send("Runtime.releaseObjectGroup", {"objectGroup": GROUP})
         if isinstance(answer, dict) and "refused" in answer:
             raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{bp_id}: {answer['refused']}")
+        if changed:
+            self._conditions[bp_id] = condition or ""
 
     # ----- events from the helper ----------------------------------------------------------------------------------
 

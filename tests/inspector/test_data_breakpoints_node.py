@@ -122,6 +122,12 @@ async def test_condition_log_only_update_and_remove(registry, hub):
     minor = await watch(registry, sid, "version.minor")
     off = await run(registry, "update_breakpoint", session_id=sid, breakpoint_id=minor["id"], enabled=False)
     assert off.data["enabled"] is False
+    # a condition changed by update_breakpoint: compiled where the program is paused (`ready` is a local here)
+    big = await watch(registry, sid, "cart.total", condition="value > 100")
+    await run(registry, "update_breakpoint", session_id=sid, breakpoint_id=big["id"], condition="value > ready + 7")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [big["id"]] and stop["description"].endswith("cart.total 7.25 → 10.97"), stop
+    await run(registry, "update_breakpoint", session_id=sid, breakpoint_id=big["id"], enabled=False)  # kept as is
 
     stop = stop_of(await run(registry, "continue_execution", session_id=sid))
     assert stop["hit_breakpoints"] == [negative["id"]], stop  # only the write that made it negative
@@ -135,7 +141,8 @@ async def test_condition_log_only_update_and_remove(registry, hub):
 
     changes = await run(registry, "get_output", session_id=sid, category="changes")
     lines = [e["text"] for e in changes.data["entries"]]
-    assert len(lines) == 2, lines  # the stop and the logged change; nothing for the disabled watch or the removed one
+    assert len(lines) == 3 and big["id"] in lines[0], lines  # the stops and the logged change, nothing else
+    lines = lines[1:]
     assert (
         f"{negative['id']} cart.total 10.97 → -9.03  at {PROGRAM}:{line(PROGRAM, '// writes total')} in add" in lines[0]
     )
@@ -144,7 +151,7 @@ async def test_condition_log_only_update_and_remove(registry, hub):
     logged_line = f"""{logged["id"]} cache.get('host') "localhost" → "db.internal"  at {PROGRAM}:{writes_host}"""
     assert logged_line in lines[1] and "[main]" in lines[1] and "(stopped)" not in lines[1], lines
     text, mime = await read_for_agent(hub, f"debug://sessions/{sid}/changes")
-    assert mime == "text/plain" and text.startswith("# 2 changes") and logged_line in text, text
+    assert mime == "text/plain" and text.startswith("# 3 changes") and logged_line in text, text
 
 
 async def test_steps_from_a_data_stop_stay_in_the_program(registry):
