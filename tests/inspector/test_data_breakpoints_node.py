@@ -176,6 +176,11 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
     assert stop["reason"] == "data breakpoint" and where(stop)[1] == line(PROGRAM, "// writes total"), stop
     stepped = stop_of(await run(registry, "step_over", session_id=sid))
     assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
+    # out of add from the next change: back in main, at the call, with add's return value
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["reason"] == "data breakpoint" and where(stop)[2] == "add", stop
+    out = stop_of(await run(registry, "step_out", session_id=sid))
+    assert out["reason"] == "step" and where(out)[2] == "main" and helper_free(out), out
 
 
 async def test_bun_refuses_with_the_reason(registry):
