@@ -204,6 +204,15 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         frames = (self._paused or {}).get("callFrames") or []
         await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
 
+    def _source_site(self, file: str, line: int, column: int) -> tuple[str, int]:
+        """(file, 1-based line) of a place the engine names by its file (a call site): through the script's source
+        map when it has one."""
+        script = self.scripts.for_file(file)
+        if script is None:
+            return file, line
+        mapped, line0, _ = self.scripts.from_wire(script.script_id, line - 1, max(column - 1, 0))
+        return mapped, line0 + 1
+
     def _without_helper_frames(self, params: dict[str, Any]) -> tuple[dict[str, Any], bool]:
         """A pause inside the helper (its `debugger;`) seen from the writing frame: the helper's frames on top go."""
         frames = list(params.get("callFrames") or [])
@@ -434,7 +443,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         elif method == "Debugger.breakpointResolved":
             self._on_resolved(params.get("breakpointId"), params.get("location") or {})
         elif method == "Runtime.bindingCalled" and params.get("name") == BINDING:
-            line = self.data_watches.on_change(str(params.get("payload") or ""))
+            line = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
             if line is not None and self.listener is not None:
                 self.listener.on_output("changes", line)
         elif method in ("Runtime.consoleAPICalled", "Console.messageAdded", "Runtime.exceptionThrown"):

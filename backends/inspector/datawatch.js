@@ -67,9 +67,9 @@
     for (const s of sites) {
       const file = s.getFileName && s.getFileName();
       if (!file || file.includes("pairdbg-datawatch")) continue;
-      return { file, line: s.getLineNumber(), function: s.getFunctionName() || "(anonymous)" };
+      return { file, line: s.getLineNumber(), column: s.getColumnNumber(), function: s.getFunctionName() || "(anonymous)" };
     }
-    return { file: "?", line: 0, function: "?" };
+    return { file: "?", line: 0, column: 0, function: "?" };
   }
 
   // The hot path (every write to a watched place): kept small so V8 optimizes it; the rest is in report().
@@ -99,7 +99,7 @@
     const body = {
       id: w.id, expression: w.expression, old: old === UNSET_MARK ? UNSET : show(old),
       new: value === UNSET_MARK ? UNSET : show(value), time: Date.now() / 1000, thread: "main", stop,
-      file: where.file, line: where.line, function: where.function,
+      file: where.file, line: where.line, column: where.column, function: where.function,
     };
     if (holds !== true) body.note = holds;
     else if (w.sent === MAX_EVENTS) body.note = `${MAX_EVENTS} changes logged; later ones are counted, not logged`;

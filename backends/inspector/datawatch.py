@@ -261,16 +261,20 @@ class DataWatches:
 
     # ----- events from the helper ----------------------------------------------------------------------------------
 
-    def on_change(self, payload: str) -> str | None:
-        """A change-log line for one binding call; a stopping change is kept for the pause that follows it."""
+    def on_change(self, payload: str, locate: Callable[[str, int, int], tuple[str, int]]) -> str | None:
+        """A change-log line for one binding call; a stopping change is kept for the pause that follows it.
+        `locate` turns the engine's (file, line, column) into the source's (a source-mapped file's original)."""
         try:
             body = json.loads(payload)
         except ValueError:
             return None
         if not isinstance(body, dict):
             return None
-        file = str(body.get("file") or "?")
-        body["file"] = file.removeprefix("file://")
+        file = str(body.get("file") or "?").removeprefix("file://")
+        line, column = body.get("line"), body.get("column")
+        if isinstance(line, int) and isinstance(column, int) and line > 0:
+            file, line = locate(file, line, column)
+        body["file"], body["line"] = file, line
         if body.get("stop"):
             self._pending_stop = body
         return change_line(body)

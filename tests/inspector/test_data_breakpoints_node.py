@@ -6,9 +6,10 @@ a variable); Bun refuses with the reason."""
 from __future__ import annotations
 
 import os
+import subprocess
 
 import pytest
-from support import expect_error, stop_of, until
+from support import TESTS, expect_error, missing_target, stop_of, until
 from test_inspector_node import launch, line, need_runtime, run, where
 
 from pairdbg.backends.errors import DebugError, ErrorCode
@@ -255,3 +256,60 @@ async def test_removed_while_running_and_every_change_logged(registry):
     olds_news = [e["text"].split(" at ")[0].split(f"{logged['id']} counter.value ")[1].strip() for e in entries]
     assert olds_news == [f"{i - 1} → {i}" for i in range(1, 201)], (len(olds_news), olds_news[-3:])
     assert all(f"{KINDS}:{line(KINDS, '// ticks')} in (anonymous)" in e["text"] for e in entries), entries[0]
+
+
+def marker_line(path, marker: str) -> int:
+    hits = [n for n, text in enumerate(path.read_text().splitlines(), 1) if marker in text]
+    assert len(hits) == 1, f"{marker!r} occurs {len(hits)} times in {path}"
+    return hits[0]
+
+
+async def test_typescript_places_come_from_the_source_map(registry, tmp_path):
+    """tsc's output with a source map: the stop and the change-log line name the .ts file and line."""
+    node = need_runtime("node")
+    tsc = TESTS / "js" / "tsproject" / "node_modules" / "typescript" / "bin" / "tsc"
+    if not tsc.is_file():
+        missing_target("tests/js/tsproject/node_modules/typescript is missing: run scripts/setup-targets.sh")
+    source = TESTS / "js" / "inspector" / "data_typed.ts"
+    built = subprocess.run(
+        [
+            node,
+            str(tsc),
+            "--sourceMap",
+            "--target",
+            "es2020",
+            "--module",
+            "commonjs",
+            "--outDir",
+            str(tmp_path),
+            str(source),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert built.returncode == 0, built.stdout + built.stderr
+    program = tmp_path / "data_typed.js"
+    ts_line = marker_line(source, "// stop here")
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=str(program),
+        runtime="node",
+        wait_s=20,
+        breakpoints=[{"file": str(source), "line": ts_line}],
+    )
+    sid = reply.data["session_id"]
+    assert stop_of(reply)["location"]["line"] == ts_line, reply.text
+    logged = await watch(registry, sid, "tally.count", log_only=True)
+    stopping = await watch(registry, sid, "tally.count", condition="value > 2")
+    bumps = marker_line(source, "// bumps count")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [stopping["id"]] and stop["description"].endswith("tally.count 2 → 5"), stop
+    assert (stop["location"]["file"], stop["location"]["line"]) == (str(source), bumps), stop["location"]
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    await output_text(registry, sid, "typed 5 true")
+    changes = await run(registry, "get_output", session_id=sid, category="changes")
+    lines = [e["text"] for e in changes.data["entries"] if e["text"].split()[1] == logged["id"]]
+    assert len(lines) == 2 and all(f"at data_typed.ts:{bumps} in bump" in text for text in lines), lines
