@@ -194,7 +194,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
         refusal = self._data_refusal()
         if refusal is not None:
-            return DataWatch(False, reason=refusal)
+            return DataWatch(False, reason=refusal, hint="debug the program with Node, or use a log point")
         return await self.data_watches.arm(spec, self._call_frame(frame_id)["callFrameId"])
 
     async def clear_data_breakpoint(self, bp_id: str) -> None:

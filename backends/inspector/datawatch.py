@@ -178,7 +178,12 @@ class DataWatches:
 
     async def arm(self, spec: DataBreakpointSpec, call_frame_id: str) -> DataWatch:
         if spec.access != "write":
-            return DataWatch(False, reason="Node programs can watch writes only: watching reads would slow every read")
+            return DataWatch(
+                False,
+                reason="Node programs can watch writes only: the helper's getter also runs each time pairdbg itself "
+                "shows the value, so it does not stop on reads",
+                hint="set it with access=write",
+            )
         holder, kind, key = split_target(spec.expression)
         target = await self._in_frame(call_frame_id, f"({holder})", "the object", spec.expression)
         if not target.get("objectId"):
