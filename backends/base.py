@@ -57,6 +57,7 @@ class DataWatch:
     value: str | None = None
     missed: str | None = None
     reason: str | None = None
+    hint: str | None = None  # what can be watched instead, when refused
 
 
 @dataclass

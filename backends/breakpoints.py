@@ -282,7 +282,7 @@ class BreakpointBook(Mapping[str, Breakpoint]):
             raise DebugError(
                 ErrorCode.INVALID_PARAMETERS,
                 f"cannot watch {bp.expression}: {watch.reason}",
-                hint="watch an attribute or item of an object of a class written in Python",
+                hint=watch.hint or "watch an attribute or item of an object of a class written in Python",
             )
         bp.watching, bp.missed = watch.watching, watch.missed
         bp.state = BreakpointState(True, message=f"armed (the value was {watch.value} when set)", backend_id=bp.id)

@@ -1,4 +1,4 @@
-"""What a data breakpoint costs a debugpy program (issue 23): a hot loop writes an attribute N times (default
+"""What a data breakpoint costs a debugpy or Node program (issue 23): a hot loop writes an attribute N times (default
 1,000,000), timed by the program itself, under pairdbg's debugger, in two runs of the same program:
 - without any data breakpoint (the baseline),
 - with `bench.target.total` watched (condition `value < 0`, never true, so it never stops: every write is caught,
@@ -6,6 +6,7 @@
 Each run times three loops: an object of a class nothing watches, another instance of the watched class, and the
 watched instance. Target: the watched instance's loop <= 3x the baseline's; the unwatched class unchanged (<= 2 %).
 Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--runs 3] [--python python3.12]
+     .venv/bin/python scripts/bench_data_breakpoints.py --node   (the same loops in Node, under the inspector backend)
 """
 
 from __future__ import annotations
@@ -45,19 +46,48 @@ def main(n):
 
 main(int(sys.argv[1]))
 """
+NODE_PROGRAM = """
+class Plain {}
+class Cart {}
+
+function loop(obj, n) {
+  const start = process.hrtime.bigint();
+  for (let i = 0; i < n; i++) obj.total = i;
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+function main(n) {
+  const plain = new Plain(), other = new Cart(), target = new Cart();
+  plain.total = other.total = target.total = 0;
+  const ready = true; // watch here
+  const times = {
+    "unwatched class": loop(plain, n), "other instance": loop(other, n), "watched instance": loop(target, n),
+  };
+  console.log("TIMES " + JSON.stringify(times));
+}
+
+main(Number(process.argv[2]));
+"""
 ME = "human"
 
 
-async def one_run(folder: Path, writes: int, watched: bool, python: str) -> dict[str, float]:
-    program = folder / "bench_writes.py"
-    program.write_text(PROGRAM)
-    line = PROGRAM.splitlines().index("    ready = True  # watch here")  # 1-based: the list starts at a blank line
+async def one_run(folder: Path, writes: int, watched: bool, python: str | None) -> dict[str, float]:
+    """One run of the Python program (under `python`) or, with python None, of the Node one."""
+    source, name, marker = (
+        (PROGRAM, "bench_writes.py", "    ready = True  # watch here")
+        if python
+        else (NODE_PROGRAM, "bench_writes.js", "  const ready = true; // watch here")
+    )
+    program = folder / name
+    program.write_text(source)
+    line = source.splitlines().index(marker) + 1
+    runtime = {"executable_path": python} if python else {"runtime": "node"}
     hub = Hub()
     registry = build_registry(hub)
     try:
         started = await registry.run(
             "start_debugging",
-            {"program": str(program), "args": [str(writes)], "stop_on_entry": True, "executable_path": python},
+            {"program": str(program), "args": [str(writes)], "stop_on_entry": True, **runtime},
             ME,
         )
         sid = started.data["session_id"]
@@ -85,15 +115,17 @@ async def main() -> None:
     parser.add_argument("--writes", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--python", default=sys.executable, help="the program's interpreter (3.12+: sys.monitoring)")
+    parser.add_argument("--node", action="store_true", help="time the loops in Node instead (the inspector backend)")
     args = parser.parse_args()
+    python = None if args.node else args.python
     base: dict[str, list[float]] = {}
     watch: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
             for watched, into in ((False, base), (True, watch)):
-                for name, seconds in (await one_run(Path(folder), args.writes, watched, args.python)).items():
+                for name, seconds in (await one_run(Path(folder), args.writes, watched, python)).items():
                     into.setdefault(name, []).append(seconds)
-    print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({args.python}):")
+    print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({python or 'node'}):")
     for name in base:
         b, w = statistics.median(base[name]), statistics.median(watch[name])
         print(f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x)")

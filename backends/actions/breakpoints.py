@@ -56,8 +56,8 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
 
 
 class SetDataBreakpointParams(SessionParams):
-    expression: str = Field(description="obj.attr or obj[key] to watch, in the frame")
-    access: Literal["write", "read_write"] = Field("write", description="debugpy: write only")
+    expression: str = Field(description="obj.attr or obj[key] (JS also map.get(k), set.has(v)) to watch, in the frame")
+    access: Literal["write", "read_write"] = Field("write", description="write only (debugpy, Node)")
     condition: str | None = Field(None, description="stop only if true; names value (new) and old")
     log_only: bool = Field(False, description="log each change (get_output category changes), do not stop")
     frame: str | None = Field(None, description="frame handle (default @f0)")

@@ -21,6 +21,8 @@ from typing import Any
 from ..base import (
     BreakpointState,
     Capabilities,
+    DataBreakpointSpec,
+    DataWatch,
     Debugger,
     ExceptionDetails,
     ExceptionMode,
@@ -32,6 +34,7 @@ from ..base import (
 from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
+from .datawatch import BINDING, DataWatches, is_helper_url
 from .dialect import Dialect
 from .inspection import TEST_HOOK_FILE, InspectorValues, _Ref
 from .process import RuntimeProcess
@@ -150,6 +153,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
         self.test_hook = False
+        self.data_watches = DataWatches(self._send, self.dialect.thrown)
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
@@ -158,7 +162,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def loaded_sources(self) -> list[str]:
         """The scripts the engine parsed (their files, else URLs) and the original sources their maps name."""
-        found = [s.path or s.url for s in self.scripts.by_id.values() if s.path or s.url]
+        found = [s.path or s.url for s in self.scripts.by_id.values() if (s.path or s.url) and not is_helper_url(s.url)]
         return list(dict.fromkeys([*found, *self.scripts.by_original]))
 
     def module_runtime(self) -> ProgramRuntime | None:
@@ -173,6 +177,54 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             return None
         folder = os.path.dirname(os.path.abspath(self.program))
         return ProgramRuntime("node", executable, folder, folder)
+
+    # ----- data breakpoints (datawatch.py, datawatch.js) ---------------------------------------------------
+
+    def _data_refusal(self) -> str | None:
+        if self.dialect.is_jsc:
+            return (
+                "data breakpoints are built for Node's inspector only: JavaScriptCore's inspector (Bun, WebKit) has no "
+                "Runtime.addBinding, so pairdbg's helper could not report a change while the program runs without "
+                "writing to the program's own output"
+            )
+        if self.endpoint.page:
+            return "data breakpoints are built for Node's inspector only, not for browser pages"
+        return None
+
+    async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
+        refusal = self._data_refusal()
+        if refusal is not None:
+            return DataWatch(False, reason=refusal, hint="debug the program with Node, or use a log point")
+        return await self.data_watches.arm(spec, self._call_frame(frame_id)["callFrameId"])
+
+    async def clear_data_breakpoint(self, bp_id: str) -> None:
+        await self.data_watches.clear(bp_id)
+
+    async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        frames = (self._paused or {}).get("callFrames") or []
+        await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
+
+    def _source_site(self, file: str, line: int, column: int) -> tuple[str, int]:
+        """(file, 1-based line) of a place the engine names by its file (a call site): through the script's source
+        map when it has one."""
+        script = self.scripts.for_file(file)
+        if script is None:
+            return file, line
+        mapped, line0, _ = self.scripts.from_wire(script.script_id, line - 1, max(column - 1, 0))
+        return mapped, line0 + 1
+
+    def _without_helper_frames(self, params: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+        """A pause inside the helper (its `debugger;`) seen from the writing frame: the helper's frames on top go."""
+        frames = list(params.get("callFrames") or [])
+        skip = 0
+        while skip < len(frames) - 1:
+            script = self.scripts.by_id.get(str((frames[skip].get("location") or {}).get("scriptId")))
+            if script is None or not is_helper_url(script.url):
+                break
+            skip += 1
+        if not skip:
+            return params, False
+        return {**params, "callFrames": frames[skip:]}, True
 
     # ----- lifecycle ----------------------------------------------------------------------------------------
 
@@ -199,6 +251,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         headers = {"Ref-Event-Loop": "0"} if self.launched and self.transpiles else None
         await rpc.open(timeout=5.0, wrapped=endpoint.wrapped, headers=headers)
         self.rpc = rpc
+        self.data_watches.forget()
         await self._set_up_target(endpoint)
 
     async def _set_up_target(self, endpoint: Endpoint) -> None:
@@ -389,18 +442,42 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
                 self.listener.on_continued(None, True)
         elif method == "Debugger.breakpointResolved":
             self._on_resolved(params.get("breakpointId"), params.get("location") or {})
+        elif method == "Runtime.bindingCalled" and params.get("name") == BINDING:
+            line = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
+            if line is not None and self.listener is not None:
+                self.listener.on_output("changes", line)
         elif method in ("Runtime.consoleAPICalled", "Console.messageAdded", "Runtime.exceptionThrown"):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
             self.scripts.clear()
+            self.data_watches.forget()
             self._generated.clear()
         elif method == "Runtime.executionContextDestroyed" and self._ends_with_its_context:
             # Node ran its script to the end and now waits for the debugger to let go: let it, and say so.
             self._spawn(self._target_finished())
 
     def _on_paused(self, params: dict[str, Any]) -> None:
+        params, in_helper = self._without_helper_frames(params)
+        change = self.data_watches.take_stop() if in_helper else None
         self._paused = params
         self._refs.clear()
+        if change is not None:  # the helper's `debugger;` after a stopping change: reported at the writing statement
+            self._step_out = None
+            self._last_request = None
+            self._report_stop(
+                "data breakpoint",
+                None,
+                [],
+                f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}",
+                data_ids=[str(change["id"])],
+            )
+            return
+        if in_helper and (self._last_request == "step" or params.get("reason") in ("exception", "promiseRejection")):
+            # A step that ended in the helper (the line of its `debugger;`) goes on out of it into the program; an
+            # error a condition raised is the helper's to report (a note on the change), not a stop.
+            method = "Debugger.stepOut" if self._last_request == "step" else "Debugger.resume"
+            self._spawn(self._send_running(method))
+            return
         hit = self.dialect.hit_breakpoint_ids(params)
         bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
         if bootstrap:  # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
@@ -505,10 +582,18 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self._paused is paused:  # still the same pause
             self._report_stop(reason, None, hit)
 
-    def _report_stop(self, reason: str, text: str | None, hit: list[str], description: str | None = None) -> None:
+    def _report_stop(
+        self,
+        reason: str,
+        text: str | None,
+        hit: list[str],
+        description: str | None = None,
+        data_ids: list[str] | None = None,
+    ) -> None:
         if self.listener is None:
             return
         backend_ids = [bp.backend_id for bps in self._files.values() for bp in bps if bp.wire_id in hit]
+        backend_ids += data_ids or []
         top = ((self._paused or {}).get("callFrames") or [{}])[0].get("location") or {}
         here = self.scripts.from_wire(top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0))
         before, self._last_stop_at = self._last_stop_at, here

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import Completion, ExceptionDetails, RawFrame, RawScope, RawValue
 from ..errors import DebugError, ErrorCode, evaluation_failed
+from .datawatch import is_helper_url
 from .sourcemap import ChainedMap
 from .values import describe, type_of
 
@@ -114,8 +115,9 @@ class InspectorValues:
         if self._internal(script_id):
             return True
         script = self.scripts.by_id.get(str(script_id))
+        if script is not None and is_helper_url(script.url):  # pairdbg's data-breakpoint helper (datawatch.js)
+            return True
         return self.test_hook and script is not None and script.url.endswith(TEST_HOOK_FILE)
-
 
     def _internal(self, script_id: str) -> bool:
         script = self.scripts.by_id.get(str(script_id))
