@@ -1,0 +1,115 @@
+"""A program an adapter asks pairdbg to start (DAP `runInTerminal`), started the way pairdbg starts everything.
+
+The adapter hands over a command line (debugpy's: its launcher, which then starts the program). pairdbg runs it in a
+process group of its own with its own pipes, reads the program's stdout and stderr itself and hands them on as the
+session's output, so output never travels as protocol events (one event per write stalled a loud program), and ends
+the group, with whatever was seen under it, when the session closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import os
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..errors import DebugError, ErrorCode
+from ..process import spawn, stop_group
+
+READ_CHUNK = 64 * 1024
+DRAIN_S = 1.0  # after the adapter says the program ended, how long its last output gets to arrive
+EXIT_S = 2.0  # after TERM, before the group is killed
+
+OutputSink = Callable[[str, str], None]
+
+
+class StartedProgram(Protocol):
+    """What pairdbg started for an adapter: its output is read until `drained`, and `stop` ends it."""
+
+    async def drained(self) -> None: ...
+
+    async def stop(self, terminate: bool = True) -> None: ...
+
+
+def terminal_command(args: dict[str, Any]) -> tuple[list[str], str | None, dict[str, str]]:
+    """The command line, folder and environment of a `runInTerminal` request, checked."""
+    argv = args.get("args")
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, "runInTerminal came without a command line")
+    if args.get("argsCanBeInterpretedByShell"):  # pairdbg runs no shell: quoting meant for one would be wrong here
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, "runInTerminal asked for a shell command line; pairdbg runs none")
+    cwd = args.get("cwd") or None
+    env = dict(os.environ)
+    for name, value in (args.get("env") or {}).items():  # a null value removes the variable (DAP)
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = str(value)
+    return argv, cwd, env
+
+
+class TerminalProgram:
+    """One command started for a `runInTerminal` request: its process group, and the readers of its output."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, sink: OutputSink) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self._sink: OutputSink | None = sink
+        self._pumps = [
+            asyncio.create_task(self._pump(proc.stdout, "stdout"), name=f"program-{proc.pid}-stdout"),
+            asyncio.create_task(self._pump(proc.stderr, "stderr"), name=f"program-{proc.pid}-stderr"),
+        ]
+
+    @classmethod
+    async def start(cls, args: dict[str, Any], sink: OutputSink) -> TerminalProgram:
+        """What a `runInTerminal` request asks for."""
+        return await cls.spawn(*terminal_command(args), sink)
+
+    @classmethod
+    async def spawn(cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink) -> TerminalProgram:
+        try:
+            proc = await spawn(argv, env=env, cwd=cwd)  # stdin closed, as with the adapter's own console
+        except OSError as exc:
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
+        return cls(proc, sink)
+
+    async def wait(self) -> int:
+        """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
+        return await self.proc.wait() & 0xFF
+
+    async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
+        if stream is None:
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while chunk := await stream.read(READ_CHUNK):
+            text = decoder.decode(chunk)
+            if text and self._sink is not None:
+                self._sink(category, text)
+        rest = decoder.decode(b"", final=True)
+        if rest and self._sink is not None:
+            self._sink(category, rest)
+
+    async def drained(self, timeout: float = DRAIN_S) -> None:
+        """Until every byte the program wrote has been handed on (its pipes closed), or `timeout` (a child that
+        outlives it may hold them open)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*self._pumps, return_exceptions=True)), timeout)
+
+    async def end(self) -> None:
+        """End the group and everything seen under it; its last output is still read."""
+        await stop_group(self.proc, EXIT_S)
+
+    async def stop(self, terminate: bool = True) -> None:
+        """End the program and stop reading. Detaching leaves it running: its output is no longer handed on but
+        still read to the end, so it never blocks on a full pipe."""
+        if not terminate:
+            self._sink = None
+            return
+        await self.end()
+        await self.drained(0.2)
+        for task in self._pumps:
+            task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
