@@ -19,6 +19,12 @@ from ..errors import DebugError, ErrorCode
 from ..process import spawn, stop_group
 
 READ_CHUNK = 64 * 1024
+# Largest output entry made from one read: a reply of get_output cuts an entry longer than its character budget
+# (16,000), so a read is handed on in pieces below it, each ending at a line's end where there is one.
+PIECE = 8 * 1024
+# After a short read, wait this long before the next: an unbuffered program writes each print in two writes, and
+# an entry per write would fill a session's 5,000 entries with a few thousand lines. Output shows at most this late.
+GATHER_S = 0.005
 DRAIN_S = 1.0  # after the adapter says the program ended, how long its last output gets to arrive
 EXIT_S = 2.0  # after TERM, before the group is killed
 
@@ -85,8 +91,11 @@ class TerminalProgram:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
         while chunk := await stream.read(READ_CHUNK):
             text = decoder.decode(chunk)
-            if text and self._sink is not None:
-                self._sink(category, text)
+            if self._sink is not None:
+                for piece in pieces(text):
+                    self._sink(category, piece)
+            if len(chunk) < READ_CHUNK:
+                await asyncio.sleep(GATHER_S)
         rest = decoder.decode(b"", final=True)
         if rest and self._sink is not None:
             self._sink(category, rest)
@@ -113,3 +122,15 @@ class TerminalProgram:
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await task
+
+
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """`text` in consecutive pieces of at most `size` characters, cut after a newline where the piece has one."""
+    out = []
+    while len(text) > size:
+        cut = text.rfind("\n", 0, size) + 1 or size
+        out.append(text[:cut])
+        text = text[cut:]
+    if text:
+        out.append(text)
+    return out
