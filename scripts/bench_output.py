@@ -5,7 +5,9 @@ The program prints --mb MB in 1 KB lines. "alone" runs it on the same interprete
 a program (PYTHONUNBUFFERED=1), its stdout a pipe read in 64 KB chunks, as pairdbg reads it. "under pairdbg" starts it
 with start_debugging through the action registry, in a fresh process each time (so its peak RSS is its own), and
 times until the session has ended and holds the program's last line; a program that only prints "done" gives the
-session's fixed cost (adapter, launcher, pydevd, end), so "program under pairdbg" is the difference.
+session's fixed cost (adapter, launcher, pydevd, end), so "program under pairdbg" is the difference; the same program
+printing to /dev/null under pairdbg is what the debugger's tracing costs without any output, so what is left is the
+cost of the output's way to the session.
 Run: .venv/bin/python scripts/bench_output.py [--mb 100] [--runs 3]
 """
 
@@ -24,9 +26,11 @@ import time
 from pathlib import Path
 
 PROGRAM = """\
+import os, sys
+out = open(os.devnull, "w") if sys.argv[1:] == ["devnull"] else sys.stdout
 line = "z" * 1023
 for _ in range({lines}):
-    print(line)
+    print(line, file=out)
 print("done")
 """
 QUIET = 'print("done")\n'  # a session's fixed cost: start-up and end of a program that does nothing
@@ -45,7 +49,7 @@ async def alone(path: Path) -> float:
     return time.perf_counter() - start
 
 
-async def under_pairdbg(path: Path) -> dict:
+async def under_pairdbg(path: Path, args: list[str]) -> dict:
     """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
     from pairdbg.backends.hub import Hub
     from pairdbg.runtime import build_registry
@@ -54,7 +58,7 @@ async def under_pairdbg(path: Path) -> dict:
     registry = build_registry(hub)
     try:
         start = time.perf_counter()
-        reply = await registry.run("start_debugging", {"program": str(path), "wait_s": 0}, "bench")
+        reply = await registry.run("start_debugging", {"program": str(path), "args": args, "wait_s": 0}, "bench")
         session = hub.get(reply.data["session_id"])
         while not session.phase.ended:
             await asyncio.sleep(0.05)
@@ -67,10 +71,10 @@ async def under_pairdbg(path: Path) -> dict:
     return {"seconds": took, "peak_mib": peak, "complete": tail.rstrip().endswith("done")}
 
 
-def one_run(path: Path) -> dict:
+def one_run(path: Path, *args: str) -> dict:
     """under_pairdbg in a fresh interpreter (this script with --one)."""
     out = subprocess.run(
-        [sys.executable, __file__, "--one", str(path)], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=600, check=False
     )
     if out.returncode != 0:
         raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
@@ -81,30 +85,34 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--mb", type=int, default=100)
     parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--one", help=argparse.SUPPRESS)
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one)))))
+        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one[0]), args.one[1:]))))
         return
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "loud.py"
         path.write_text(PROGRAM.format(lines=args.mb * 1024))
         quiet = Path(tmp) / "quiet.py"
         quiet.write_text(QUIET)
-        own, runs, fixed = [], [], []
+        own, runs, fixed, silent = [], [], [], []
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
             own.append(asyncio.run(alone(path)))
             runs.append(one_run(path))
             fixed.append(one_run(quiet)["seconds"])
+            silent.append(one_run(path, "devnull")["seconds"])
     mine = statistics.median(own)
     theirs = statistics.median(r["seconds"] for r in runs)
     base = statistics.median(fixed)
+    traced = statistics.median(silent)
     print(f"a Python program printing {args.mb} MB in 1 KB lines, {sys.executable}, median of {args.runs}")
     print(f"  alone (stdout a pipe)                 {mine:7.2f} s")
     print(f"  session under pairdbg, start to end   {theirs:7.2f} s")
     print(f"  session of a program printing nothing {base:7.2f} s")
     ratio = (theirs - base) / mine
     print(f"  the program under pairdbg             {theirs - base:7.2f} s   {ratio:5.2f}x alone (target <= 1.2x)")
+    print(f"    of which the debugger's tracing     {traced - base:7.2f} s   (the same loop printing to /dev/null)")
+    print(f"    of which the output's way           {theirs - traced:7.2f} s")
     print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
     if not all(r["complete"] for r in runs):
         print("  WARNING: a session did not hold the program's last line")

@@ -11,7 +11,9 @@ from __future__ import annotations
 import asyncio
 import codecs
 import contextlib
+import fcntl
 import os
+import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -22,9 +24,13 @@ READ_CHUNK = 64 * 1024
 # Largest output entry made from one read: a reply of get_output cuts an entry longer than its character budget
 # (16,000), so a read is handed on in pieces below it, each ending at a line's end where there is one.
 PIECE = 8 * 1024
-# After a short read, wait this long before the next: an unbuffered program writes each print in two writes, and
+# After a small read, wait this long before the next: an unbuffered program writes each print in two writes, and
 # an entry per write would fill a session's 5,000 entries with a few thousand lines. Output shows at most this late.
+# A loud program's reads are large and never wait (waiting then would stall it on a full pipe).
 GATHER_S = 0.005
+GATHER_BELOW = 4096
+PIPE_SIZE = 1024 * 1024  # what a program may write ahead of pairdbg's reading (Linux; 64 KB by default)
+F_SETPIPE_SZ = 1031
 DRAIN_S = 1.0  # after the adapter says the program ended, how long its last output gets to arrive
 EXIT_S = 2.0  # after TERM, before the group is killed
 
@@ -79,6 +85,8 @@ class TerminalProgram:
             proc = await spawn(argv, env=env, cwd=cwd)  # stdin closed, as with the adapter's own console
         except OSError as exc:
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
+        for fd in (1, 2):
+            _widen(proc, fd)
         return cls(proc, sink)
 
     async def wait(self) -> int:
@@ -94,7 +102,7 @@ class TerminalProgram:
             if self._sink is not None:
                 for piece in pieces(text):
                     self._sink(category, piece)
-            if len(chunk) < READ_CHUNK:
+            if len(chunk) < GATHER_BELOW:
                 await asyncio.sleep(GATHER_S)
         rest = decoder.decode(b"", final=True)
         if rest and self._sink is not None:
@@ -134,3 +142,12 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     if text:
         out.append(text)
     return out
+
+
+def _widen(proc: asyncio.subprocess.Process, fd: int) -> None:
+    """Make the pipe of the program's `fd` hold PIPE_SIZE: fewer stalls while pairdbg is busy (best effort)."""
+    transport = proc._transport.get_pipe_transport(fd)  # type: ignore[attr-defined]
+    pipe = transport.get_extra_info("pipe") if transport is not None else None
+    if pipe is not None and sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(pipe.fileno(), F_SETPIPE_SZ, PIPE_SIZE)
