@@ -18,7 +18,7 @@ from typing import Any
 
 from ..errors import DebugError, ErrorCode
 from .client import DapClient
-from .terminal import OutputSink, TerminalProgram, terminal_command
+from .terminal import DRAIN_S, OutputSink, TerminalProgram, terminal_command
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
 SPAWN_S = 10.0  # how long the adapter gets to send `launch` once pairdbg is connected
@@ -148,8 +148,10 @@ class DebugpyLauncher:
         self.client.send_event("terminated")
 
     async def drained(self) -> None:
-        if self.program is not None:
-            await self.program.drained()
+        """Once the program's end was reported (its output read before that), nothing more is waited for."""
+        if self._reporter is not None:
+            with contextlib.suppress(Exception):
+                await asyncio.wait_for(asyncio.shield(self._reporter), DRAIN_S)
 
     async def stop(self, terminate: bool = True) -> None:
         if self.program is not None:

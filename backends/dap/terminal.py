@@ -65,13 +65,13 @@ def terminal_command(args: dict[str, Any]) -> tuple[list[str], str | None, dict[
 class TerminalProgram:
     """One command started for a `runInTerminal` request: its process group, and the readers of its output."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, sink: OutputSink) -> None:
+    def __init__(self, proc: asyncio.subprocess.Process, streams: list[asyncio.StreamReader], sink: OutputSink) -> None:
         self.proc = proc
         self.pid = proc.pid
         self._sink: OutputSink | None = sink
         self._pumps = [
-            asyncio.create_task(self._pump(proc.stdout, "stdout"), name=f"program-{proc.pid}-stdout"),
-            asyncio.create_task(self._pump(proc.stderr, "stderr"), name=f"program-{proc.pid}-stderr"),
+            asyncio.create_task(self._pump(stream, category), name=f"program-{proc.pid}-{category}")
+            for stream, category in zip(streams, ("stdout", "stderr"), strict=True)
         ]
 
     @classmethod
@@ -81,13 +81,20 @@ class TerminalProgram:
 
     @classmethod
     async def spawn(cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink) -> TerminalProgram:
+        pipes = [_wide_pipe(), _wide_pipe()]
         try:
-            proc = await spawn(argv, env=env, cwd=cwd)  # stdin closed, as with the adapter's own console
+            # stdin closed, as with the adapter's own console
+            proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1])
         except OSError as exc:
+            for fds in pipes:
+                for fd in fds:
+                    os.close(fd)
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
-        for fd in (1, 2):
-            _widen(proc, fd)
-        return cls(proc, sink)
+        streams = []
+        for read_end, write_end in pipes:
+            os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
+            streams.append(await _reader(read_end))
+        return cls(proc, streams, sink)
 
     async def wait(self) -> int:
         """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
@@ -144,10 +151,17 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     return out
 
 
-def _widen(proc: asyncio.subprocess.Process, fd: int) -> None:
-    """Make the pipe of the program's `fd` hold PIPE_SIZE: fewer stalls while pairdbg is busy (best effort)."""
-    transport = proc._transport.get_pipe_transport(fd)  # type: ignore[attr-defined]
-    pipe = transport.get_extra_info("pipe") if transport is not None else None
-    if pipe is not None and sys.platform.startswith("linux"):
+def _wide_pipe() -> tuple[int, int]:
+    """A pipe that holds PIPE_SIZE (Linux; elsewhere the system's default): fewer stalls while pairdbg is busy."""
+    read_end, write_end = os.pipe()
+    if sys.platform.startswith("linux"):
         with contextlib.suppress(OSError):
-            fcntl.fcntl(pipe.fileno(), F_SETPIPE_SZ, PIPE_SIZE)
+            fcntl.fcntl(write_end, F_SETPIPE_SZ, PIPE_SIZE)
+    return read_end, write_end
+
+
+async def _reader(fd: int) -> asyncio.StreamReader:
+    reader = asyncio.StreamReader(limit=READ_CHUNK)
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0))
+    return reader
