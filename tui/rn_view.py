@@ -125,11 +125,8 @@ class RnView(Vertical):
     # ----- running actions ------------------------------------------------------------------------------------
 
     async def _run(self, name: str, args: dict[str, Any], announce: bool = True) -> Any:
-        if announce:
-            return await self.registry.run(name, args, HUMAN)
-        # Automatic follow-ups: the same action, validated the same way, without an activity line per second.
-        action = self.registry.get(name)
-        return await action.handler(self.registry.hub, self.registry.validate(action, args), HUMAN)
+        # Automatic follow-ups (the tail) go through the registry too, without an activity line per second.
+        return await self.registry.run(name, args, HUMAN, announce=announce)
 
     # ----- service summaries (UI turn, cheap, no I/O) -----------------------------------------------------------
 

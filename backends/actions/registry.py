@@ -150,8 +150,12 @@ class Registry:
         check_negative(action.name, params)
         return params
 
-    async def run(self, name: str, args: dict[str, Any] | BaseModel | None, actor: str) -> Reply:
-        """Validate, run and announce one action. Raises DebugError; every failure is announced too."""
+    async def run(
+        self, name: str, args: dict[str, Any] | BaseModel | None, actor: str, *, announce: bool = True
+    ) -> Reply:
+        """Validate, run and announce one action. Raises DebugError; every failure is announced too.
+        `announce=False` is for a front end keeping a view current on its own (not something its actor asked
+        for): no activity line either way, everything else (policy, validation, redaction, errors) the same."""
         action = self.get(name)
         params = self.validate(action, action.with_session(self.hub, args, actor))
         session_id = getattr(params, "session_id", None)
@@ -169,17 +173,17 @@ class Registry:
                 policy.redact_error(session_id, exc)
             if session is not None and before is not None and moved_on(session, before, exc):
                 moved = program_moved_on(session, exc)
-                self._announce(action, session_id, actor, summary, False, moved.text().splitlines()[0])
+                self._announce(announce, action, session_id, actor, summary, False, moved.text().splitlines()[0])
                 raise moved from exc
             unknown = await unknown_thread(session, params, exc) if session is not None else None
             if unknown is not None:
-                self._announce(action, session_id, actor, summary, False, unknown.text().splitlines()[0])
+                self._announce(announce, action, session_id, actor, summary, False, unknown.text().splitlines()[0])
                 raise unknown from exc
-            self._announce(action, session_id, actor, summary, False, exc.text().splitlines()[0])
+            self._announce(announce, action, session_id, actor, summary, False, exc.text().splitlines()[0])
             raise
         except Exception as exc:  # a bug must still reach the caller as a clear error, never a crashed loop
             err = DebugError(ErrorCode.INTERNAL, f"{name} failed unexpectedly: {exc.__class__.__name__}: {exc}")
-            self._announce(action, session_id, actor, summary, False, err.text())
+            self._announce(announce, action, session_id, actor, summary, False, err.text())
             if policy.redacts(actor):
                 policy.redact_error(session_id, err)
             raise err from exc
@@ -192,16 +196,16 @@ class Registry:
         notes = self.hub.notes.into_stop_report(actor, reply.data)  # what the other side wrote meanwhile
         if notes:
             reply.text += "\n" + notes
-        self._announce(action, session_id, actor, summary, True, outcome)
+        self._announce(announce, action, session_id, actor, summary, True, outcome)
         if policy.redacts(actor) and not (action.hands_out_credential and policy.allows(Level.FULL)):
             text, data = policy.redact_reply(session_id, getattr(params, "ref", None), reply.text, reply.data)
             return Reply(text, data, reply.headline)
         return reply
 
     def _announce(
-        self, action: Action, session_id: str | None, actor: str, summary: str, ok: bool, outcome: str
+        self, wanted: bool, action: Action, session_id: str | None, actor: str, summary: str, ok: bool, outcome: str
     ) -> None:
-        if action.quiet and ok:
+        if not wanted or (action.quiet and ok):
             return
         self.hub.bus.publish(
             ActionPerformed(

@@ -73,18 +73,15 @@ class BridgeService(ListenerService):
         self.server = BridgeServer(self.config, self)
         self.redactor = Redactor()
         self._ids = itertools.count(1)
-        self._actions: list[Action] | None = None
 
     def in_use(self) -> bool:
         """A page is connected (it is a session): MCP lists this service's tools from now on."""
         return bool(self._bridge_sessions())
 
     def actions(self) -> list[Action]:
-        if self._actions is None:
-            from .tools import build_actions
+        from .tools import ACTIONS  # (tools finds this service through the Hub)
 
-            self._actions = build_actions(self)
-        return self._actions
+        return ACTIONS
 
     # ----- sessions -----------------------------------------------------------------------------------------------
 

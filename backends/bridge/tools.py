@@ -1,5 +1,6 @@
 """The debug-bridge MCP tools (also TUI commands): read the page's UI tree, find elements, act on them and see
-what the action did. Handles are the page's `@eN`; every action replies with its effects and the UI-tree diff."""
+what the action did. Handles are the page's `@eN`; every action replies with its effects and the UI-tree diff.
+Written like the core's (backends/actions): module-level handlers and one ACTIONS list."""
 
 from __future__ import annotations
 
@@ -13,11 +14,11 @@ from pydantic import BaseModel, Field, model_validator
 from ..actions.registry import Action, Reply
 from ..errors import DebugError, ErrorCode
 from . import uitree
+from .service import BridgeService
 
 if TYPE_CHECKING:
     from ..hub import Hub
     from .page import Page
-    from .service import BridgeService
 
 SID = Field(None, description="page session id (default: the only page)")
 SETTLE = Field(
@@ -26,6 +27,7 @@ SETTLE = Field(
     le=10_000,
     description="ms without DOM changes that end the effects window (default 100; 0 = none)",
 )
+WEB = "web"  # the MCP tool group: listed once a page connects (or with --tools web)
 NAVIGATION_WAIT_S = 10.0
 DOM_INLINE = 20_000
 
@@ -109,6 +111,17 @@ class StateParams(PageParams):
 
 
 # ----- helpers ------------------------------------------------------------------------------------------------------
+
+
+def bridge_service(hub: Hub) -> BridgeService:
+    svc = hub.service(BridgeService)
+    if svc is None:  # a registry built without the runtime's default services
+        raise DebugError(
+            ErrorCode.CAPABILITY_UNSUPPORTED,
+            "this pairdbg runs no debug-bridge listener",
+            hint="start pairdbg normally (the runtime adds the debug-bridge service)",
+        )
+    return svc
 
 
 def _check_handle(page: Page, target: dict[str, Any]) -> None:
@@ -196,225 +209,245 @@ def _parse_result(result: dict[str, Any]) -> Any:
     return raw
 
 
-# ----- actions ------------------------------------------------------------------------------------------------------
+# ----- actions (each finds the Hub's BridgeService) -----------------------------------------------------------------
 
 
-def build_actions(svc: BridgeService) -> list[Action]:
-    async def get_bridge_info(hub: Hub, p: BaseModel, actor: str) -> Reply:
-        info = svc.info()
-        lines = [
-            f"debug-bridge {'listening on ' + info['url'] if info['listening'] else 'NOT listening'}"
-            + (f" ({info['error']})" if info["error"] else ""),
-            f"SDK: {info['sdk_url']}  token ({info['token_source']}): {info['token']}",
-            f"evaluate allowed by pairdbg: {'yes' if info['eval_allowed_by_server'] else 'no (PAIRDBG_BRIDGE_EVAL=1)'}",
-        ]
-        for pg in info["pages"]:
-            state = "connected" if pg["connected"] else "not connected"
-            lines.append(f"- {pg['session_id']} {state} {pg['url']} ({pg['ui_elements']} ui elements)")
-        if not info["pages"]:
-            lines.append("no pages yet; add this to the app (dev builds only):")
-            lines.append(svc.snippet())
-        return Reply("\n".join(lines), {**info, "snippet": svc.snippet()})
-
-    async def get_ui_tree(hub: Hub, p: TreeParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        scope = uitree.parse_handle(p.scope) if p.scope else None
-        if p.scope and scope is None:
-            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"scope {p.scope!r} is not a handle like @e12")
-        note = ""
-        try:
-            await svc.command(page, "request_ui_tree", {}, settle_ms=0)
-        except DebugError as exc:
-            if exc.code != ErrorCode.NOT_CONNECTED or page.tree_at is None or not svc.coming_back(page):
-                raise
-            note = f" (as of {time.time() - page.tree_at:.0f} s ago: the page is not connected)"
-        items = page.tree
-        if scope:
-            _check_handle(page, {"ref": scope})
-            scoped = uitree.scope_items(items, scope)
-            if scoped is None:
-                raise DebugError(
-                    ErrorCode.PATH_NOT_FOUND, f"@{scope} is not in the page's UI tree now", hint="call get_ui_tree"
-                )
-            items = scoped
-        text, counts = uitree.render(
-            items, header=svc.tree_header(page) + note, max_chars=p.max_chars, include_hidden=p.include_hidden
-        )
-        return Reply(text, {"session_id": page.hub_id, "url": page.url, "title": page.title, **counts})
-
-    async def find_element(hub: Hub, p: FindParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        await svc.command(page, "request_ui_tree", {}, settle_ms=0)
-        matches, total = uitree.find(page.tree, p.text, p.role)
-        what = " ".join(x for x in (p.role, repr(p.text) if p.text else None) if x)
-        head = f"{total} elements match {what}" + (f" (first {len(matches)})" if total > len(matches) else "")
-        if not total:
-            head += "; get_ui_tree lists everything (include_hidden=true for hidden ones)"
-        return Reply("\n".join([head, *matches]), {"session_id": page.hub_id, "total": total, "matches": matches})
-
-    async def click(hub: Hub, p: ClickParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        target = p.target() or {"text": p.text}
-        _check_handle(page, target)
-        label = _describe(page, target)
-        result, ui_diff = await _act(svc, page, "click", {"target": target}, p.settle_ms)
-        return _reply(page, f"clicked {label}", result, ui_diff, {"result": _parse_result(result)})
-
-    async def type_text(hub: Hub, p: TypeParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        target = p.target()
-        _check_handle(page, target)
-        label = _describe(page, target)
-        fields = {"target": target, "text": p.text, "clear": p.clear, "submit": p.submit}
-        result, ui_diff = await _act(svc, page, "type", fields, p.settle_ms)
-        value = _parse_result(result)
-        shown = value.get("value") if isinstance(value, dict) else value
-        head = f"typed into {label}" + (f"; value is now {json.dumps(shown)[:200]}" if shown is not None else "")
-        if p.submit:
-            head += "; form submitted"
-        return _reply(page, head, result, ui_diff, {"result": value})
-
-    async def navigate(hub: Hub, p: NavigateParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        loads, old_url = page.loads, page.url
-        result = await svc.command(page, "navigate", {"url": p.url}, settle_ms=0)
-        answered = _parse_result(result)
-        target = str(answered.get("url") or p.url) if isinstance(answered, dict) else p.url
-        if isinstance(answered, dict) and "sameDocument" in answered:
-            same_document = bool(answered["sameDocument"])  # the page knows: a fragment-only change
-        else:
-            same_document = "#" in p.url and urlsplit(target)._replace(fragment="") == urlsplit(old_url)._replace(
-                fragment=""
-            )
-        if same_document:
-            return Reply(f"navigated to {target} (same document)", {"session_id": page.hub_id, "url": target})
-        await page.changes.wait_until(  # the new page's hello and first tree arrive on their own
-            lambda: page.loads > loads and page.connected and page.tree_at is not None, NAVIGATION_WAIT_S
-        )
-        if page.loads > loads and page.connected:
-            text = f"navigated to {page.url}; the new page connected (load {page.loads}): {page.title!r}"
-            return Reply(text, {"session_id": page.hub_id, "url": page.url, "connected": True})
-        return Reply(
-            f"navigation to {target} started, but no page with the SDK connected again within "
-            f"{NAVIGATION_WAIT_S:g} s (does the new page load the SDK?)",
-            {"session_id": page.hub_id, "url": target, "connected": False},
-        )
-
-    async def get_dom_snapshot(hub: Hub, p: DomParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        await svc.command(page, "request_dom_snapshot", {}, settle_ms=0)
-        dom = page.dom or {}
-        html = dom.get("html", "")
-        uri = f"bridge://{page.hub_id}/dom"
-        cut = " (cut by the page's maxSnapshotBytes)" if dom.get("truncated") else ""
-        head = f"DOM of {page.url}: {len(html)} characters{cut}"
-        data = {"session_id": page.hub_id, "length": dom.get("length"), "chars": len(html), "resource": uri}
-        if len(html) <= p.max_chars:
-            return Reply(f"{head}\n{html}", {**data, "html": html})
-        return Reply(
-            f"{head}; too large to inline (max_chars={p.max_chars}): read the resource {uri}, or use "
-            f"get_ui_tree / find_element. First {min(2000, p.max_chars)} characters:\n{html[:2000]}",
-            data,
-        )
-
-    async def get_app_state(hub: Hub, p: StateParams, actor: str) -> Reply:
-        page = svc.page_of(p.session_id)
-        if "state" in page.capabilities or not page.capabilities:
-            try:
-                await svc.command(page, "request_state", {}, settle_ms=0)
-            except DebugError as exc:
-                if exc.code not in (ErrorCode.NOT_CONNECTED, ErrorCode.CAPABILITY_UNSUPPORTED):
-                    raise
-        state = page.state
-        if p.scope is not None:
-            if p.scope not in state:
-                raise DebugError(
-                    ErrorCode.SCOPE_NOT_FOUND,
-                    f"the app reported no state scope {p.scope!r}",
-                    hint="scopes: " + (", ".join(sorted(state)) or "none (the app sends none: getCustomState)"),
-                )
-            state = {p.scope: state[p.scope]}
-        value = svc.redactor.redact(state)
-        text = json.dumps(value, ensure_ascii=False, indent=1)
-        if len(text) > 20_000:
-            text = text[:20_000] + f"\n... cut at 20000 of {len(text)} characters; ask for one scope"
-        head = f"app state of {page.hub_id} ({len(state)} scopes)"
-        return Reply(f"{head}\n{text}", {"session_id": page.hub_id, "state": value})
-
-    actions = [
-        Action(
-            "get_bridge_info",
-            "The debug-bridge listener: URL, SDK snippet and token, connected pages.",
-            PageParams,
-            get_bridge_info,
-            "Bridge info",
-            read_only=True,
-            quiet=True,
-            hands_out_credential=True,  # the page token, so the agent can wire up a page
-        ),
-        Action(
-            "get_ui_tree",
-            "The page's interactive elements, headings and landmarks, one per line, with @eN handles for click and "
-            "type_text.",
-            TreeParams,
-            get_ui_tree,
-            "UI tree",
-            read_only=True,
-            quiet=True,
-        ),
-        Action(
-            "find_element",
-            "Search the page's UI tree by text and/or role; matches come with their @eN handles.",
-            FindParams,
-            find_element,
-            "Find element",
-            read_only=True,
-            quiet=True,
-        ),
-        Action(
-            "get_dom_snapshot",
-            "The page's HTML (inline when small, else as a bridge://…/dom resource). Prefer get_ui_tree.",
-            DomParams,
-            get_dom_snapshot,
-            "DOM snapshot",
-            read_only=True,
-            quiet=True,
-        ),
-        Action(
-            "click",
-            "Click an element (full pointer sequence after a visibility check); returns what changed.",
-            ClickParams,
-            click,
-            "Click",
-            open_world=True,  # the page may fetch, post or leave
-        ),
-        Action(
-            "type_text",
-            "Type into an input/textarea/select/contenteditable (works with React controlled inputs); returns what "
-            "changed.",
-            TypeParams,
-            type_text,
-            "Type text",
-            open_world=True,  # the page may fetch, post or leave
-        ),
-        Action(
-            "navigate",
-            "Load a URL in the page and wait for it to connect again.",
-            NavigateParams,
-            navigate,
-            "Navigate",
-            open_world=True,  # the page may fetch, post or leave
-        ),
-        Action(
-            "get_app_state",
-            "The app's reported state (state_update / getCustomState), redacted.",
-            StateParams,
-            get_app_state,
-            "App state",
-            read_only=True,
-            quiet=True,
-        ),
+async def get_bridge_info(hub: Hub, p: BaseModel, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    info = svc.info()
+    lines = [
+        f"debug-bridge {'listening on ' + info['url'] if info['listening'] else 'NOT listening'}"
+        + (f" ({info['error']})" if info["error"] else ""),
+        f"SDK: {info['sdk_url']}  token ({info['token_source']}): {info['token']}",
+        f"evaluate allowed by pairdbg: {'yes' if info['eval_allowed_by_server'] else 'no (PAIRDBG_BRIDGE_EVAL=1)'}",
     ]
-    for action in actions:
-        action.group = "web"  # listed by MCP once an app connects (or with --tools web)
-    return actions
+    for pg in info["pages"]:
+        state = "connected" if pg["connected"] else "not connected"
+        lines.append(f"- {pg['session_id']} {state} {pg['url']} ({pg['ui_elements']} ui elements)")
+    if not info["pages"]:
+        lines.append("no pages yet; add this to the app (dev builds only):")
+        lines.append(svc.snippet())
+    return Reply("\n".join(lines), {**info, "snippet": svc.snippet()})
+
+
+async def get_ui_tree(hub: Hub, p: TreeParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    scope = uitree.parse_handle(p.scope) if p.scope else None
+    if p.scope and scope is None:
+        raise DebugError(ErrorCode.INVALID_PARAMETERS, f"scope {p.scope!r} is not a handle like @e12")
+    note = ""
+    try:
+        await svc.command(page, "request_ui_tree", {}, settle_ms=0)
+    except DebugError as exc:
+        if exc.code != ErrorCode.NOT_CONNECTED or page.tree_at is None or not svc.coming_back(page):
+            raise
+        note = f" (as of {time.time() - page.tree_at:.0f} s ago: the page is not connected)"
+    items = page.tree
+    if scope:
+        _check_handle(page, {"ref": scope})
+        scoped = uitree.scope_items(items, scope)
+        if scoped is None:
+            raise DebugError(
+                ErrorCode.PATH_NOT_FOUND, f"@{scope} is not in the page's UI tree now", hint="call get_ui_tree"
+            )
+        items = scoped
+    text, counts = uitree.render(
+        items, header=svc.tree_header(page) + note, max_chars=p.max_chars, include_hidden=p.include_hidden
+    )
+    return Reply(text, {"session_id": page.hub_id, "url": page.url, "title": page.title, **counts})
+
+
+async def find_element(hub: Hub, p: FindParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    await svc.command(page, "request_ui_tree", {}, settle_ms=0)
+    matches, total = uitree.find(page.tree, p.text, p.role)
+    what = " ".join(x for x in (p.role, repr(p.text) if p.text else None) if x)
+    head = f"{total} elements match {what}" + (f" (first {len(matches)})" if total > len(matches) else "")
+    if not total:
+        head += "; get_ui_tree lists everything (include_hidden=true for hidden ones)"
+    return Reply("\n".join([head, *matches]), {"session_id": page.hub_id, "total": total, "matches": matches})
+
+
+async def click(hub: Hub, p: ClickParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    target = p.target() or {"text": p.text}
+    _check_handle(page, target)
+    label = _describe(page, target)
+    result, ui_diff = await _act(svc, page, "click", {"target": target}, p.settle_ms)
+    return _reply(page, f"clicked {label}", result, ui_diff, {"result": _parse_result(result)})
+
+
+async def type_text(hub: Hub, p: TypeParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    target = p.target()
+    _check_handle(page, target)
+    label = _describe(page, target)
+    fields = {"target": target, "text": p.text, "clear": p.clear, "submit": p.submit}
+    result, ui_diff = await _act(svc, page, "type", fields, p.settle_ms)
+    value = _parse_result(result)
+    shown = value.get("value") if isinstance(value, dict) else value
+    head = f"typed into {label}" + (f"; value is now {json.dumps(shown)[:200]}" if shown is not None else "")
+    if p.submit:
+        head += "; form submitted"
+    return _reply(page, head, result, ui_diff, {"result": value})
+
+
+async def navigate(hub: Hub, p: NavigateParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    loads, old_url = page.loads, page.url
+    result = await svc.command(page, "navigate", {"url": p.url}, settle_ms=0)
+    answered = _parse_result(result)
+    target = str(answered.get("url") or p.url) if isinstance(answered, dict) else p.url
+    if isinstance(answered, dict) and "sameDocument" in answered:
+        same_document = bool(answered["sameDocument"])  # the page knows: a fragment-only change
+    else:
+        same_document = "#" in p.url and urlsplit(target)._replace(fragment="") == urlsplit(old_url)._replace(
+            fragment=""
+        )
+    if same_document:
+        return Reply(f"navigated to {target} (same document)", {"session_id": page.hub_id, "url": target})
+    await page.changes.wait_until(  # the new page's hello and first tree arrive on their own
+        lambda: page.loads > loads and page.connected and page.tree_at is not None, NAVIGATION_WAIT_S
+    )
+    if page.loads > loads and page.connected:
+        text = f"navigated to {page.url}; the new page connected (load {page.loads}): {page.title!r}"
+        return Reply(text, {"session_id": page.hub_id, "url": page.url, "connected": True})
+    return Reply(
+        f"navigation to {target} started, but no page with the SDK connected again within "
+        f"{NAVIGATION_WAIT_S:g} s (does the new page load the SDK?)",
+        {"session_id": page.hub_id, "url": target, "connected": False},
+    )
+
+
+async def get_dom_snapshot(hub: Hub, p: DomParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    await svc.command(page, "request_dom_snapshot", {}, settle_ms=0)
+    dom = page.dom or {}
+    html = dom.get("html", "")
+    uri = f"bridge://{page.hub_id}/dom"
+    cut = " (cut by the page's maxSnapshotBytes)" if dom.get("truncated") else ""
+    head = f"DOM of {page.url}: {len(html)} characters{cut}"
+    data = {"session_id": page.hub_id, "length": dom.get("length"), "chars": len(html), "resource": uri}
+    if len(html) <= p.max_chars:
+        return Reply(f"{head}\n{html}", {**data, "html": html})
+    return Reply(
+        f"{head}; too large to inline (max_chars={p.max_chars}): read the resource {uri}, or use "
+        f"get_ui_tree / find_element. First {min(2000, p.max_chars)} characters:\n{html[:2000]}",
+        data,
+    )
+
+
+async def get_app_state(hub: Hub, p: StateParams, actor: str) -> Reply:
+    svc = bridge_service(hub)
+    page = svc.page_of(p.session_id)
+    if "state" in page.capabilities or not page.capabilities:
+        try:
+            await svc.command(page, "request_state", {}, settle_ms=0)
+        except DebugError as exc:
+            if exc.code not in (ErrorCode.NOT_CONNECTED, ErrorCode.CAPABILITY_UNSUPPORTED):
+                raise
+    state = page.state
+    if p.scope is not None:
+        if p.scope not in state:
+            raise DebugError(
+                ErrorCode.SCOPE_NOT_FOUND,
+                f"the app reported no state scope {p.scope!r}",
+                hint="scopes: " + (", ".join(sorted(state)) or "none (the app sends none: getCustomState)"),
+            )
+        state = {p.scope: state[p.scope]}
+    value = svc.redactor.redact(state)
+    text = json.dumps(value, ensure_ascii=False, indent=1)
+    if len(text) > 20_000:
+        text = text[:20_000] + f"\n... cut at 20000 of {len(text)} characters; ask for one scope"
+    head = f"app state of {page.hub_id} ({len(state)} scopes)"
+    return Reply(f"{head}\n{text}", {"session_id": page.hub_id, "state": value})
+
+
+ACTIONS = [
+    Action(
+        "get_bridge_info",
+        "The debug-bridge listener: URL, SDK snippet and token, connected pages.",
+        PageParams,
+        get_bridge_info,
+        "Bridge info",
+        read_only=True,
+        quiet=True,
+        hands_out_credential=True,  # the page token, so the agent can wire up a page
+        group=WEB,
+    ),
+    Action(
+        "get_ui_tree",
+        "The page's interactive elements, headings and landmarks, one per line, with @eN handles for click and "
+        "type_text.",
+        TreeParams,
+        get_ui_tree,
+        "UI tree",
+        read_only=True,
+        quiet=True,
+        group=WEB,
+    ),
+    Action(
+        "find_element",
+        "Search the page's UI tree by text and/or role; matches come with their @eN handles.",
+        FindParams,
+        find_element,
+        "Find element",
+        read_only=True,
+        quiet=True,
+        group=WEB,
+    ),
+    Action(
+        "get_dom_snapshot",
+        "The page's HTML (inline when small, else as a bridge://…/dom resource). Prefer get_ui_tree.",
+        DomParams,
+        get_dom_snapshot,
+        "DOM snapshot",
+        read_only=True,
+        quiet=True,
+        group=WEB,
+    ),
+    Action(
+        "click",
+        "Click an element (full pointer sequence after a visibility check); returns what changed.",
+        ClickParams,
+        click,
+        "Click",
+        open_world=True,  # the page may fetch, post or leave
+        group=WEB,
+    ),
+    Action(
+        "type_text",
+        "Type into an input/textarea/select/contenteditable (works with React controlled inputs); returns what "
+        "changed.",
+        TypeParams,
+        type_text,
+        "Type text",
+        open_world=True,  # the page may fetch, post or leave
+        group=WEB,
+    ),
+    Action(
+        "navigate",
+        "Load a URL in the page and wait for it to connect again.",
+        NavigateParams,
+        navigate,
+        "Navigate",
+        open_world=True,  # the page may fetch, post or leave
+        group=WEB,
+    ),
+    Action(
+        "get_app_state",
+        "The app's reported state (state_update / getCustomState), redacted.",
+        StateParams,
+        get_app_state,
+        "App state",
+        read_only=True,
+        quiet=True,
+        group=WEB,
+    ),
+]

@@ -12,6 +12,7 @@ import json
 import logging
 import time
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from ..errors import DebugError, ErrorCode
@@ -23,7 +24,6 @@ from .mirror import Limits, Mirror
 from .redact import RnRedactor
 from .server import AdapterServer
 from .shape import dumps, fit_resource
-from .tools import build_actions, iso
 
 if TYPE_CHECKING:
     from ..actions.registry import Action
@@ -36,6 +36,10 @@ REDUX_URI = "debug://redux/state"
 NAV_URI = "debug://navigation/state"
 MMKV_PREFIX = "debug://mmkv/"
 THROTTLE_S = 1.0
+
+
+def iso(ts: float | None) -> str | None:
+    return datetime.fromtimestamp(ts, UTC).isoformat(timespec="milliseconds").replace("+00:00", "Z") if ts else None
 
 
 class RnService(ListenerService):
@@ -56,7 +60,6 @@ class RnService(ListenerService):
         self._sent_at: dict[str, float] = {}
         self._mmkv_seen: dict[str, Any] = {}
         self._instances: tuple[str, ...] = ()
-        self._actions: list[Action] | None = None
 
     # ----- lifecycle ----------------------------------------------------------------------------------------------
 
@@ -79,9 +82,9 @@ class RnService(ListenerService):
     # ----- actions ------------------------------------------------------------------------------------------------
 
     def actions(self) -> list[Action]:
-        if self._actions is None:
-            self._actions = build_actions(self)
-        return self._actions
+        from .tools import ACTIONS  # (tools finds this service through the Hub)
+
+        return ACTIONS
 
     # ----- redaction ----------------------------------------------------------------------------------------------
 
