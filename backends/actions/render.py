@@ -65,7 +65,7 @@ def stop_report(r: StopReport) -> str:
         lines.append(f"Exception: {r.exception.type}{message}{mode}")
         if r.exception.test and (depth := depth_line(r.exception)):
             lines.append(depth)
-        if r.exception.raised_at:
+        if r.exception.raised_at and not r.raise_site:  # the raise site's own block says where, with more
             lines.append(f"Raised {r.exception.raised_at}")
     elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
         lines.append(r.description)
@@ -100,7 +100,7 @@ def raise_site_lines(site: RaiseSite) -> list[str]:
     package = f" ({site.package})" if site.package else ""
     lines = [
         f"Raise site {site.handle}, library code hidden by just_my_code{package}: "
-        f"{where(site.file, site.line)} in {site.function}"
+        f"{where(site.file, site.line)} in {site.function}  ({site.file or 'no source'})"
     ]
     lines.extend(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}" for s in site.source)
     lines.append(f"Locals at {site.handle} ({len(site.locals)} of {site.locals_total}):")

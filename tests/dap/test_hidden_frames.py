@@ -140,7 +140,9 @@ async def test_the_stop_report_shows_a_library_raise_site(registry):
     assert marker in reply.text and "'\\t'" in reply.text.split(marker, 1)[1], reply.text
 
     # The handle reads on, like any frame.
-    more = await registry.run("evaluate_expression", {"session_id": sid, "frame": site["handle"], "expression": "ch"}, ME)
+    more = await registry.run(
+        "evaluate_expression", {"session_id": sid, "frame": site["handle"], "expression": "ch"}, ME
+    )
     assert more.data["value"] == "'\\t'", more.text
 
 
