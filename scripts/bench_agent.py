@@ -198,12 +198,20 @@ async def run(flow: Flow, show: bool) -> tuple[bool, str]:
     return flow.found(replies, all_text), ""
 
 
+async def lazy_host_view() -> tuple[int, int]:
+    """What a host that loads schemas lazily gives the model before the first call: tool names and instructions."""
+    async with Client(params(), cache=None) as client:
+        names = [t.name for t in (await client.list_tools()).tools]
+        return len(names), len(", ".join(names)) + len(client.instructions or "")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the figures as one JSON object")
     parser.add_argument("--show", action="store_true", help="print every call and reply text on stderr")
     args = parser.parse_args()
     flows = python_flows(tomli_python()) + ts_flows(ts_build())
+    tools, lazy = await lazy_host_view()
     figures = []
     for flow in flows:
         found, error = await run(flow, args.show)
@@ -222,8 +230,9 @@ async def main() -> None:
             }
         )
     if args.json:
-        print(json.dumps(figures, indent=1))
+        print(json.dumps({"lazy_host": {"tools": tools, "characters": lazy}, "flows": figures}, indent=1))
         return
+    print(f"before any call, a lazy host shows {tools} tool names and the instructions: {lazy} characters\n")
     for f in figures:
         goal = "meets" if f["calls"] <= 5 and f["text"] + f["structured"] <= 8000 else "misses"
         print(f"{f['flow']}: {f['calls']} calls, text {f['text']}, structured {f['structured']} "
