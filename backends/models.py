@@ -121,6 +121,20 @@ class ExceptionInfo(BaseModel):
     test: FailedTest | None = Field(None, description="the failing test, when a test run stopped at its failure")
 
 
+class RaiseSite(BaseModel):
+    """Where an exception was raised when that frame is library code the stack hides (debugpy's justMyCode stops at
+    the caller's line): its source and first locals, so the report answers without a second call."""
+
+    handle: str = Field(description="the frame's handle (@f0-N): read more with get_local_variables(frame=...)")
+    function: str
+    file: str | None = None
+    line: int | None = None
+    package: str | None = Field(None, description="what the library frame belongs to, e.g. yaml")
+    source: list[SourceLine] = Field(default_factory=list)
+    locals: list[VariableView] = Field(default_factory=list)
+    locals_total: int = 0
+
+
 class StopReport(BaseModel):
     """Where and why the program stopped, small enough to read every time (top frame only)."""
 
@@ -142,6 +156,7 @@ class StopReport(BaseModel):
     stack: list[FrameView] = Field(default_factory=list)
     stack_total: int = 0
     hidden_frames: list[HiddenFrames] = Field(default_factory=list, description="library frames the stack leaves out")
+    raise_site: RaiseSite | None = Field(None, description="an exception's raise site in hidden library code")
     watches: list[WatchView] = Field(default_factory=list)
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from .base import StopInfo
 from .errors import DebugError
-from .models import ExceptionInfo, FailedTest, FrameView, HiddenFrames, Location, StopReport
+from .models import ExceptionInfo, FailedTest, FrameView, HiddenFrames, Location, RaiseSite, StopReport
 from .source import has_source, register_source, window
 
 if TYPE_CHECKING:
@@ -20,6 +20,8 @@ if TYPE_CHECKING:
     from .values import ValueInspector, WatchList
 
 TEXT_CAP = 300  # characters of an exception message, description or output line in a stop report
+RAISE_SITE_CONTEXT = 2  # source lines either side of a hidden raise site
+RAISE_SITE_LOCALS = 8  # locals of a hidden raise site in a stop report (the frame's handle reads the rest)
 
 
 class StopSnapshot:
@@ -120,9 +122,10 @@ class StopRecorder:
             for i, f in enumerate(frames)
         ]
         hidden: list[HiddenFrames] = []
+        placed: list[tuple[str, RawFrame]] = []
         full = await snapshot.full_stack()
         if full is not None:
-            _, hidden = place_library_frames(full, handles)
+            placed, hidden = place_library_frames(full, handles)
         top = frames[0] if frames else None
         location = Location(file=top.file, line=top.line, column=top.column, function=top.name) if top else Location()
         locals_, locals_total = ([], 0)
@@ -147,6 +150,9 @@ class StopRecorder:
                 exception = ExceptionInfo(
                     type=cap_text(info.text or "Exception", 120), message=cap_text(info.description)
                 )
+        raise_site = None
+        if exception is not None and placed and placed[0][1].unwound:
+            raise_site = await self._raise_site(snapshot, *placed[0])
         thread_name = None
         with contextlib.suppress(DebugError):
             snapshot.threads = await backend.threads()
@@ -167,12 +173,32 @@ class StopRecorder:
             stack=stack,
             stack_total=total,
             hidden_frames=hidden,
+            raise_site=raise_site,
             watches=watches,
             output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,
             location_note=None if top is not None else self._empty_stack_note(backend),
         )
         return report, snapshot
+
+    async def _raise_site(self, snapshot: StopSnapshot, handle: str, frame: RawFrame) -> RaiseSite | None:
+        """The innermost frame the exception unwound, hidden library code: its source and first locals (the stop
+        itself is at the caller's line). None when its locals cannot be read: the report stays as it was."""
+        try:
+            scopes = await snapshot.scopes(frame.id)
+            locals_, total = await self.values.frame_locals(frame.id, limit=RAISE_SITE_LOCALS, scopes=scopes)
+        except DebugError:
+            return None
+        return RaiseSite(
+            handle=handle,
+            function=frame.name,
+            file=frame.file,
+            line=frame.line,
+            package=frame.package,
+            source=window(frame.file, frame.line, RAISE_SITE_CONTEXT),
+            locals=locals_,
+            locals_total=total,
+        )
 
     @staticmethod
     def _empty_stack_note(backend: Debugger) -> str:

@@ -29,21 +29,33 @@ def lean(data: dict[str, Any]) -> dict[str, Any]:
 def lean_stop(stop: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in stop.items() if k not in STOP_TEXT_ONLY and k not in ("locals", "stack", "watches")}
     out.pop("session_id", None)  # the reply says it once, at the top
+    site = stop.get("raise_site")
     exception = stop.get("exception")
     if isinstance(exception, dict):
-        out["exception"] = {k: exception[k] for k in ("type", "message", "raised_at") if exception.get(k)}
-    # Values by name, and the handle of each one that has children: what a program reads or expands next.
-    local_values = stop.get("locals") or []
-    out["locals"] = {v["name"]: v.get("value") for v in local_values if "name" in v}
-    handles = {v["name"]: v["handle"] for v in local_values if v.get("handle")}
-    if handles:
-        out["handles"] = handles
+        # raised_at says in a sentence where the raise site (when there is one) already says it with its handle
+        keys = ("type", "message") if isinstance(site, dict) else ("type", "message", "raised_at")
+        out["exception"] = {k: exception[k] for k in keys if exception.get(k)}
+    out.update(lean_locals(stop.get("locals") or []))
+    if isinstance(site, dict):
+        out["raise_site"] = {
+            **{k: site[k] for k in ("handle", "function", "file", "line", "package") if site.get(k) is not None},
+            **lean_locals(site.get("locals") or []),
+        }
     frames = stop.get("stack") or []
     if frames:
         out["frames"] = len(frames) if stop.get("stack_total") is None else stop["stack_total"]
     watches = stop.get("watches") or []
     if watches:
         out["watches"] = {w["expression"]: w.get("value") for w in watches if "expression" in w}
+    return out
+
+
+def lean_locals(views: list[dict[str, Any]]) -> dict[str, Any]:
+    """Values by name, and the handle of each one that has children: what a program reads or expands next."""
+    out: dict[str, Any] = {"locals": {v["name"]: v.get("value") for v in views if "name" in v}}
+    handles = {v["name"]: v["handle"] for v in views if v.get("handle")}
+    if handles:
+        out["handles"] = handles
     return out
 
 

@@ -11,6 +11,7 @@ from ..models import (
     FailedTest,
     FrameView,
     HiddenFrames,
+    RaiseSite,
     SessionSummary,
     StopReport,
     VariableView,
@@ -64,7 +65,7 @@ def stop_report(r: StopReport) -> str:
         lines.append(f"Exception: {r.exception.type}{message}{mode}")
         if r.exception.test and (depth := depth_line(r.exception)):
             lines.append(depth)
-        if r.exception.raised_at:
+        if r.exception.raised_at and not r.raise_site:  # the raise site's own block says where, with more
             lines.append(f"Raised {r.exception.raised_at}")
     elif r.description and r.description != r.reason and not r.description.startswith("Paused"):
         lines.append(r.description)
@@ -79,6 +80,8 @@ def stop_report(r: StopReport) -> str:
         lines.append(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}")
     lines.append(f"Locals ({len(r.locals)} of {r.locals_total}):")
     lines.extend(variables_block(r.locals, r.locals_total))
+    if r.raise_site:
+        lines.extend(raise_site_lines(r.raise_site))
     if r.watches:
         lines.append(
             "Watches: "
@@ -90,6 +93,19 @@ def stop_report(r: StopReport) -> str:
         lines.append(f"Output since last stop (cursor {r.output_cursor}):")
         lines.extend(f"  | {t}" for t in r.output_tail)
     return "\n".join(lines)
+
+
+def raise_site_lines(site: RaiseSite) -> list[str]:
+    """Where a library exception was raised: a frame just_my_code hides, shown once with its handle."""
+    package = f" ({site.package})" if site.package else ""
+    lines = [
+        f"Raise site {site.handle}, library code hidden by just_my_code{package}: "
+        f"{where(site.file, site.line)} in {site.function}  ({site.file or 'no source'})"
+    ]
+    lines.extend(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}" for s in site.source)
+    lines.append(f"Locals at {site.handle} ({len(site.locals)} of {site.locals_total}):")
+    lines.extend(variables_block(site.locals, site.locals_total))
+    return lines
 
 
 def hidden_lines(groups: list[HiddenFrames]) -> list[str]:

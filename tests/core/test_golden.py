@@ -106,3 +106,12 @@ async def test_golden_test_failure_stop(registry):
     suite = PROGRAMS / "pytest_suite"
     reply = await registry.run("debug_tests", {"cwd": str(suite), "args": ["-k", "test_discount_fails"]}, "human")
     check_golden("stop_test_failure", reply.text.split("\nOutput since last stop")[0])
+
+
+async def test_golden_library_exception_stop(registry):
+    """An exception raised inside pinned PyYAML stops at the caller's line; the report shows the raise site's source
+    and locals, marked as library code just_my_code hides, with its frame's handle."""
+    from support.library_venv import library_python
+
+    sid, reply = await start(registry, "bad_settings.py", executable_path=library_python())
+    check_golden("stop_library_exception", reply.text)

@@ -117,3 +117,41 @@ async def test_frames_an_exception_unwound_are_listed_and_read(registry):
         "evaluate_expression", {"session_id": sid, "frame": group["handles"][0], "expression": "s[idx:]"}, ME
     )
     assert raised.data["value"] == "'{broken'", raised.text
+
+
+async def test_the_stop_report_shows_a_library_raise_site(registry):
+    """Bad YAML read by pinned PyYAML: the ScannerError is raised deep in yaml's scanner, which justMyCode hides; the
+    stop report still shows that line (±2) and its locals, marked as hidden library code, with the frame's handle."""
+    from support import start
+
+    python = library_python()
+    sid, reply = await start(registry, "bad_settings.py", executable_path=python)
+    stop = stop_of(reply)
+    assert stop["location"]["function"] == "load_settings" and stop["exception"]["type"] == "ScannerError"
+    site = stop["raise_site"]
+    scanner = os.path.join(os.path.dirname(site_file(python, "yaml")), "scanner.py")
+    assert (site["function"], site["file"], site["package"]) == ("fetch_more_tokens", scanner, "yaml"), site
+    assert site["handle"] == stop["hidden_frames"][0]["handles"][0], site  # the innermost unwound frame
+    current = [s for s in site["source"] if s["current"]]
+    assert len(current) == 1 and "raise ScannerError" in current[0]["text"] and len(site["source"]) == 5, site
+    assert {v["name"]: v["value"] for v in site["locals"]}["ch"] == "'\\t'", site  # the tab that broke it
+    assert site["locals_total"] >= len(site["locals"]) and len(site["locals"]) <= 8
+    marker = f"Raise site {site['handle']}, library code hidden by just_my_code (yaml): scanner.py:"
+    assert marker in reply.text and "'\\t'" in reply.text.split(marker, 1)[1], reply.text
+
+    # The handle reads on, like any frame.
+    more = await registry.run(
+        "evaluate_expression", {"session_id": sid, "frame": site["handle"], "expression": "ch"}, ME
+    )
+    assert more.data["value"] == "'\\t'", more.text
+
+
+async def test_no_raise_site_when_it_is_shown_or_nothing_is_hidden(registry):
+    from support import start
+
+    _, own = await start(registry, "crash.py")  # raised in the program's own code: the stop is there already
+    assert stop_of(own).get("raise_site") is None and "Raise site" not in own.text
+    python = library_python()
+    _, off = await start(registry, "bad_settings.py", executable_path=python, just_my_code=False)
+    stop = stop_of(off)  # nothing hidden: the stop is at the raise itself
+    assert stop["location"]["function"] == "fetch_more_tokens" and stop.get("raise_site") is None, off.text

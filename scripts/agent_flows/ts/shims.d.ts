@@ -1,0 +1,2 @@
+// semver ships no types of its own; the flows need none.
+declare module "semver";
