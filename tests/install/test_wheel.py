@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import json
 import os
+import shutil
 import subprocess
 import sys
 import urllib.request
@@ -28,6 +29,10 @@ pytestmark = pytest.mark.timeout(600)
 def installed(tmp_path_factory) -> tuple[Path, Path]:
     """(the wheel, the venv's python) — built and installed once for this module."""
     out = tmp_path_factory.mktemp("wheel")
+    # setuptools copies into build/lib and never removes what it copied before: a file moved out of the package
+    # since the last build would ride along. Build from what the checkout holds now.
+    for stale in (ROOT / "build" / "lib", *(ROOT / "build").glob("bdist.*")):
+        shutil.rmtree(stale, ignore_errors=True)
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "-q", "--no-deps", str(ROOT), "-w", str(out)],
         check=True,
