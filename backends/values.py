@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .base import RawScope, RawValue
-from .errors import DebugError, ErrorCode, check_length
+from .errors import DebugError, ErrorCode, check_length, program_exception
 from .handles import VarRef
 from .models import Phase, VariableView, WatchView
 from .stops import cap_text
@@ -363,7 +363,8 @@ class WatchList(Mapping[str, Watch]):
         except TimeoutError:
             value, error = f"(not evaluated: took over {timeout:.1f}s)", True
         except DebugError as exc:
-            value, error = raised_exception(exc.message) or _first_line(exc.message), True
+            value = program_exception(exc) or raised_exception(exc.message) or _first_line(exc.message)
+            error = True
         if len(value) > self.limits.value_chars:
             value = value[: self.limits.value_chars - 1] + "…"
         changed = remember and watch.last is not None and value != watch.last

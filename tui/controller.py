@@ -17,7 +17,7 @@ from textual.css.query import NoMatches
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
-from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.errors import DebugError, ErrorCode, program_exception
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
@@ -416,6 +416,7 @@ class Controller(App[None]):
             self.load_frame(session, handle)
 
     @on(StackPane.TaskChosen)
+    @after_teardown_ignored
     def handle_task_chosen(self, message: StackPane.TaskChosen) -> None:
         """An asyncio task's row: its source where it awaits (its frames are not the debugger's to inspect)."""
         if message.file and message.line:
@@ -424,6 +425,7 @@ class Controller(App[None]):
     # ----- the person's focus beyond the frame: what agents read with get_focus ---------------------------------
 
     @on(SourceView.CursorMoved)
+    @after_teardown_ignored  # the source view posts it while it is being removed at exit
     def handle_cursor_moved(self) -> None:
         self.look_at_source()
 
@@ -610,7 +612,7 @@ class Controller(App[None]):
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)
         except DebugError as exc:
-            raised = exc.data.get("raised")  # the program's own exception: said as the program said it
+            raised = program_exception(exc)  # the program's own exception: said as the program said it
             text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
             self.post_message(EvaluationDone(expression, text, False, hint))
             return
