@@ -4,7 +4,7 @@ stopped thread's frames, under an "async" line. With one thread it is the plain 
 
 Rows are OptionList options: a frame's id is its handle (@fN, or @f<thread>.<N> in another thread), a thread's
 `thread:<id>`, the tasks' opener `tasks`, a task's `task:<n>`. Enter or space opens or closes a thread (its frames
-are read on first open) or the tasks. A stop costs no debugger request here: the threads come from the stop's
+are read on first open) or the tasks; on a frame it shows that frame's source again. A stop costs no debugger request here: the threads come from the stop's
 snapshot, and the tasks (an evaluation in the program) are read only once the person opened them in that session,
 then at each stop.
 """
@@ -43,7 +43,7 @@ MAX_FRAMES = 100
 
 
 class StackPane(OptionList):
-    BINDINGS = [Binding("enter,space", "open_thread", "Open/close", show=False)]
+    BINDINGS = [Binding("enter,space", "open_thread", "Open/close, or show the frame's source", show=False)]
 
     class TaskChosen(Message):
         """An asyncio task's row was highlighted: where its own coroutine is (the chain's outermost frame)."""
@@ -270,6 +270,7 @@ class StackPane(OptionList):
             self._switch_tasks()
             return
         if not option_id.startswith("thread:"):
+            self.action_select()  # a frame: Enter shows its source again (the controller hears OptionSelected)
             return
         thread_id = int(option_id.removeprefix("thread:"))
         self.selected = option_id
