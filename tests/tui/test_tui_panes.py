@@ -584,13 +584,19 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         assert {"Over", "Continue", "Stop", "Restart"} <= shown and "Pause" not in shown, shown
         conditional = {"session_id": sid, "file": program, "line": 3, "condition": "b > 1"}
         await registry.run("set_breakpoint", conditional, AGENT)
-        await pilot.press("ctrl+shift+f5")
-        await until(lambda: app.session_id not in (None, sid), "the restarted session selected", pilot=pilot)
-        new = hub.sessions[app.session_id]
+        first = hub.sessions[sid]
+        await pilot.press("ctrl+shift+f5")  # the program starts again as the same session (same id)
+        await until(lambda: hub.sessions.get(sid) not in (None, first), "the session restarted", pilot=pilot)
+        assert app.session_id == sid
+        new = hub.sessions[sid]
         await until(lambda: new.phase == Phase.PAUSED, "the restarted program stopped", pilot=pilot)
         assert sorted((b.line, b.condition) for b in new.breakpoints.values()) == [(2, None), (3, "b > 1")]
-        assert any("● human" in line and "restart_debugging" in line and "✓" in line for line in activity(app))
-        await until(lambda: any(n.startswith(f"Restart: Restarted {sid} as") for n in notes(app)), "said", pilot=pilot)
+        await until(
+            lambda: any("● human" in line and "restart_debugging" in line and "✓" in line for line in activity(app)),
+            "the restart in the activity pane",
+            pilot=pilot,
+        )
+        await until(lambda: any(n.startswith(f"Restart: Restarted {sid} (") for n in notes(app)), "said", pilot=pilot)
 
         await pilot.press("f5")  # to line 3 (its condition holds), then to the end
         await until(lambda: new.phase == Phase.PAUSED and new.last_stop.location.line == 3, "line 3", pilot=pilot)
@@ -606,11 +612,12 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         assert "Restart" in shown and "Over" not in shown and "Stop" not in shown, shown
 
         await pilot.press("ctrl+shift+f5")  # an ended program restarts too
-        await until(lambda: app.session_id != new.id and app.session is not None, "restarted again", pilot=pilot)
+        await until(lambda: hub.sessions.get(sid) not in (None, new), "restarted again", pilot=pilot)
         again = app.session
+        assert again is hub.sessions[sid]
         await until(lambda: again.phase == Phase.PAUSED, "stopped again", pilot=pilot)
         await pilot.press("shift+f5")
-        await until(lambda: again.id not in hub.sessions, "the session closed", pilot=pilot)
+        await until(lambda: sid not in hub.sessions, "the session closed", pilot=pilot)
         assert again.phase.ended
 
 
