@@ -309,6 +309,50 @@ async def test_a_single_threaded_program_without_asyncio_keeps_the_plain_frame_l
         assert reply.value == "False"
 
 
+@pytest.mark.asyncio
+async def test_l_lists_the_library_frames_just_my_code_hides_greyed_and_a_note_says_where_they_are(core):
+    """Jinja2 runs three frames of its own between render_names.py's display_name and render: hidden, the stack
+    says so in one dim line where they are; l lists them greyed, with handles that show their source and values."""
+    from support.library_venv import library_python
+
+    python = library_python()
+    program = prog("render_names.py")
+    line = line_of("render_names.py", "# DISPLAY")
+    async with stopped(core, program, line, executable_path=python) as (app, pilot, sid):
+        note = "┄ 3 library frames hidden (jinja2, <template>) · l lists them"
+        await until(lambda: (None, note) in stack_rows(app), lambda: f"the hidden frames' note in {stack_rows(app)}")
+        ids = [i for i, _ in stack_rows(app)]
+        assert ids == ["@f0", None, "@f1", "@f2", "@f3", "tasks"], stack_rows(app)
+
+        stack = app.query_one(StackPane)
+        stack.focus()
+        await pilot.press("l")
+        await until(lambda: "@f0+3" in [i for i, _ in stack_rows(app)], "the library frames listed", pilot=pilot)
+        rows = stack_rows(app)
+        assert [i for i, _ in rows] == ["@f0", None, "@f0+1", "@f0+2", "@f0+3", "@f1", "@f2", "@f3", "tasks"], rows
+        assert rows[1][1] == "┄ 3 library frames (jinja2, <template>) · l hides them"
+        library_row = stack.get_option_at_index(4).prompt
+        assert library_row.style == "dim" and "render" in library_row.plain  # Template.render, greyed
+        assert str(stack.get_option_at_index(0).prompt.style) == ""
+
+        # A library frame is a frame like any other: its source and its locals.
+        stack.highlighted = 4
+        tree = app.query_one(VariablesTree)
+        await until(lambda: app.frame == "@f0+3", "the library frame selected", pilot=pilot)
+        source = app.query_one(SourceView)
+        await until(lambda: (source.path or "").endswith("jinja2/environment.py"), "its source", pilot=pilot)
+        await until(
+            lambda: any(str(n.label).startswith("self = ") for n in tree.root.children[0].children),
+            "its locals",
+            pilot=pilot,
+        )
+
+        await pilot.press("l")  # hidden again: the selected library frame gives way to the stop's frame
+        await until(lambda: (None, note) in stack_rows(app), "hidden again", pilot=pilot)
+        await until(lambda: app.frame == "@f0", "back at the stop's frame", pilot=pilot)
+        assert "@f0+3" not in [i for i, _ in stack_rows(app)]
+
+
 # ----- 7. exception filters ----------------------------------------------------------------------------------------
 
 
@@ -630,7 +674,12 @@ async def test_f1_lists_every_key_from_the_bindings_and_fits_80x24(core):
         await pilot.press("f1")
         await until(lambda: isinstance(app.screen, KeysScreen), "the keys screen", pilot=pilot)
         text = app.screen.text.plain
-        for pane, key in (("Watches", "Add watch"), ("Variables", "Whole value"), ("Pause on exceptions", "On/off")):
+        for pane, key in (
+            ("Watches", "Add watch"),
+            ("Variables", "Whole value"),
+            ("Pause on exceptions", "On/off"),
+            ("Call stack", "Show/hide library frames"),
+        ):
             assert pane in text and key in text, (pane, key)
         for shown in ("Restart", "Stop", "Over", "shift+enter or ctrl+j new line"):
             assert shown in text, shown
