@@ -5,6 +5,7 @@ edited, copied and read whole, and the stop/restart keys. Real debugpy (and one 
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -27,7 +28,7 @@ from pairdbg.tui.console import ConsoleHistory, ConsoleInput, unfinished
 from pairdbg.tui.edit_prompt import EditPrompt
 from pairdbg.tui.exception_filters import ExceptionFiltersPane
 from pairdbg.tui.keys import KeysScreen
-from pairdbg.tui.panes import ActivityLog, ConsolePane
+from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.value_screen import ValueScreen
@@ -569,6 +570,75 @@ async def test_a_value_is_set_in_place_and_bad_input_stays_for_editing(core):
         await pilot.press("enter")
         await until(lambda: isinstance(app.screen, EditPrompt), "enter edits", pilot=pilot)
         await pilot.press("escape")
+
+
+@pytest.mark.asyncio
+async def test_b_in_variables_sets_a_data_breakpoint_the_breakpoints_pane_lists_with_its_hits(core, tmp_path):
+    hub, _ = core
+    program = write(
+        tmp_path,
+        "cart.py",
+        """\
+        class Cart:
+            def __init__(self):
+                self.total = 0
+
+
+        def add(cart, price):
+            cart.total += price
+
+
+        cart = Cart()
+        for price in (3, 4):
+            add(cart, price)
+        print("total", cart.total)
+        """,
+    )
+    async with stopped(core, program, 11) as (app, pilot, sid):
+        session = hub.sessions[sid]
+        tree = app.query_one(VariablesTree)
+        tree.focus()
+        # A plain variable cannot be watched: the refusal is one line in the pane, nothing is set.
+        await until(lambda: select_variable(tree, "cart"), "cart", pilot=pilot)
+        await pilot.press("b")
+        await until(lambda: "INVALID_PARAMETERS" in tree.said, "the refusal in the pane", pilot=pilot)
+        assert "\n" not in tree.said and "cannot be watched" in tree.said
+        assert not any(bp.kind == "data" for bp in session.breakpoints.values())
+
+        await pilot.press("enter")  # open cart, then b on its attribute
+        await until(lambda: select_variable(tree, "total"), "cart.total", pilot=pilot)
+        await pilot.press("b")
+        await until(
+            lambda: re.match(r"DB\d+ on cart\.total: stops when it changes$", tree.said),
+            lambda: f"the data breakpoint said, not {tree.said}",
+            pilot=pilot,
+        )
+        (bp,) = [bp for bp in session.breakpoints.values() if bp.kind == "data"]  # the refused one was not kept
+        assert tree.said.startswith(f"{bp.id} on")
+        assert bp.expression == "cart.total" and not bp.log_only and bp.set_by == "human"
+        assert any("● human" in line and "set_data_breakpoint" in line and "✓" in line for line in activity(app))
+        pane = app.query_one(BreakpointsPane)
+
+        def row(bp_id: str) -> str:
+            rows = [str(pane.get_option_at_index(i).prompt) for i in range(pane.option_count)]
+            return next((r for r in rows if f" {bp_id} " in r), "")
+
+        await until(lambda: row(bp.id).startswith(f"● {bp.id} cart.total  stops on write"), lambda: row(bp.id))
+        assert "?" not in row(bp.id) and "hit" not in row(bp.id)
+        await pilot.press("f5")  # add() writes cart.total: the program stops there, counted
+        await until(lambda: session.phase == Phase.PAUSED and session.stop_number > 1, "the write's stop", pilot=pilot)
+        assert session.last_stop.location.line == 7
+        await until(lambda: row(bp.id).endswith("1 hit"), lambda: f"the hit in {row(bp.id)!r}", pilot=pilot)
+
+        # Shift+B: a log-only one, on the same object reached from add()'s frame.
+        await until(lambda: select_variable(tree, "cart"), "cart in add()'s frame", pilot=pilot)
+        await pilot.press("enter")
+        await until(lambda: select_variable(tree, "total"), "total", pilot=pilot)
+        await pilot.press("B")
+        await until(lambda: "logs its changes" in tree.said, "the log-only one", pilot=pilot)
+        logged = next(b for b in session.breakpoints.values() if b.kind == "data" and b.id != bp.id)
+        assert logged.log_only and logged.expression == "cart.total"
+        await until(lambda: f"{logged.id} cart.total  logs changes" in row(logged.id), lambda: row(logged.id))
 
 
 def walk(tree: VariablesTree) -> list[Any]:
