@@ -236,14 +236,14 @@ class StackPane(OptionList):
         rows: list[Option] = []
         in_async = False
         # Where each run of hidden frames is noted: at its first frame when listed, else under the frame above it.
-        notes: dict[str | None, list[HiddenFrames]] = {}
+        notes: dict[str | None, list[tuple[HiddenFrames, bool]]] = {}
         for run in hidden or []:
             listed = self.show_library and bool(run.handles) and any(f.handle == run.handles[0] for f in frames)
             at = f"at:{run.handles[0]}" if listed else run.after
-            notes.setdefault(at, []).append(run)
-        rows += [self._hidden_note(run, indent) for run in notes.get(None, [])]
+            notes.setdefault(at, []).append((run, listed))
+        rows += [self._hidden_note(*note, indent) for note in notes.get(None, [])]
         for frame in frames:
-            rows += [self._hidden_note(run, indent) for run in notes.get(f"at:{frame.handle}", [])]
+            rows += [self._hidden_note(*note, indent) for note in notes.get(f"at:{frame.handle}", [])]
             if ASYNC_MARK in frame.function and not in_async:
                 in_async = True
                 rows.append(
@@ -258,16 +258,16 @@ class StackPane(OptionList):
                     id=frame.handle,
                 )
             )
-            rows += [self._hidden_note(run, indent) for run in notes.get(frame.handle, [])]
+            rows += [self._hidden_note(*note, indent) for note in notes.get(frame.handle, [])]
         if total > len(frames):
             rows.append(Option(Text(f"{indent}… {total - len(frames)} more frames", style="dim"), disabled=True))
         return rows
 
-    def _hidden_note(self, run: HiddenFrames, indent: str) -> Option:
-        """One dim line: how many frames of which packages the stack leaves out here, and the key that lists them."""
+    def _hidden_note(self, run: HiddenFrames, listed: bool, indent: str) -> Option:
+        """One dim line: how many frames of which packages the stack leaves out here (or lists greyed below it,
+        when `listed`), and the key that switches."""
         frames = f"frame{'s' if run.count != 1 else ''}"
         what = f"{run.count} {frames} unwound by the exception" if run.unwound else f"{run.count} library {frames}"
-        listed = self.show_library and bool(run.handles)
         if not listed and not run.unwound:
             what += " hidden"
         if run.packages:
