@@ -1,6 +1,6 @@
 """The footer: the keys that matter now, as many as fit whole. Textual's own footer lays every key out and lets the
 terminal's edge cut the last one mid-word; this one stops before a key that would not fit and ends with
-`… f1 Keys` (F1 lists every key), so what is shown is always readable."""
+`…`, or `… f1 Keys` where that fits too (F1 lists every key), so what is shown is always readable."""
 
 from __future__ import annotations
 
@@ -63,28 +63,35 @@ class FittingFooter(Footer):
             if binding.show and binding.action not in seen:  # one key per action, as Textual's footer does
                 seen.add(binding.action)
                 keys.append((binding, enabled, tooltip))
-        used, f1_shown = 0, False
-        for n, (binding, enabled, tooltip) in enumerate(keys):
-            shown = self.app.get_key_display(binding)
-            needed = key_width(shown, binding.description, self.compact)
-            # Every key ends in a blank cell (padding or margin) that the edge may take; a key that leaves others
-            # out is followed by the hint.
-            after = hint_width(self._hint(f1_shown or binding.action == KEYS_ACTION), self.compact)
-            if used + needed + (after if n < len(keys) - 1 else 0) - 1 > width:
-                yield self._hint(f1_shown)
+        # Every key ends in a blank cell (padding or margin) the edge may take. A footer that leaves keys out ends
+        # with `…`: room is kept for that much, so one more key shows; F1's hint is added when it fits too.
+        ellipsis = hint_width(self._hint(plain=True), self.compact)
+        used, fitted = 0, 0
+        for n, (binding, _, _) in enumerate(keys):
+            needed = key_width(self.app.get_key_display(binding), binding.description, self.compact)
+            if used + needed + (ellipsis if n < len(keys) - 1 else 0) - 1 > width:
                 break
-            used += needed
-            f1_shown = f1_shown or binding.action == KEYS_ACTION
+            used, fitted = used + needed, n + 1
+        for binding, enabled, tooltip in keys[:fitted]:
             yield FooterKey(
-                binding.key, shown, binding.description, binding.action, disabled=not enabled, tooltip=tooltip
+                binding.key,
+                self.app.get_key_display(binding),
+                binding.description,
+                binding.action,
+                disabled=not enabled,
+                tooltip=tooltip,
             ).data_bind(compact=Footer.compact)
+        if fitted < len(keys):
+            f1_shown = any(binding.action == KEYS_ACTION for binding, _, _ in keys[:fitted])
+            hint = self._hint(plain=False)
+            yield hint if not f1_shown and used + hint_width(hint, self.compact) - 1 <= width else self._hint(True)
         if palette is not None:
             yield palette
 
-    def _hint(self, f1_shown: bool) -> FooterKey:
-        """What ends a footer that left keys out: `…`, and F1's key when it is not on the footer already."""
-        display = "…" if f1_shown else f"… {self.app.get_key_display(Binding('f1', ''))}"
-        key = FooterKey("f1", display, "" if f1_shown else "Keys", KEYS_ACTION, tooltip="F1: every key")
+    def _hint(self, plain: bool) -> FooterKey:
+        """What ends a footer that left keys out: `…`, or `… f1 Keys` (F1 lists every key)."""
+        display = "…" if plain else f"… {self.app.get_key_display(Binding('f1', ''))}"
+        key = FooterKey("f1", display, "" if plain else "Keys", KEYS_ACTION, tooltip="F1: every key")
         return key.data_bind(compact=Footer.compact)
 
     def on_resize(self, event: events.Resize) -> None:
