@@ -155,6 +155,16 @@ def evaluation_failed(
     )
 
 
+def program_exception(exc: DebugError) -> str | None:
+    """The program's own exception an evaluation raised, as the program said it (`NameError: name 'x' is not
+    defined`); None when the failure was not the program's (a bad handle, a lost connection)."""
+    if exc.code == ErrorCode.EVALUATION_FAILED and exc.data.get("exception_type"):
+        kind, text = exc.data["exception_type"], exc.data.get("exception_message") or ""
+        return f"{kind}: {text}" if text else str(kind)
+    raised = exc.data.get("raised")
+    return raised if isinstance(raised, str) and raised else None
+
+
 def _exception_in(text: str) -> tuple[str, str] | None:
     """The (type, message) an error text names: a Python traceback's last line, a JavaScript error's first."""
     lines = [line.strip() for line in text.strip().splitlines() if line.strip()]

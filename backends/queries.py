@@ -207,6 +207,11 @@ async def value_text(session: Session, container: str, name: str) -> tuple[str, 
     return await session.values.full_text(container, name)
 
 
+async def value_expression(session: Session, container: str, name: str) -> str | None:
+    """The expression that reads a variable (`cart.total`), for a watch or a data breakpoint on it."""
+    return await session.values.expression_of(container, name)
+
+
 async def threads(session: Session) -> tuple[list[tuple[int, str]], int | None]:
     """The program's threads and the one it stopped in last."""
     require_live(session)

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .base import RawScope, RawValue
-from .errors import DebugError, ErrorCode, check_length
+from .errors import DebugError, ErrorCode, check_length, program_exception
 from .handles import VarRef
 from .models import Phase, VariableView, WatchView
 from .stops import cap_text
@@ -207,6 +207,20 @@ class ValueInspector:
     async def full_text(self, container: str, name: str) -> tuple[str, str | None]:
         """The whole text of child `name` of a @vN container (a scope or an object), as the debugger writes it for
         copying, and the expression that reads it (None when the debugger gives none)."""
+        raw, ref = await self._child(container, name)
+        if raw.evaluate_name:
+            with contextlib.suppress(DebugError):  # the listed text is the answer when this fails
+                whole = await self.backend.evaluate(raw.evaluate_name, ref.frame_id, context="clipboard")
+                return whole.value, raw.evaluate_name
+        return raw.value, raw.evaluate_name
+
+    async def expression_of(self, container: str, name: str) -> str | None:
+        """The expression that reads child `name` of a @vN container (`cart.total`), without reading its value;
+        None when the debugger gives none."""
+        raw, _ = await self._child(container, name)
+        return raw.evaluate_name
+
+    async def _child(self, container: str, name: str) -> tuple[RawValue, VarRef]:
         self._require_paused()
         ref = self.handles.variable(container)
         if not ref.ref:
@@ -215,11 +229,7 @@ class ValueInspector:
         raw = next((r for r in raws if r.name == name), None)
         if raw is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, f"no {name!r} in {container} ({ref.name}) any more")
-        if raw.evaluate_name:
-            with contextlib.suppress(DebugError):  # the listed text is the answer when this fails
-                whole = await self.backend.evaluate(raw.evaluate_name, ref.frame_id, context="clipboard")
-                return whole.value, raw.evaluate_name
-        return raw.value, raw.evaluate_name
+        return raw, ref
 
     async def set_variable(self, name: str, value: str, ref_handle: str | None, frame: str | None) -> VariableView:
         check_length("value", value, self.limits.max_expression)
@@ -363,7 +373,8 @@ class WatchList(Mapping[str, Watch]):
         except TimeoutError:
             value, error = f"(not evaluated: took over {timeout:.1f}s)", True
         except DebugError as exc:
-            value, error = raised_exception(exc.message) or _first_line(exc.message), True
+            value = program_exception(exc) or raised_exception(exc.message) or _first_line(exc.message)
+            error = True
         if len(value) > self.limits.value_chars:
             value = value[: self.limits.value_chars - 1] + "…"
         changed = remember and watch.last is not None and value != watch.last

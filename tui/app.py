@@ -11,7 +11,6 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
-from textual.widgets import Footer
 
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
@@ -25,6 +24,7 @@ from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
+from .footer import FittingFooter
 from .keys import KeysScreen, keys_text
 from .controller import Controller
 from .messages import HubChanged
@@ -102,7 +102,8 @@ class PairDbgApp(Controller):
         "Console: enter runs · shift+enter or ctrl+j new line (a line ending in : or \\ continues; an empty\n"
         "  line ends a block) · up/down history (kept across runs) · tab completes from the debugger\n"
         "Watches: a add · e/enter edit · d remove (◆ an agent's) · Variables: e/enter set · y copy · v whole value\n"
-        "  · w watch it · Breakpoints: space on an exception filter switches it\n"
+        "  · w watch it · b stop when it changes (B: log its changes) · Breakpoints: space on an exception filter\n"
+        "  switches it · Call stack: l lists the library frames the debugger hides\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
         "ctrl+q quit"
@@ -149,7 +150,7 @@ class PairDbgApp(Controller):
             with Horizontal(id="bottom"):
                 yield pane(ConsolePane(id="console"), "Console")
                 yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
-        yield Footer()
+        yield FittingFooter()
 
     # ----- lifecycle --------------------------------------------------------------------------------------------
 
@@ -247,7 +248,7 @@ class PairDbgApp(Controller):
         if narrow != self.screen.has_class("-narrow"):
             self.screen.set_class(narrow, "-narrow")
             self.refresh_bindings()
-        for footer in self.query(Footer):
+        for footer in self.query(FittingFooter):
             footer.compact = narrow
             footer.show_command_palette = not narrow  # ctrl+p still works; F1 lists it
 

@@ -17,7 +17,7 @@ from textual.css.query import NoMatches
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
-from pairdbg.backends.errors import DebugError, ErrorCode
+from pairdbg.backends.errors import DebugError, ErrorCode, program_exception
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
@@ -106,6 +106,7 @@ class Controller(App[None]):
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
         self._keys_phase: Phase | None = None  # the phase the footer's keys were chosen for
+        self.library_frames_shown = False  # l in the call stack lists the frames justMyCode hides
 
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
@@ -345,7 +346,7 @@ class Controller(App[None]):
         action, so not announced) and post them; a newer stop or frame cancels this one."""
         number = session.stop_number
         try:
-            data = await queries.frame_view(session, frame, MAX_FRAMES)
+            data = await queries.frame_view(session, frame, MAX_FRAMES, include_library=self.library_frames_shown)
         except DebugError as exc:  # usually the program moved on meanwhile and the next event redraws
             log.debug("frame load for stop %s dropped: %s", number, exc)
             self.post_message(FrameFailed(session.id, number, f"{exc.code}: {exc.message}"))
@@ -364,7 +365,7 @@ class Controller(App[None]):
         key = (data.session_id, data.stop_number)
         new_stop = stack.stop_key != key
         stack.for_stop(key, session.last_stop.thread_id if session.last_stop else None, session.language == "python")
-        stack.show(data.frames, data.total, data.frame)
+        stack.show(data.frames, data.total, data.frame, data.hidden)
         if new_stop:
             stack.load_threads(session)
         self._frames_shown = (data.session_id, data.stop_number)
@@ -415,7 +416,22 @@ class Controller(App[None]):
             self.focus.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
             self.load_frame(session, handle)
 
+    @on(StackPane.LibraryToggled)
+    def handle_library_toggled(self, message: StackPane.LibraryToggled) -> None:
+        """l in the call stack: read the stop's stack again with (or without) the library frames it hides. A hidden
+        library frame the person had selected gives way to the stop's own frame."""
+        self.library_frames_shown = message.shown
+        session = self.session
+        if session is None or session.phase != Phase.PAUSED:
+            return
+        frame = self.frame
+        if not message.shown and any(mark in frame.removeprefix("@f") for mark in "+-"):  # @f0+1, @f0-2
+            frame = TOP_FRAME
+            self.focus.look(frame=frame, frame_place=None, variable=None)
+        self.load_frame(session, frame)
+
     @on(StackPane.TaskChosen)
+    @after_teardown_ignored
     def handle_task_chosen(self, message: StackPane.TaskChosen) -> None:
         """An asyncio task's row: its source where it awaits (its frames are not the debugger's to inspect)."""
         if message.file and message.line:
@@ -424,6 +440,7 @@ class Controller(App[None]):
     # ----- the person's focus beyond the frame: what agents read with get_focus ---------------------------------
 
     @on(SourceView.CursorMoved)
+    @after_teardown_ignored  # the source view posts it while it is being removed at exit
     def handle_cursor_moved(self) -> None:
         self.look_at_source()
 
@@ -610,7 +627,7 @@ class Controller(App[None]):
         try:
             reply = await self.registry.run("evaluate_expression", args, HUMAN)
         except DebugError as exc:
-            raised = exc.data.get("raised")  # the program's own exception: said as the program said it
+            raised = program_exception(exc)  # the program's own exception: said as the program said it
             text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
             self.post_message(EvaluationDone(expression, text, False, hint))
             return

@@ -191,8 +191,13 @@ class BreakpointsPane(OptionList):
         self.clear_options()
         for bp in breakpoints:
             mark = "◌" if not bp.enabled else "●" if bp.verified else "○"
-            target = f"function {bp.function}" if bp.kind == "function" else where(bp.file, bp.actual_line or bp.line)
-            label = Text(f"{mark} {bp.id} {target}", style="" if bp.enabled else "dim")
+            label = Text(f"{mark} {bp.id} {breakpoint_target(bp)}", style="" if bp.enabled else "dim")
+            if bp.kind == "data":
+                label.append("  logs changes" if bp.log_only else "  stops on write", style="dim italic")
+                if bp.access == "read_write":
+                    label.append(" and read", style="dim italic")
+                if bp.hits:
+                    label.append(f"  {bp.hits} hit{'s' if bp.hits != 1 else ''}", style="yellow")
             if bp.condition:
                 label.append(f" if {bp.condition}", style="italic")
             if bp.hit_condition:
@@ -217,6 +222,15 @@ class BreakpointsPane(OptionList):
         bp_id = self.selected_id()
         if bp_id:
             self.post_message(self.Edit(what, bp_id))
+
+
+def breakpoint_target(bp: BreakpointView) -> str:
+    """What a breakpoint is on: `cart.py:14`, `function total`, or a data breakpoint's watched value."""
+    if bp.kind == "function":
+        return f"function {bp.function}"
+    if bp.kind == "data":
+        return bp.expression or bp.watching or "(a value)"
+    return where(bp.file, bp.actual_line or bp.line)
 
 
 def activity_line(event: ActionPerformed, agent_style: str, human_style: str) -> Text:

@@ -4,9 +4,12 @@ stopped thread's frames, under an "async" line. With one thread it is the plain 
 
 Rows are OptionList options: a frame's id is its handle (@fN, or @f<thread>.<N> in another thread), a thread's
 `thread:<id>`, the tasks' opener `tasks`, a task's `task:<n>`. Enter or space opens or closes a thread (its frames
-are read on first open) or the tasks. A stop costs no debugger request here: the threads come from the stop's
-snapshot, and the tasks (an evaluation in the program) are read only once the person opened them in that session,
-then at each stop.
+are read on first open) or the tasks; on a frame it shows that frame's source again. A stop costs no debugger
+request here: the threads come from the stop's snapshot, and the tasks (an evaluation in the program) are read only
+once the person opened them in that session, then at each stop.
+
+Library frames the debugger hides (debugpy's justMyCode) leave a dim note where they are ("3 library frames hidden
+(jinja2)"); `l` lists them, greyed, with their own handles (@f0+1, …), which work like any frame's.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from textual.widgets.option_list import Option
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.errors import DebugError
-from pairdbg.backends.models import FrameView, Phase
+from pairdbg.backends.models import FrameView, HiddenFrames, Phase
 from pairdbg.backends.session import Session
 
 ASYNC_MARK = "[async"  # the inspector's async callers are named "fn [async await]"
@@ -43,7 +46,17 @@ MAX_FRAMES = 100
 
 
 class StackPane(OptionList):
-    BINDINGS = [Binding("enter,space", "open_thread", "Open/close", show=False)]
+    BINDINGS = [
+        Binding("enter,space", "open_thread", "Open/close, or show the frame's source", show=False),
+        Binding("l", "toggle_library", "Show/hide library frames", show=False),
+    ]
+
+    class LibraryToggled(Message):
+        """The person asked to list (or hide again) the library frames the debugger hides."""
+
+        def __init__(self, shown: bool) -> None:
+            super().__init__()
+            self.shown = shown
 
     class TaskChosen(Message):
         """An asyncio task's row was highlighted: where its own coroutine is (the chain's outermost frame)."""
@@ -65,6 +78,8 @@ class StackPane(OptionList):
         self.frames: list[FrameView] = []  # the stopped thread's
         self.total = 0
         self.selected = "@f0"
+        self.hidden: list[HiddenFrames] = []  # the stop's runs of library frames the stack leaves out
+        self.show_library = False  # the person's choice (l), kept across stops
         self._frames_by_handle: dict[str, FrameView] = {}
 
     # ----- what the controller hands in --------------------------------------------------------------------------
@@ -78,8 +93,11 @@ class StackPane(OptionList):
             self.threads, self.tasks = [], None
             self.open_threads = {stopped_thread} if stopped_thread is not None else set()
 
-    def show(self, frames: list[FrameView], total: int, selected: str) -> None:
+    def show(
+        self, frames: list[FrameView], total: int, selected: str, hidden: list[HiddenFrames] | None = None
+    ) -> None:
         self.frames, self.total, self.selected = list(frames), total, selected
+        self.hidden = list(hidden or [])
         self.rebuild()
 
     def show_threads(self, key: tuple[str, int], threads: list[tuple[int, str]]) -> None:
@@ -182,7 +200,7 @@ class StackPane(OptionList):
         options: list[Option] = []
         self._frames_by_handle = {f.handle: f for f in self.frames}
         if not self.as_tree:
-            options += self._frame_rows(self.frames, self.total, "")
+            options += self._frame_rows(self.frames, self.total, "", self.hidden)
             options += self._task_rows("")
         for row in self.threads if self.as_tree else []:
             stopped = row.id == self.stopped_thread
@@ -195,7 +213,7 @@ class StackPane(OptionList):
             if not is_open:
                 continue
             if stopped:
-                options += self._frame_rows(self.frames, self.total, "  ")
+                options += self._frame_rows(self.frames, self.total, "  ", self.hidden)
                 options += self._task_rows("  ")
             elif row.frames is None:
                 options.append(Option(Text("  reading its frames…", style="dim italic"), disabled=True))
@@ -212,10 +230,20 @@ class StackPane(OptionList):
         if keep in ids:
             self.highlighted = ids.index(keep)
 
-    def _frame_rows(self, frames: list[FrameView], total: int, indent: str) -> list[Option]:
+    def _frame_rows(
+        self, frames: list[FrameView], total: int, indent: str, hidden: list[HiddenFrames] | None = None
+    ) -> list[Option]:
         rows: list[Option] = []
         in_async = False
+        # Where each run of hidden frames is noted: at its first frame when listed, else under the frame above it.
+        notes: dict[str | None, list[tuple[HiddenFrames, bool]]] = {}
+        for run in hidden or []:
+            listed = self.show_library and bool(run.handles) and any(f.handle == run.handles[0] for f in frames)
+            at = f"at:{run.handles[0]}" if listed else run.after
+            notes.setdefault(at, []).append((run, listed))
+        rows += [self._hidden_note(*note, indent) for note in notes.get(None, [])]
         for frame in frames:
+            rows += [self._hidden_note(*note, indent) for note in notes.get(f"at:{frame.handle}", [])]
             if ASYNC_MARK in frame.function and not in_async:
                 in_async = True
                 rows.append(
@@ -223,16 +251,30 @@ class StackPane(OptionList):
                         Text(f"{indent}── async callers (can be seen, not inspected) ──", style="dim"), disabled=True
                     )
                 )
-            style = "dim" if in_async else ""
+            style = "dim" if in_async or frame.library else ""
             rows.append(
                 Option(
                     Text(f"{indent}{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", style=style),
                     id=frame.handle,
                 )
             )
+            rows += [self._hidden_note(*note, indent) for note in notes.get(frame.handle, [])]
         if total > len(frames):
             rows.append(Option(Text(f"{indent}… {total - len(frames)} more frames", style="dim"), disabled=True))
         return rows
+
+    def _hidden_note(self, run: HiddenFrames, listed: bool, indent: str) -> Option:
+        """One dim line: how many frames of which packages the stack leaves out here (or lists greyed below it,
+        when `listed`), and the key that switches."""
+        frames = f"frame{'s' if run.count != 1 else ''}"
+        what = f"{run.count} {frames} unwound by the exception" if run.unwound else f"{run.count} library {frames}"
+        if not listed and not run.unwound:
+            what += " hidden"
+        if run.packages:
+            what += f" ({', '.join(run.packages)})"
+        if run.handles:
+            what += " · l hides them" if listed else " · l lists them"
+        return Option(Text(f"{indent}┄ {what}", style="dim italic"), disabled=True)
 
     def _task_rows(self, indent: str) -> list[Option]:
         session_id = self.stop_key[0] if self.stop_key else ""
@@ -270,6 +312,7 @@ class StackPane(OptionList):
             self._switch_tasks()
             return
         if not option_id.startswith("thread:"):
+            self.action_select()  # a frame: Enter shows its source again (the controller hears OptionSelected)
             return
         thread_id = int(option_id.removeprefix("thread:"))
         self.selected = option_id
@@ -282,6 +325,10 @@ class StackPane(OptionList):
             if row is not None and row.frames is None and thread_id != self.stopped_thread and session is not None:
                 self.load_thread(session, thread_id)
         self.rebuild()
+
+    def action_toggle_library(self) -> None:
+        self.show_library = not self.show_library
+        self.post_message(self.LibraryToggled(self.show_library))
 
     def _switch_tasks(self) -> None:
         session = getattr(self.app, "session", None)

@@ -1,6 +1,6 @@
 """What the person does to one value in the variables pane: set it (set_variable_value, through the registry so
-agents see it), copy its whole text, read it whole, or watch it. The pane only says which value; this reads and
-writes through the core."""
+agents see it), copy its whole text, read it whole, watch it, or stop (or log) when it changes
+(set_data_breakpoint). The pane only says which value; this reads and writes through the core."""
 
 from __future__ import annotations
 
@@ -69,6 +69,25 @@ async def _whole(tree: VariablesTree, view: VariableView, container: str, then: 
     elif then == "watch":
         for pane in app.query(WatchesPane):
             pane.ask_and_add(expression or view.name)
+
+
+@work(group="data-breakpoint")
+async def set_data_breakpoint(tree: VariablesTree, view: VariableView, container: str, log_only: bool) -> None:
+    """A data breakpoint on the value's own expression (`cart.total`), in the selected frame, as the person; what
+    came of it is one line in the pane (a refusal says why, e.g. a plain local that cannot be watched)."""
+    app = _app(tree)
+    session = app.session
+    if session is None:
+        return
+    try:
+        expression = await queries.value_expression(session, container, view.name) or view.name
+        args = app.session_args(expression=expression, log_only=log_only, frame=app.frame)
+        reply = await app.registry.run("set_data_breakpoint", args, HUMAN)
+    except DebugError as exc:
+        tree.post_message(tree.Said(f"✗ {exc.code}: {exc.message}", True))
+        return
+    what = "logs its changes" if log_only else "stops when it changes"
+    tree.post_message(tree.Said(f"{reply.data['id']} on {expression}: {what}", False))
 
 
 def copy_value(tree: VariablesTree, view: VariableView, container: str) -> None:

@@ -40,7 +40,18 @@ class VariablesTree(Tree[VarNode]):
         Binding("y", "copy_value", "Copy"),
         Binding("v", "view_value", "Whole value"),
         Binding("w", "watch_value", "Watch"),
+        Binding("b", "data_breakpoint(False)", "Stop when it changes"),
+        Binding("B", "data_breakpoint(True)", "Log its changes"),
     ]
+
+    class Said(Message):
+        """One line about what the person's last key in this pane did (a refusal in red), kept in the pane's
+        bottom border until the next one or the next frame."""
+
+        def __init__(self, text: str, failed: bool) -> None:
+            super().__init__()
+            self.text = text
+            self.failed = failed
 
     class LoadRequested(Message):
         """A lazy node was expanded; the app fetches its children and answers with `fill`."""
@@ -61,9 +72,13 @@ class VariablesTree(Tree[VarNode]):
         self.generation = 0
         #: Secrets (what agents get redacted) are masked unless the person revealed them for this session.
         self.reveal = False
+        #: The one line the pane's bottom border says about the person's last data breakpoint key (b / B).
+        self.said = ""
 
     def reset(self, scopes: list[VariableView], note: str | None = None) -> None:
         self.generation += 1
+        self.said = ""
+        self.border_subtitle = ""
         self.clear()
         if note:
             self.root.add_leaf(Text(note, style="italic"), data=VarNode(None))
@@ -174,6 +189,18 @@ class VariablesTree(Tree[VarNode]):
         picked = self.selected_value()
         if picked is not None:
             variable_edits.watch_value(self, picked[1], picked[2])
+
+    def action_data_breakpoint(self, log_only: bool) -> None:
+        picked = self.selected_value()
+        if picked is None:
+            self.post_message(self.Said("b / B: pick a value (an attribute or an item) first", True))
+            return
+        variable_edits.set_data_breakpoint(self, picked[1], picked[2], log_only)
+
+    def on_variables_tree_said(self, message: Said) -> None:
+        message.stop()
+        self.said = message.text
+        self.border_subtitle = Text(message.text, style="bold red" if message.failed else "italic")
 
     def relabel(self, node: TreeNode[VarNode], view: VariableView) -> None:
         """A value the person set: its new text, and its children read again when next expanded."""

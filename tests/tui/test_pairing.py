@@ -17,6 +17,7 @@ from pairdbg.backends import queries
 from pairdbg.backends.focus import HUMAN
 from pairdbg.mcp_bridge.notify import FOCUS_URI, NOTES_URI
 from pairdbg.tui.app import PairDbgApp
+from pairdbg.tui.console import ConsoleInput
 from pairdbg.tui.panes import ActivityLog, ConsolePane, status_variants
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.source_view import SourceView
@@ -127,7 +128,7 @@ async def test_agent_reads_the_persons_focus_and_notes_go_both_ways(hub, registr
         # The person writes two notes from the console: one plain, one with a secret pasted into it.
         await pilot.press("ctrl+e")
         for text in ("qty is exactly 10 here", f"db password={SECRET} from the vault"):
-            app.query_one("#console-input").value = f":note {text}"
+            app.query_one(ConsoleInput).load_text(f":note {text}")
             await pilot.press("enter")
         await until(lambda: len(hub.notes.of(sid)) == 3, "the person's two notes", pilot=pilot)
         person_note = hub.notes.of(sid)[1]

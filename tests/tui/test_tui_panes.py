@@ -5,6 +5,7 @@ edited, copied and read whole, and the stop/restart keys. Real debugpy (and one 
 from __future__ import annotations
 
 import json
+import re
 import textwrap
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -26,8 +27,9 @@ from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.console import ConsoleHistory, ConsoleInput, unfinished
 from pairdbg.tui.edit_prompt import EditPrompt
 from pairdbg.tui.exception_filters import ExceptionFiltersPane
+from pairdbg.tui.footer import FittingFooter, FooterKey
 from pairdbg.tui.keys import KeysScreen
-from pairdbg.tui.panes import ActivityLog, ConsolePane
+from pairdbg.tui.panes import ActivityLog, BreakpointsPane, ConsolePane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.stack import StackPane
 from pairdbg.tui.value_screen import ValueScreen
@@ -309,6 +311,50 @@ async def test_a_single_threaded_program_without_asyncio_keeps_the_plain_frame_l
         assert reply.value == "False"
 
 
+@pytest.mark.asyncio
+async def test_l_lists_the_library_frames_just_my_code_hides_greyed_and_a_note_says_where_they_are(core):
+    """Jinja2 runs three frames of its own between render_names.py's display_name and render: hidden, the stack
+    says so in one dim line where they are; l lists them greyed, with handles that show their source and values."""
+    from support.library_venv import library_python
+
+    python = library_python()
+    program = prog("render_names.py")
+    line = line_of("render_names.py", "# DISPLAY")
+    async with stopped(core, program, line, executable_path=python) as (app, pilot, sid):
+        note = "┄ 3 library frames hidden (jinja2, <template>) · l lists them"
+        await until(lambda: (None, note) in stack_rows(app), lambda: f"the hidden frames' note in {stack_rows(app)}")
+        ids = [i for i, _ in stack_rows(app)]
+        assert ids == ["@f0", None, "@f1", "@f2", "@f3", "tasks"], stack_rows(app)
+
+        stack = app.query_one(StackPane)
+        stack.focus()
+        await pilot.press("l")
+        await until(lambda: "@f0+3" in [i for i, _ in stack_rows(app)], "the library frames listed", pilot=pilot)
+        rows = stack_rows(app)
+        assert [i for i, _ in rows] == ["@f0", None, "@f0+1", "@f0+2", "@f0+3", "@f1", "@f2", "@f3", "tasks"], rows
+        assert rows[1][1] == "┄ 3 library frames (jinja2, <template>) · l hides them"
+        library_row = stack.get_option_at_index(4).prompt
+        assert library_row.style == "dim" and "render" in library_row.plain  # Template.render, greyed
+        assert str(stack.get_option_at_index(0).prompt.style) == ""
+
+        # A library frame is a frame like any other: its source and its locals.
+        stack.highlighted = 4
+        tree = app.query_one(VariablesTree)
+        await until(lambda: app.frame == "@f0+3", "the library frame selected", pilot=pilot)
+        source = app.query_one(SourceView)
+        await until(lambda: (source.path or "").endswith("jinja2/environment.py"), "its source", pilot=pilot)
+        await until(
+            lambda: any(str(n.label).startswith("self = ") for n in tree.root.children[0].children),
+            "its locals",
+            pilot=pilot,
+        )
+
+        await pilot.press("l")  # hidden again: the selected library frame gives way to the stop's frame
+        await until(lambda: (None, note) in stack_rows(app), "hidden again", pilot=pilot)
+        await until(lambda: app.frame == "@f0", "back at the stop's frame", pilot=pilot)
+        assert "@f0+3" not in [i for i, _ in stack_rows(app)]
+
+
 # ----- 7. exception filters ----------------------------------------------------------------------------------------
 
 
@@ -527,6 +573,75 @@ async def test_a_value_is_set_in_place_and_bad_input_stays_for_editing(core):
         await pilot.press("escape")
 
 
+@pytest.mark.asyncio
+async def test_b_in_variables_sets_a_data_breakpoint_the_breakpoints_pane_lists_with_its_hits(core, tmp_path):
+    hub, _ = core
+    program = write(
+        tmp_path,
+        "cart.py",
+        """\
+        class Cart:
+            def __init__(self):
+                self.total = 0
+
+
+        def add(cart, price):
+            cart.total += price
+
+
+        cart = Cart()
+        for price in (3, 4):
+            add(cart, price)
+        print("total", cart.total)
+        """,
+    )
+    async with stopped(core, program, 11) as (app, pilot, sid):
+        session = hub.sessions[sid]
+        tree = app.query_one(VariablesTree)
+        tree.focus()
+        # A plain variable cannot be watched: the refusal is one line in the pane, nothing is set.
+        await until(lambda: select_variable(tree, "cart"), "cart", pilot=pilot)
+        await pilot.press("b")
+        await until(lambda: "INVALID_PARAMETERS" in tree.said, "the refusal in the pane", pilot=pilot)
+        assert "\n" not in tree.said and "cannot be watched" in tree.said
+        assert not any(bp.kind == "data" for bp in session.breakpoints.values())
+
+        await pilot.press("enter")  # open cart, then b on its attribute
+        await until(lambda: select_variable(tree, "total"), "cart.total", pilot=pilot)
+        await pilot.press("b")
+        await until(
+            lambda: re.match(r"DB\d+ on cart\.total: stops when it changes$", tree.said),
+            lambda: f"the data breakpoint said, not {tree.said}",
+            pilot=pilot,
+        )
+        (bp,) = [bp for bp in session.breakpoints.values() if bp.kind == "data"]  # the refused one was not kept
+        assert tree.said.startswith(f"{bp.id} on")
+        assert bp.expression == "cart.total" and not bp.log_only and bp.set_by == "human"
+        assert any("● human" in line and "set_data_breakpoint" in line and "✓" in line for line in activity(app))
+        pane = app.query_one(BreakpointsPane)
+
+        def row(bp_id: str) -> str:
+            rows = [str(pane.get_option_at_index(i).prompt) for i in range(pane.option_count)]
+            return next((r for r in rows if f" {bp_id} " in r), "")
+
+        await until(lambda: row(bp.id).startswith(f"● {bp.id} cart.total  stops on write"), lambda: row(bp.id))
+        assert "?" not in row(bp.id) and "hit" not in row(bp.id)
+        await pilot.press("f5")  # add() writes cart.total: the program stops there, counted
+        await until(lambda: session.phase == Phase.PAUSED and session.stop_number > 1, "the write's stop", pilot=pilot)
+        assert session.last_stop.location.line == 7
+        await until(lambda: row(bp.id).endswith("1 hit"), lambda: f"the hit in {row(bp.id)!r}", pilot=pilot)
+
+        # Shift+B: a log-only one, on the same object reached from add()'s frame.
+        await until(lambda: select_variable(tree, "cart"), "cart in add()'s frame", pilot=pilot)
+        await pilot.press("enter")
+        await until(lambda: select_variable(tree, "total"), "total", pilot=pilot)
+        await pilot.press("B")
+        await until(lambda: "logs its changes" in tree.said, "the log-only one", pilot=pilot)
+        logged = next(b for b in session.breakpoints.values() if b.kind == "data" and b.id != bp.id)
+        assert logged.log_only and logged.expression == "cart.total"
+        await until(lambda: f"{logged.id} cart.total  logs changes" in row(logged.id), lambda: row(logged.id))
+
+
 def walk(tree: VariablesTree) -> list[Any]:
     out, stack = [], list(tree.root.children)
     while stack:
@@ -584,13 +699,19 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         assert {"Over", "Continue", "Stop", "Restart"} <= shown and "Pause" not in shown, shown
         conditional = {"session_id": sid, "file": program, "line": 3, "condition": "b > 1"}
         await registry.run("set_breakpoint", conditional, AGENT)
-        await pilot.press("ctrl+shift+f5")
-        await until(lambda: app.session_id not in (None, sid), "the restarted session selected", pilot=pilot)
-        new = hub.sessions[app.session_id]
+        first = hub.sessions[sid]
+        await pilot.press("ctrl+shift+f5")  # the program starts again as the same session (same id)
+        await until(lambda: hub.sessions.get(sid) not in (None, first), "the session restarted", pilot=pilot)
+        assert app.session_id == sid
+        new = hub.sessions[sid]
         await until(lambda: new.phase == Phase.PAUSED, "the restarted program stopped", pilot=pilot)
         assert sorted((b.line, b.condition) for b in new.breakpoints.values()) == [(2, None), (3, "b > 1")]
-        assert any("● human" in line and "restart_debugging" in line and "✓" in line for line in activity(app))
-        await until(lambda: any(n.startswith(f"Restart: Restarted {sid} as") for n in notes(app)), "said", pilot=pilot)
+        await until(
+            lambda: any("● human" in line and "restart_debugging" in line and "✓" in line for line in activity(app)),
+            "the restart in the activity pane",
+            pilot=pilot,
+        )
+        await until(lambda: any(n.startswith(f"Restart: Restarted {sid} (") for n in notes(app)), "said", pilot=pilot)
 
         await pilot.press("f5")  # to line 3 (its condition holds), then to the end
         await until(lambda: new.phase == Phase.PAUSED and new.last_stop.location.line == 3, "line 3", pilot=pilot)
@@ -606,11 +727,12 @@ async def test_shift_f5_stops_ctrl_shift_f5_restarts_and_keys_after_the_end_say_
         assert "Restart" in shown and "Over" not in shown and "Stop" not in shown, shown
 
         await pilot.press("ctrl+shift+f5")  # an ended program restarts too
-        await until(lambda: app.session_id != new.id and app.session is not None, "restarted again", pilot=pilot)
+        await until(lambda: hub.sessions.get(sid) not in (None, new), "restarted again", pilot=pilot)
         again = app.session
+        assert again is hub.sessions[sid]
         await until(lambda: again.phase == Phase.PAUSED, "stopped again", pilot=pilot)
         await pilot.press("shift+f5")
-        await until(lambda: again.id not in hub.sessions, "the session closed", pilot=pilot)
+        await until(lambda: sid not in hub.sessions, "the session closed", pilot=pilot)
         assert again.phase.ended
 
 
@@ -623,7 +745,12 @@ async def test_f1_lists_every_key_from_the_bindings_and_fits_80x24(core):
         await pilot.press("f1")
         await until(lambda: isinstance(app.screen, KeysScreen), "the keys screen", pilot=pilot)
         text = app.screen.text.plain
-        for pane, key in (("Watches", "Add watch"), ("Variables", "Whole value"), ("Pause on exceptions", "On/off")):
+        for pane, key in (
+            ("Watches", "Add watch"),
+            ("Variables", "Whole value"),
+            ("Pause on exceptions", "On/off"),
+            ("Call stack", "Show/hide library frames"),
+        ):
             assert pane in text and key in text, (pane, key)
         for shown in ("Restart", "Stop", "Over", "shift+enter or ctrl+j new line"):
             assert shown in text, shown
@@ -631,6 +758,23 @@ async def test_f1_lists_every_key_from_the_bindings_and_fits_80x24(core):
         assert box.right <= 80 and box.bottom <= 24
         await pilot.press("escape")
         await until(lambda: not isinstance(app.screen, KeysScreen), "closed", pilot=pilot)
+
+
+@pytest.mark.asyncio
+async def test_the_footer_at_80_columns_shows_whole_keys_and_ends_with_an_ellipsis_f1_opens(core):
+    async with stopped(core, DEMO, STOP_LINE, size=(80, 24)) as (app, pilot, sid):
+        footer = app.query_one(FittingFooter)
+        await until(lambda: footer.query(FooterKey), "the footer's keys", pilot=pilot)
+        await pilot.pause()
+        keys = list(footer.query(FooterKey))
+        assert keys[-1].key_display in ("…", "… f1") and keys[-1].action == "keys", [k.key_display for k in keys]
+        assert all(k.region.right <= 80 and k.region.width > 0 for k in keys), [(k.key_display, k.region) for k in keys]
+        shown = [k.description for k in keys[:-1]]
+        assert shown[:3] == ["Pane", "Quit", "Over"] and "Restart" not in shown  # the most pressed first
+        assert "Stack" in shown  # F2, the narrow layout's way to the call stack, keeps its place
+        await pilot.press("f1")  # the hint's key lists the rest
+        await until(lambda: isinstance(app.screen, KeysScreen), "the keys screen", pilot=pilot)
+        assert "Restart" in app.screen.text.plain
 
 
 @pytest.mark.asyncio
