@@ -1,0 +1,248 @@
+"""Data breakpoints an adapter keeps itself (DAP `dataBreakpointInfo` / `setDataBreakpoints`: lldb-dap, delve where
+they announce `supportsDataBreakpoints`): hardware watchpoints in the program, asked for by the adapter's own ids,
+and what its "data breakpoint" stops mean in pairdbg's terms (which DBn, the expression, old → new)."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from ..base import DataBreakpointSpec, DataWatch, RawFrame, RawValue
+from ..errors import DebugError, ErrorCode
+
+Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
+Evaluate = Callable[[str, int | None, str], Awaitable[RawValue]]
+Stack = Callable[[int, int, int], Awaitable[tuple[list[RawFrame], int]]]
+Variables = Callable[[int], Awaitable[list[RawValue]]]
+
+#: The stop reasons adapters give for a data breakpoint (DAP says "data breakpoint"; older lldb "watchpoint").
+STOP_REASONS = ("data breakpoint", "watchpoint")
+NOT_KNOWN = "(old value not known)"
+ACCESS_TYPES = {"write": "write", "read_write": "readWrite"}
+NATIVE_HINT = "watch a variable the frame shows: a local of a live frame, a global, a struct field, an array element"
+PATH_PART = re.compile(r"\.|->|\[(\d+)\]")
+
+
+@dataclass
+class AdapterWatch:
+    """One armed data breakpoint: what the adapter calls it, and the last value pairdbg read (the next stop's old
+    value, while every write is known to stop)."""
+
+    id: str
+    expression: str
+    data_id: str
+    access: str
+    condition: str | None
+    function: str  # the function of the frame it was set in: the expression is evaluated in that function's frame
+    enabled: bool = True
+    value: str | None = None
+    adapter_id: int | str | None = None
+
+
+class AdapterWatches:
+    """One adapter session's data breakpoints. DAP replaces the whole set on every `setDataBreakpoints`, so each change
+    sends every enabled watch again; the adapter's answer says, per watch, whether it is armed."""
+
+    def __init__(
+        self,
+        request: Request,
+        evaluate: Evaluate,
+        stack: Stack,
+        variables: Variables,
+        capabilities: Callable[[], dict[str, Any]],
+        adapter: str,
+        hint: str | None,
+    ) -> None:
+        self._request = request
+        self._evaluate = evaluate
+        self._stack = stack
+        self._variables = variables
+        self._capabilities = capabilities
+        self._adapter = adapter
+        self._hint = hint
+        self._watches: dict[str, AdapterWatch] = {}
+
+    @staticmethod
+    def _refused(reason: str, hint: str = NATIVE_HINT) -> DataWatch:
+        return DataWatch(False, reason=reason, hint=hint)
+
+    async def arm(self, spec: DataBreakpointSpec, frame_id: int, function: str) -> DataWatch:
+        if not self._capabilities().get("supportsDataBreakpoints"):
+            # Asked anyway, some adapters end the session (lldb-vscode 16 aborts on a request it does not know).
+            return self._refused(
+                f"the {self._adapter} debug adapter has no data breakpoints (it does not announce "
+                "supportsDataBreakpoints)",
+                hint=self._hint or "use an adapter that announces supportsDataBreakpoints",
+            )
+        if spec.log_only:
+            return self._refused(
+                "a hardware watchpoint stops the program at each write; the adapter cannot only log a change",
+                hint="set it without log_only: each write stops, and continue goes on to the next",
+            )
+        value = await self._current(spec.expression, frame_id)
+        info = await self._request("dataBreakpointInfo", await self._info_args(spec.expression, frame_id))
+        data_id = info.get("dataId")
+        if not data_id:
+            return self._refused(f"the {self._adapter} adapter says: {info.get('description') or 'it cannot'}")
+        access = ACCESS_TYPES[spec.access]
+        offered = info.get("accessTypes")
+        if offered and access not in offered:
+            return self._refused(
+                f"the {self._adapter} adapter watches {spec.expression} for {', '.join(offered)} only, not {access}"
+            )
+        watch = AdapterWatch(spec.id, spec.expression, str(data_id), access, spec.condition, function, value=value)
+        self._watches[spec.id] = watch
+        try:
+            answer = await self._send()
+        except DebugError:
+            del self._watches[spec.id]
+            await self._send_quietly()
+            raise
+        state = answer.get(spec.id) or {}
+        if not state.get("verified"):
+            del self._watches[spec.id]
+            await self._send_quietly()  # the rest stay as they were; this one must not linger half-armed
+            reason = state.get("message") or "it did not arm the watchpoint and gave no reason"
+            return self._refused(f"the {self._adapter} adapter says: {reason}")
+        return DataWatch(True, watching=str(info.get("description") or spec.expression), value=value)
+
+    async def clear(self, bp_id: str) -> None:
+        watch = self._watches.pop(bp_id, None)
+        if watch is None:
+            return
+        try:
+            await self._send()
+        except DebugError:
+            self._watches[bp_id] = watch
+            raise
+
+    async def update(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        watch = self._watches.get(bp_id)
+        if watch is None:
+            raise DebugError(ErrorCode.PATH_NOT_FOUND, f"{bp_id} is not armed in the {self._adapter} adapter")
+        before = (watch.enabled, watch.condition)
+        if enabled is not None:
+            watch.enabled = enabled
+        if condition is not None:
+            watch.condition = condition or None
+        try:
+            answer = await self._send()
+        except DebugError:
+            watch.enabled, watch.condition = before
+            raise
+        if watch.enabled and not (answer.get(bp_id) or {}).get("verified"):
+            watch.enabled, watch.condition = before
+            await self._send_quietly()
+            reason = (answer.get(bp_id) or {}).get("message") or "it did not arm it again"
+            raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{bp_id}: the {self._adapter} adapter says: {reason}")
+        if (watch.enabled, watch.condition) != before:
+            watch.value = None  # writes may have gone by unseen (disabled, or filtered by a condition)
+
+    async def _send(self) -> dict[str, dict[str, Any]]:
+        """Every enabled watch, in one request; the adapter's answer for each, by our id."""
+        sent = [w for w in self._watches.values() if w.enabled]
+        body = await self._request(
+            "setDataBreakpoints",
+            {
+                "breakpoints": [
+                    {"dataId": w.data_id, "accessType": w.access, **({"condition": w.condition} if w.condition else {})}
+                    for w in sent
+                ]
+            },
+        )
+        answers = body.get("breakpoints") or []
+        for watch, answer in zip(sent, answers, strict=False):
+            watch.adapter_id = answer.get("id")
+        return {w.id: a for w, a in zip(sent, answers, strict=False)}
+
+    async def _send_quietly(self) -> None:
+        try:
+            await self._send()
+        except DebugError:
+            pass  # the error that brought us here is the one to report
+
+    async def _info_args(self, expression: str, frame_id: int) -> dict[str, Any]:
+        """A variable the frame shows is asked for by its container and name (what every adapter takes); any other
+        expression by its text in the frame."""
+        found = await self._container_of(expression, frame_id)
+        if found is not None:
+            return {"variablesReference": found[0], "name": found[1], "frameId": frame_id}
+        return {"name": expression, "frameId": frame_id}
+
+    async def _container_of(self, expression: str, frame_id: int) -> tuple[int, str] | None:
+        parts = [p for p in PATH_PART.split(expression.strip()) if p is not None]
+        names = [f"[{p}]" if p.isdigit() else p.strip() for p in parts]
+        if not names or not all(names):
+            return None
+        try:
+            scopes = await self._request("scopes", {"frameId": frame_id})
+        except DebugError:
+            return None
+        refs = [s.get("variablesReference", 0) for s in scopes.get("scopes", []) if not s.get("expensive")]
+        for depth, name in enumerate(names):
+            for ref in refs:
+                try:
+                    values = await self._variables(ref)
+                except DebugError:
+                    continue
+                match = next((v for v in values if v.name in (name, name.strip("[]"))), None)
+                if match is None:
+                    continue
+                if depth == len(names) - 1:
+                    return ref, match.name
+                refs = [match.ref] if match.ref else []
+                break
+            else:
+                return None
+        return None
+
+    async def _current(self, expression: str, frame_id: int | None) -> str | None:
+        try:
+            return (await self._evaluate(expression, frame_id, "watch")).value
+        except DebugError:
+            return None
+
+    # ----- stops --------------------------------------------------------------------------------------------------
+
+    def is_data_stop(self, body: dict[str, Any]) -> bool:
+        return bool(self._watches) and body.get("reason") in STOP_REASONS
+
+    def _hit(self, body: dict[str, Any]) -> AdapterWatch | None:
+        ids = body.get("hitBreakpointIds") or []
+        hit = [w for w in self._watches.values() if w.enabled and w.adapter_id is not None and w.adapter_id in ids]
+        if hit:
+            return hit[0]
+        enabled = [w for w in self._watches.values() if w.enabled]
+        return enabled[0] if len(enabled) == 1 else None  # no ids given, but only one watch can have stopped
+
+    async def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
+        """A data-breakpoint stop in pairdbg's terms: our id, and `expr old → new` with the new value read now."""
+        watch = self._hit(body)
+        if watch is None:
+            return body
+        new = await self._value_at_stop(watch, body.get("threadId"))
+        old = watch.value if watch.value is not None and not watch.condition else NOT_KNOWN
+        watch.value = new
+        shown_new = new if new is not None else "(new value not readable here)"
+        return {
+            **body,
+            "reason": "data breakpoint",
+            "description": f"data breakpoint {watch.id}: {watch.expression} {old} → {shown_new}",
+            "hitBreakpointIds": [watch.id],
+        }
+
+    async def _value_at_stop(self, watch: AdapterWatch, thread_id: int | None) -> str | None:
+        """The expression in the nearest frame of the function it was set in (a local there is the watched one;
+        a same-named local of the writing function may not be), else in the top frame."""
+        if thread_id is None:
+            return None
+        try:
+            frames, _ = await self._stack(thread_id, 0, 50)
+        except DebugError:
+            return None
+        if not frames:
+            return None
+        frame = next((f for f in frames if f.name == watch.function), frames[0])
+        return await self._current(watch.expression, frame.id)
