@@ -191,3 +191,40 @@ async def test_an_adapter_without_data_breakpoints_is_never_asked() -> None:
     refused = await watches.arm(DataBreakpointSpec("DB1", "tally.total"), 1, "main")
     assert not refused.verified and "has no data breakpoints" in refused.reason and refused.hint == "hint"
     assert adapter.sent == []
+
+
+class Recorder:
+    """A backend listener that keeps what it was told, in order."""
+
+    def __init__(self) -> None:
+        self.told: list[tuple[str, object]] = []
+
+    def on_stopped(self, info) -> None:
+        self.told.append(("stopped", info))
+
+    def on_output(self, category: str, text: str) -> None:
+        self.told.append(("output", text))
+
+    def on_continued(self, thread_id, all_threads) -> None:
+        self.told.append(("continued", thread_id))
+
+
+async def test_events_after_a_data_stop_wait_until_its_values_are_read() -> None:
+    from pairdbg.backends.dap.profile import ProfileLaunch
+
+    backend = ProfileLaunch(load_profiles()["lldb"], "c", "/nowhere/prog")
+    adapter = ScriptedAdapter()
+    backend.data_watches = adapter.watches()
+    backend.listener = listener = Recorder()
+    await backend.data_watches.arm(DataBreakpointSpec("DB1", "tally.total"), 1, "main")
+    adapter.values["tally.total"] = "1"
+    backend._on_event("stopped", {"reason": "data breakpoint", "threadId": 5, "hitBreakpointIds": [1]})
+    backend._on_event("output", {"category": "stdout", "output": "after the stop\n"})
+    assert listener.told == []  # held while the values are read
+    await backend._annotating
+    assert [kind for kind, _ in listener.told] == ["stopped", "output"]
+    stop = listener.told[0][1]
+    assert stop.reason == "data breakpoint" and stop.hit_breakpoint_ids == ["DB1"]
+    assert stop.description == "data breakpoint DB1: tally.total 0 → 1"
+    backend._on_event("stopped", {"reason": "breakpoint", "threadId": 5, "hitBreakpointIds": [2]})
+    assert listener.told[-1][1].reason == "breakpoint"  # other stops pass straight through
