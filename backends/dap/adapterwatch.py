@@ -1,13 +1,17 @@
-"""Data breakpoints an adapter keeps itself (DAP `dataBreakpointInfo` / `setDataBreakpoints`: lldb-dap, delve where
-they announce `supportsDataBreakpoints`): hardware watchpoints in the program, asked for by the adapter's own ids,
-and what its "data breakpoint" stops mean in pairdbg's terms (which DBn, the expression, old → new)."""
+"""Data breakpoints an adapter keeps itself: hardware watchpoints in the program, asked for through DAP
+(`dataBreakpointInfo` / `setDataBreakpoints`, where the adapter announces `supportsDataBreakpoints`: lldb-dap, newer
+delve) or, for an adapter without them, through its debugger's own commands when its profile describes them
+(`watch_commands`: lldb-vscode 16's console); and what their stops mean in pairdbg's terms (which DBn, old → new)."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
+
+from pydantic import BaseModel, Field
 
 from ..base import DataBreakpointSpec, DataWatch, RawFrame, RawValue
 from ..errors import DebugError, ErrorCode
@@ -25,6 +29,21 @@ NATIVE_HINT = "watch a variable the frame shows: a local of a live frame, a glob
 PATH_PART = re.compile(r"\.|->|\[(\d+)\]")
 
 
+class WatchCommands(BaseModel):
+    """How to keep watchpoints with the debugger's own commands, sent as `evaluate` in the repl context. Templates
+    name {expression}, {access}, {id} (the debugger's watchpoint number) and {condition} (JSON-quoted)."""
+
+    set: str
+    access: dict[str, str] = Field(description="our access (write, read_write) to the debugger's word for it")
+    created: str = Field(description="regex on the answer to `set`; group 1 is the watchpoint's number")
+    delete: str
+    enable: str
+    disable: str
+    condition: str
+    no_condition: str
+    stopped: str = Field(description="regex on a stop's description; group 1 is the watchpoint that stopped")
+
+
 @dataclass
 class AdapterWatch:
     """One armed data breakpoint: what the adapter calls it, and the last value pairdbg read (the next stop's old
@@ -39,6 +58,7 @@ class AdapterWatch:
     enabled: bool = True
     value: str | None = None
     adapter_id: int | str | None = None
+    by_command: bool = False  # kept with WatchCommands, not setDataBreakpoints
 
 
 class AdapterWatches:
@@ -54,6 +74,7 @@ class AdapterWatches:
         capabilities: Callable[[], dict[str, Any]],
         adapter: str,
         hint: str | None,
+        commands: WatchCommands | None = None,
     ) -> None:
         self._request = request
         self._evaluate = evaluate
@@ -62,6 +83,7 @@ class AdapterWatches:
         self._capabilities = capabilities
         self._adapter = adapter
         self._hint = hint
+        self._commands = commands
         self._watches: dict[str, AdapterWatch] = {}
 
     @staticmethod
@@ -69,7 +91,8 @@ class AdapterWatches:
         return DataWatch(False, reason=reason, hint=hint)
 
     async def arm(self, spec: DataBreakpointSpec, frame_id: int, function: str) -> DataWatch:
-        if not self._capabilities().get("supportsDataBreakpoints"):
+        by_dap = bool(self._capabilities().get("supportsDataBreakpoints"))
+        if not by_dap and self._commands is None:
             # Asked anyway, some adapters end the session (lldb-vscode 16 aborts on a request it does not know).
             return self._refused(
                 f"the {self._adapter} debug adapter has no data breakpoints (it does not announce "
@@ -81,6 +104,8 @@ class AdapterWatches:
                 "a hardware watchpoint stops the program at each write; the adapter cannot only log a change",
                 hint="set it without log_only: each write stops, and continue goes on to the next",
             )
+        if not by_dap:
+            return await self._arm_by_command(spec, frame_id, function)
         value = await self._current(spec.expression, frame_id)
         info = await self._request("dataBreakpointInfo", await self._info_args(spec.expression, frame_id))
         data_id = info.get("dataId")
@@ -108,9 +133,61 @@ class AdapterWatches:
             return self._refused(f"the {self._adapter} adapter says: {reason}")
         return DataWatch(True, watching=str(info.get("description") or spec.expression), value=value)
 
+    async def _arm_by_command(self, spec: DataBreakpointSpec, frame_id: int, function: str) -> DataWatch:
+        commands = self._commands
+        assert commands is not None
+        access = commands.access.get(spec.access)
+        if access is None:
+            return self._refused(f"the {self._adapter} adapter's watchpoints cannot watch {spec.access} access")
+        value = await self._current(spec.expression, frame_id)
+        try:
+            answer = await self._console(commands.set.format(expression=spec.expression, access=access), frame_id)
+        except DebugError as exc:
+            return self._refused(f"the {self._adapter} adapter says: {_first_line(exc.message)}")
+        created = re.search(commands.created, answer)
+        if created is None:
+            return self._refused(f"the {self._adapter} adapter says: {_first_line(answer)}")
+        watch = AdapterWatch(spec.id, spec.expression, "", access, None, function, value=value, by_command=True)
+        watch.adapter_id = created.group(1)
+        self._watches[spec.id] = watch
+        if spec.condition:
+            try:
+                await self._set_condition(watch, spec.condition)
+            except DebugError:
+                await self.clear(spec.id)
+                raise
+        return DataWatch(True, watching=f"{spec.expression} (watchpoint {watch.adapter_id})", value=value)
+
+    async def _console(self, command: str, frame_id: int | None) -> str:
+        return (await self._evaluate(command, frame_id, "repl")).value
+
+    async def _command(self, template: str, watch: AdapterWatch, **more: str) -> None:
+        """A command on one watchpoint; an answer that says error is the adapter's refusal."""
+        answer = await self._console(template.format(id=watch.adapter_id, **more), None)
+        if "error:" in answer:
+            raise DebugError(
+                ErrorCode.INVALID_PARAMETERS, f"{watch.id}: the {self._adapter} adapter says: {_first_line(answer)}"
+            )
+
+    async def _set_condition(self, watch: AdapterWatch, condition: str | None) -> None:
+        assert self._commands is not None
+        if condition:
+            await self._command(self._commands.condition, watch, condition=json.dumps(condition))
+        else:
+            await self._command(self._commands.no_condition, watch)
+        watch.condition = condition or None
+
     async def clear(self, bp_id: str) -> None:
         watch = self._watches.pop(bp_id, None)
         if watch is None:
+            return
+        if watch.by_command:
+            assert self._commands is not None
+            try:
+                await self._command(self._commands.delete, watch)
+            except DebugError:
+                self._watches[bp_id] = watch
+                raise
             return
         try:
             await self._send()
@@ -123,6 +200,11 @@ class AdapterWatches:
         if watch is None:
             raise DebugError(ErrorCode.PATH_NOT_FOUND, f"{bp_id} is not armed in the {self._adapter} adapter")
         before = (watch.enabled, watch.condition)
+        if watch.by_command:
+            await self._update_by_command(watch, enabled, condition)
+            if (watch.enabled, watch.condition) != before:
+                watch.value = None
+            return
         if enabled is not None:
             watch.enabled = enabled
         if condition is not None:
@@ -140,9 +222,17 @@ class AdapterWatches:
         if (watch.enabled, watch.condition) != before:
             watch.value = None  # writes may have gone by unseen (disabled, or filtered by a condition)
 
+    async def _update_by_command(self, watch: AdapterWatch, enabled: bool | None, condition: str | None) -> None:
+        assert self._commands is not None
+        if condition is not None and (condition or None) != watch.condition:
+            await self._set_condition(watch, condition)
+        if enabled is not None and enabled != watch.enabled:
+            await self._command(self._commands.enable if enabled else self._commands.disable, watch)
+            watch.enabled = enabled
+
     async def _send(self) -> dict[str, dict[str, Any]]:
         """Every enabled watch, in one request; the adapter's answer for each, by our id."""
-        sent = [w for w in self._watches.values() if w.enabled]
+        sent = [w for w in self._watches.values() if w.enabled and not w.by_command]
         body = await self._request(
             "setDataBreakpoints",
             {
@@ -207,14 +297,27 @@ class AdapterWatches:
     # ----- stops --------------------------------------------------------------------------------------------------
 
     def is_data_stop(self, body: dict[str, Any]) -> bool:
-        return bool(self._watches) and body.get("reason") in STOP_REASONS
+        return bool(self._watches) and (
+            body.get("reason") in STOP_REASONS or self._stopped_by_command(body) is not None
+        )
+
+    def _stopped_by_command(self, body: dict[str, Any]) -> str | None:
+        """The number of the command-set watchpoint a stop's description names (lldb says "watchpoint 1")."""
+        if self._commands is None:
+            return None
+        found = re.match(self._commands.stopped, str(body.get("description") or ""))
+        return found.group(1) if found else None
 
     def _hit(self, body: dict[str, Any]) -> AdapterWatch | None:
+        number = self._stopped_by_command(body)
+        if number is not None:
+            return next((w for w in self._watches.values() if w.by_command and w.adapter_id == number), None)
         ids = body.get("hitBreakpointIds") or []
-        hit = [w for w in self._watches.values() if w.enabled and w.adapter_id is not None and w.adapter_id in ids]
+        by_dap = [w for w in self._watches.values() if w.enabled and not w.by_command]
+        hit = [w for w in by_dap if w.adapter_id is not None and w.adapter_id in ids]
         if hit:
             return hit[0]
-        enabled = [w for w in self._watches.values() if w.enabled]
+        enabled = by_dap
         return enabled[0] if len(enabled) == 1 else None  # no ids given, but only one watch can have stopped
 
     async def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
@@ -246,3 +349,9 @@ class AdapterWatches:
             return None
         frame = next((f for f in frames if f.name == watch.function), frames[0])
         return await self._current(watch.expression, frame.id)
+
+
+def _first_line(text: str) -> str:
+    """The debugger's first line of substance (lldb echoes the command, "(lldb) …", before its answer)."""
+    lines = [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("(lldb)")]
+    return lines[0] if lines else "no answer"

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..base import Capabilities, DataBreakpointSpec, DataWatch, RawFrame, StepKind
 from ..errors import DebugError, ErrorCode
-from .adapterwatch import AdapterWatches
+from .adapterwatch import AdapterWatches, WatchCommands
 from .backend import DapBackend
 
 BUILTIN = Path(__file__).with_name("profiles")
@@ -44,6 +44,9 @@ class AdapterProfile(BaseModel):
     hide_variables: list[str] = Field(default_factory=list, description="variable names never shown")
     output_noise: list[str] = Field(default_factory=list, description="the adapter's own lines, kept out of output")
     install_hint: str = ""
+    watch_commands: WatchCommands | None = Field(
+        None, description="the debugger's own watchpoint commands, for an adapter without DAP data breakpoints"
+    )
     data_breakpoints_hint: str = Field("", description="where to get data breakpoints when this adapter has none")
 
     @field_validator("features")
@@ -146,6 +149,7 @@ class ProfileLaunch(DapBackend):
             lambda: self.adapter_capabilities,
             profile.name,
             profile.data_breakpoints_hint or None,
+            profile.watch_commands,
         )
         self._frame_names: dict[int, str] = {}  # frames of the current stop, by id: where a watch was set
         # A data-breakpoint stop is delivered once its values are read; events after it wait behind it.

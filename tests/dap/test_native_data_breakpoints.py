@@ -32,8 +32,9 @@ def need(executable: str, hint: str) -> None:
 
 
 async def watch_in_a_loop(registry, program: str, language: str, source: Path, expression: str, output: str):
-    """Stop before the loop, watch `expression`: with an adapter that has data breakpoints, stop at each of the
-    first two writes (old → new), then remove it and run to the end; without, the refusal and the run to the end."""
+    """Stop before the loop, watch `expression`: with an adapter that has data breakpoints, stop at the first two
+    writes (old → new), at the last one only once a condition skips the one before, then remove it and run to the
+    end; without, the refusal and the run to the end."""
     ready, write = marked(source, "MARK:ready"), marked(source, "MARK:write")
     started = await registry.run(
         "start_debugging",
@@ -45,7 +46,7 @@ async def watch_in_a_loop(registry, program: str, language: str, source: Path, e
     await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": "BP1"}, ME)
     backend = registry.hub.sessions[sid].backend
     args = {"session_id": sid, "expression": expression}
-    if not backend.adapter_capabilities.get("supportsDataBreakpoints"):
+    if not backend.adapter_capabilities.get("supportsDataBreakpoints") and backend.profile.watch_commands is None:
         with pytest.raises(DebugError) as refused:
             await registry.run("set_data_breakpoint", args, ME)
         assert refused.value.code == ErrorCode.INVALID_PARAMETERS
@@ -59,15 +60,24 @@ async def watch_in_a_loop(registry, program: str, language: str, source: Path, e
     else:
         with pytest.raises(DebugError, match="hardware watchpoint stops the program"):
             await registry.run("set_data_breakpoint", {**args, "log_only": True}, ME)
+        with pytest.raises(DebugError) as unknown:  # refused with the adapter's own reason, nothing listed
+            await registry.run("set_data_breakpoint", {**args, "expression": "no_such_variable"}, ME)
+        assert unknown.value.code == ErrorCode.INVALID_PARAMETERS and "adapter says: " in unknown.value.message
+        assert "no_such_variable" in unknown.value.message, unknown.value.message
         set_ = await registry.run("set_data_breakpoint", args, ME)
-        assert set_.data["verified"] is True and set_.data["id"] == "DB1", set_.text
-        for old, new in (("0", "1"), ("1", "3")):
+        db = set_.data["id"]
+        assert set_.data["verified"] is True and db.startswith("DB"), set_.text
+        for old, new in (("0", "1"), ("1", "3"), (NOT_KNOWN, "6")):
+            if new == "6":  # writes the condition lets by are not seen: the old value is not known
+                await registry.run(
+                    "update_breakpoint", {"session_id": sid, "breakpoint_id": db, "condition": f"{expression} > 3"}, ME
+                )
             stop = stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
-            assert stop["reason"] == "data breakpoint" and stop["hit_breakpoints"] == ["DB1"], stop
-            assert stop["description"] == f"data breakpoint DB1: {expression} {old} → {new}"
+            assert stop["reason"] == "data breakpoint" and stop["hit_breakpoints"] == [db], stop
+            assert stop["description"] == f"data breakpoint {db}: {expression} {old} → {new}"
             # A hardware watchpoint reports the instruction after the store: the writing line or the next one.
             assert stop["location"]["line"] in (write, write + 1), stop["location"]
-        await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": "DB1"}, ME)
+        await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": db}, ME)
     ended = await registry.run("continue_execution", {"session_id": sid}, ME)
     assert ended.data["state"] == "terminated", ended.text  # the adapter was never sent what it cannot answer
     assert output in "\n".join(ended.data["output_tail"])
