@@ -6,6 +6,7 @@ and the session runs on."""
 
 from __future__ import annotations
 
+import platform
 import shutil
 import subprocess
 from pathlib import Path
@@ -90,6 +91,46 @@ async def test_c_struct_field_through_the_lldb_profile(registry, tmp_path) -> No
     binary = tmp_path / "watch"
     subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
     await watch_in_a_loop(registry, str(binary), "c", source, "tally.total", "total 6")
+
+
+async def test_c_watchpoints_beyond_the_hardware_limit_are_refused_by_lldb(registry, tmp_path) -> None:
+    """x86-64 has four debug registers: lldb arms four watchpoints, and refuses the next in its own words. A disabled
+    watch does not stop; the refused one is not listed."""
+    need("gcc", "apt-get install gcc")
+    load_profiles()["lldb"].executable()
+    source = TESTS / "c" / "watch.c"
+    binary = tmp_path / "watch"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
+    ready = [{"file": str(source), "line": marked(source, "MARK:ready")}]
+    started = await registry.run("start_debugging", {"program": str(binary), "language": "c", "breakpoints": ready}, ME)
+    sid = started.data["session_id"]
+    if registry.hub.sessions[sid].backend.profile.watch_commands is None:
+        pytest.skip("this lldb profile keeps no watchpoint commands")
+    armed, refusal = [], None
+    for n in range(8):
+        try:
+            reply = await registry.run("set_data_breakpoint", {"session_id": sid, "expression": f"slots[{n}]"}, ME)
+        except DebugError as exc:
+            refusal = exc.message
+            break
+        assert reply.data["verified"] is True
+        armed.append(reply.data["id"])
+    assert 1 <= len(armed) < 8 and refusal is not None, (armed, refusal)
+    if platform.machine() == "x86_64":
+        assert len(armed) == 4, armed
+    assert refusal.startswith(f"cannot watch slots[{len(armed)}]: the lldb adapter says: "), refusal
+    listed = await registry.run("list_breakpoints", {"session_id": sid}, ME)
+    assert [bp["id"] for bp in listed.data["breakpoints"] if bp["kind"] == "data"] == armed
+    for bp in armed[:1]:  # room for tally.total: one removed
+        await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": bp}, ME)
+    total = await registry.run("set_data_breakpoint", {"session_id": sid, "expression": "tally.total"}, ME)
+    await registry.run(
+        "update_breakpoint", {"session_id": sid, "breakpoint_id": total.data["id"], "enabled": False}, ME
+    )
+    await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": "BP1"}, ME)
+    ended = await registry.run("continue_execution", {"session_id": sid}, ME)
+    assert ended.data["state"] == "terminated", ended.text  # the disabled watch let every write by
+    assert "total 6" in "\n".join(ended.data["output_tail"])
 
 
 async def test_go_struct_field_through_the_delve_profile(registry, tmp_path, monkeypatch) -> None:
