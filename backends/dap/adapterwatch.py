@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import re
+import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
@@ -15,6 +16,7 @@ from pydantic import BaseModel, Field
 
 from ..base import DataBreakpointSpec, DataWatch, RawFrame, RawValue
 from ..errors import DebugError, ErrorCode
+from .datawatch import change_line
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 Evaluate = Callable[[str, int | None, str], Awaitable[RawValue]]
@@ -24,6 +26,8 @@ Variables = Callable[[int], Awaitable[list[RawValue]]]
 #: The stop reasons adapters give for a data breakpoint (DAP says "data breakpoint"; older lldb "watchpoint").
 STOP_REASONS = ("data breakpoint", "watchpoint")
 NOT_KNOWN = "(old value not known)"
+LOG_LINE = "pairdbgChangeLine"  # set on a log-only watch's stop: the change-log line, and no stop to report
+MAX_VALUE = 200  # characters of a value in a change line or a stop's reason
 ACCESS_TYPES = {"write": "write", "read_write": "readWrite"}
 NATIVE_HINT = "watch a variable the frame shows: a local of a live frame, a global, a struct field, an array element"
 PATH_PART = re.compile(r"\.|->|\[(\d+)\]")
@@ -59,6 +63,7 @@ class AdapterWatch:
     value: str | None = None
     adapter_id: int | str | None = None
     by_command: bool = False  # kept with WatchCommands, not setDataBreakpoints
+    log_only: bool = False  # each stop is written to the change log and the program continued
 
 
 class AdapterWatches:
@@ -99,11 +104,6 @@ class AdapterWatches:
                 "supportsDataBreakpoints)",
                 hint=self._hint or "use an adapter that announces supportsDataBreakpoints",
             )
-        if spec.log_only:
-            return self._refused(
-                "a hardware watchpoint stops the program at each write; the adapter cannot only log a change",
-                hint="set it without log_only: each write stops, and continue goes on to the next",
-            )
         if not by_dap:
             return await self._arm_by_command(spec, frame_id, function)
         value = await self._current(spec.expression, frame_id)
@@ -118,6 +118,7 @@ class AdapterWatches:
                 f"the {self._adapter} adapter watches {spec.expression} for {', '.join(offered)} only, not {access}"
             )
         watch = AdapterWatch(spec.id, spec.expression, str(data_id), access, spec.condition, function, value=value)
+        watch.log_only = spec.log_only
         self._watches[spec.id] = watch
         try:
             answer = await self._send()
@@ -131,7 +132,7 @@ class AdapterWatches:
             await self._send_quietly()  # the rest stay as they were; this one must not linger half-armed
             reason = state.get("message") or "it did not arm the watchpoint and gave no reason"
             return self._refused(f"the {self._adapter} adapter says: {reason}")
-        return DataWatch(True, watching=str(info.get("description") or spec.expression), value=value)
+        return DataWatch(True, watching=_watching(str(info.get("description") or spec.expression), spec), value=value)
 
     async def _arm_by_command(self, spec: DataBreakpointSpec, frame_id: int, function: str) -> DataWatch:
         commands = self._commands
@@ -148,6 +149,7 @@ class AdapterWatches:
         if created is None:
             return self._refused(f"the {self._adapter} adapter says: {_first_line(answer)}")
         watch = AdapterWatch(spec.id, spec.expression, "", access, None, function, value=value, by_command=True)
+        watch.log_only = spec.log_only
         watch.adapter_id = created.group(1)
         self._watches[spec.id] = watch
         if spec.condition:
@@ -156,7 +158,9 @@ class AdapterWatches:
             except DebugError:
                 await self.clear(spec.id)
                 raise
-        return DataWatch(True, watching=f"{spec.expression} (watchpoint {watch.adapter_id})", value=value)
+        return DataWatch(
+            True, watching=_watching(f"{spec.expression} (watchpoint {watch.adapter_id})", spec), value=value
+        )
 
     async def _console(self, command: str, frame_id: int | None) -> str:
         return (await self._evaluate(command, frame_id, "repl")).value
@@ -321,34 +325,58 @@ class AdapterWatches:
         return enabled[0] if len(enabled) == 1 else None  # no ids given, but only one watch can have stopped
 
     async def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
-        """A data-breakpoint stop in pairdbg's terms: our id, and `expr old → new` with the new value read now."""
+        """A data-breakpoint stop in pairdbg's terms: our id, and `expr old → new` with the new value read now. A
+        log-only watch's stop carries its change-log line under LOG_LINE: it is recorded, and the program continued."""
         watch = self._hit(body)
         if watch is None:
             return body
-        new = await self._value_at_stop(watch, body.get("threadId"))
+        new, top = await self._value_at_stop(watch, body.get("threadId"))
         old = watch.value if watch.value is not None and not watch.condition else NOT_KNOWN
         watch.value = new
-        shown_new = new if new is not None else "(new value not readable here)"
+        shown_new = cap(new) if new is not None else "(new value not readable here)"
+        if watch.log_only:
+            change = {
+                "time": time.time(),
+                "id": watch.id,
+                "expression": watch.expression,
+                "old": cap(old),
+                "new": shown_new,
+                "file": top.file if top else None,
+                "line": top.line if top else None,
+                "function": top.name if top else None,
+                "thread": body.get("threadId"),
+            }
+            return {**body, LOG_LINE: change_line(change)}
         return {
             **body,
             "reason": "data breakpoint",
-            "description": f"data breakpoint {watch.id}: {watch.expression} {old} → {shown_new}",
+            "description": f"data breakpoint {watch.id}: {watch.expression} {cap(old)} → {shown_new}",
             "hitBreakpointIds": [watch.id],
         }
 
-    async def _value_at_stop(self, watch: AdapterWatch, thread_id: int | None) -> str | None:
+    async def _value_at_stop(self, watch: AdapterWatch, thread_id: int | None) -> tuple[str | None, RawFrame | None]:
         """The expression in the nearest frame of the function it was set in (a local there is the watched one;
-        a same-named local of the writing function may not be), else in the top frame."""
+        a same-named local of the writing function may not be), else in the top frame; and the top frame."""
         if thread_id is None:
-            return None
+            return None, None
         try:
             frames, _ = await self._stack(thread_id, 0, 50)
         except DebugError:
-            return None
+            return None, None
         if not frames:
-            return None
+            return None, None
         frame = next((f for f in frames if f.name == watch.function), frames[0])
-        return await self._current(watch.expression, frame.id)
+        return await self._current(watch.expression, frame.id), frames[0]
+
+
+def _watching(what: str, spec: DataBreakpointSpec) -> str:
+    if spec.log_only:  # a hardware watchpoint cannot only log: pairdbg continues the program after each write
+        return f"{what}; log only: each write stops the program for a moment while pairdbg records it"
+    return what
+
+
+def cap(value: str) -> str:
+    return value if len(value) <= MAX_VALUE else value[: MAX_VALUE - 1] + "…"
 
 
 def _first_line(text: str) -> str:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..base import Capabilities, DataBreakpointSpec, DataWatch, RawFrame, StepKind
 from ..errors import DebugError, ErrorCode
-from .adapterwatch import AdapterWatches, WatchCommands
+from .adapterwatch import LOG_LINE, AdapterWatches, WatchCommands
 from .backend import DapBackend
 
 BUILTIN = Path(__file__).with_name("profiles")
@@ -210,13 +210,20 @@ class ProfileLaunch(DapBackend):
             super()._on_event(event, body)
 
     async def _deliver_data_stop(self, body: dict[str, Any]) -> None:
+        logged = None
         try:
             body = await self.data_watches.annotate_stop(body)
+            logged = body.pop(LOG_LINE, None)
+            if logged is not None:  # a log-only watch: record the change and go on, as if it never stopped
+                if self.listener is not None:
+                    self.listener.on_output("changes", logged)
+                await self.resume(body.get("threadId"))
         except DebugError:
-            pass  # the adapter's own stop is still a stop; its values could not be read
+            logged = None  # the adapter's own stop is still a stop; its values could not be read, or it stayed
         finally:
             held, self._held = self._held or [], None
-            super()._on_event("stopped", body)
+            if logged is None:
+                super()._on_event("stopped", body)
             for event, later in held:
                 self._on_event(event, later)
 
