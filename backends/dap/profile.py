@@ -222,10 +222,11 @@ class ProfileLaunch(DapBackend):
             logged = None  # the adapter's own stop is still a stop; its values could not be read, or it stayed
         finally:
             held, self._held = self._held or [], None
-            if logged is None:
-                super()._on_event("stopped", body)
-            for event, later in held:
-                self._on_event(event, later)
+            if not self._closing:  # a session that is ending has nothing to report to
+                if logged is None:
+                    super()._on_event("stopped", body)
+                for event, later in held:
+                    self._on_event(event, later)
 
     # ----- data breakpoints (adapterwatch.py) -------------------------------------------------------------------
 
@@ -253,9 +254,9 @@ class ProfileLaunch(DapBackend):
 
     async def close(self, terminate: bool = True) -> None:
         await super().close(terminate)
-        task = getattr(self, "_stdout_task", None)
-        if task is not None:
-            task.cancel()
+        for task in (getattr(self, "_stdout_task", None), self._annotating):
+            if task is not None:
+                task.cancel()
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         return "launch", fill(self.profile.launch, self.values)
