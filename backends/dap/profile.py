@@ -17,8 +17,9 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, Field, ValidationError, field_validator
 
-from ..base import Capabilities
+from ..base import Capabilities, DataBreakpointSpec, DataWatch, RawFrame, StepKind
 from ..errors import DebugError, ErrorCode
+from .adapterwatch import LOG_LINE, AdapterWatches, WatchCommands
 from .backend import DapBackend
 
 BUILTIN = Path(__file__).with_name("profiles")
@@ -43,6 +44,10 @@ class AdapterProfile(BaseModel):
     hide_variables: list[str] = Field(default_factory=list, description="variable names never shown")
     output_noise: list[str] = Field(default_factory=list, description="the adapter's own lines, kept out of output")
     install_hint: str = ""
+    watch_commands: WatchCommands | None = Field(
+        None, description="the debugger's own watchpoint commands, for an adapter without DAP data breakpoints"
+    )
+    data_breakpoints_hint: str = Field("", description="where to get data breakpoints when this adapter has none")
 
     @field_validator("features")
     @classmethod
@@ -136,6 +141,20 @@ class ProfileLaunch(DapBackend):
             "env_list": [f"{k}={v}" for k, v in env.items()],
             "stop_on_entry": stop_on_entry,
         }
+        self.data_watches = AdapterWatches(
+            self._req,
+            self.evaluate,
+            self.stack,
+            self.variables,
+            lambda: self.adapter_capabilities,
+            profile.name,
+            profile.data_breakpoints_hint or None,
+            profile.watch_commands,
+        )
+        self._frame_names: dict[int, str] = {}  # frames of the current stop, by id: where a watch was set
+        # A data-breakpoint stop is delivered once its values are read; events after it wait behind it.
+        self._held: list[tuple[str, dict[str, Any]]] | None = None
+        self._annotating: asyncio.Task[None] | None = None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         if self.profile.transport == "stdio":
@@ -182,13 +201,62 @@ class ProfileLaunch(DapBackend):
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "output" and any(noise in body.get("output", "") for noise in self.profile.output_noise):
             return
-        super()._on_event(event, body)
+        if self._held is not None:
+            self._held.append((event, body))
+        elif event == "stopped" and self.data_watches.is_data_stop(body):
+            self._held = []
+            self._annotating = asyncio.create_task(self._deliver_data_stop(body))
+        else:
+            super()._on_event(event, body)
+
+    async def _deliver_data_stop(self, body: dict[str, Any]) -> None:
+        logged = None
+        try:
+            body = await self.data_watches.annotate_stop(body)
+            logged = body.pop(LOG_LINE, None)
+            if logged is not None:  # a log-only watch: record the change and go on, as if it never stopped
+                if self.listener is not None:
+                    self.listener.on_output("changes", logged)
+                await self.resume(body.get("threadId"))
+        except DebugError:
+            logged = None  # the adapter's own stop is still a stop; its values could not be read, or it stayed
+        finally:
+            held, self._held = self._held or [], None
+            if not self._closing:  # a session that is ending has nothing to report to
+                if logged is None:
+                    super()._on_event("stopped", body)
+                for event, later in held:
+                    self._on_event(event, later)
+
+    # ----- data breakpoints (adapterwatch.py) -------------------------------------------------------------------
+
+    async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
+        return await self.data_watches.arm(spec, frame_id, self._frame_names.get(frame_id, ""))
+
+    async def clear_data_breakpoint(self, bp_id: str) -> None:
+        await self.data_watches.clear(bp_id)
+
+    async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        await self.data_watches.update(bp_id, enabled, condition)
+
+    async def stack(self, thread_id: int, start: int = 0, levels: int = 20) -> tuple[list[RawFrame], int]:
+        frames, total = await super().stack(thread_id, start, levels)
+        self._frame_names.update((f.id, f.name) for f in frames)
+        return frames, total
+
+    async def resume(self, thread_id: int | None) -> None:
+        self._frame_names.clear()  # frame ids last one stop
+        await super().resume(thread_id)
+
+    async def step(self, kind: StepKind, thread_id: int | None) -> None:
+        self._frame_names.clear()
+        await super().step(kind, thread_id)
 
     async def close(self, terminate: bool = True) -> None:
         await super().close(terminate)
-        task = getattr(self, "_stdout_task", None)
-        if task is not None:
-            task.cancel()
+        for task in (getattr(self, "_stdout_task", None), self._annotating):
+            if task is not None:
+                task.cancel()
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         return "launch", fill(self.profile.launch, self.values)
