@@ -8,6 +8,7 @@ from __future__ import annotations
 import pytest
 
 from pairdbg.backends.focus import HUMAN
+from pairdbg.tui import agent_marks
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.stack import StackPane
@@ -35,7 +36,9 @@ def tree_labels(tree: VariablesTree) -> list[str]:
 
 @pytest.mark.asyncio
 @pytest.mark.timeout(120)
-async def test_the_person_sees_where_the_agent_looks_follows_it_and_hands_focus_over(hub, registry, mcp_service):
+async def test_the_person_sees_where_the_agent_looks_follows_it_and_hands_focus_over(
+    hub, registry, mcp_service, monkeypatch
+) -> None:
     app = PairDbgApp(hub, registry)
     async with app.run_test(size=SIZE) as pilot, http_client(mcp_service.url, mcp_service.token) as agent:
         started = await agent.call_tool(
@@ -106,9 +109,20 @@ async def test_the_person_sees_where_the_agent_looks_follows_it_and_hands_focus_
         handed = (await agent.call_tool("get_focus", {})).structured_content["handed"]
         assert handed["current"] is False
 
+        # Marks fade: dim after FRESH_S, gone after FADE_S (shortened here); a read makes it fresh again.
+        monkeypatch.setattr(agent_marks, "FRESH_S", 0.3)
+        monkeypatch.setattr(agent_marks, "FADE_S", 0.8)
+        await agent.call_tool("get_source_context", {"session_id": sid, "file": DEMO, "line": 25, "context": 0})
+        await until(lambda: mark in source.line_text(25), "a fresh mark on line 25", pilot=pilot)
+        assert source.agent_marks[(DEMO, 25)].fresh
+        dimmed = lambda: getattr(source.agent_marks.get((DEMO, 25)), "fresh", True) is False  # noqa: E731
+        await until(dimmed, "the mark dims", pilot=pilot)
+        await until(lambda: "◆" not in source.line_text(25), "the mark goes", pilot=pilot)
+        assert (DEMO, 25) not in source.agent_marks
+
 
 @pytest.mark.asyncio
-async def test_the_persons_reads_move_no_agent_focus(hub, registry, mcp_service):
+async def test_the_persons_reads_move_no_agent_focus(hub, registry, mcp_service) -> None:
     """The person's own panes read through the same actions; only agents' reads become marks."""
     async with http_client(mcp_service.url, mcp_service.token) as agent:
         started = await agent.call_tool(
