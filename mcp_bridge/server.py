@@ -55,7 +55,7 @@ First call per task:
 - failing tests: debug_tests(args) -> stops at the failing line
 - a running program or browser: attach(target='host:port')
 - a web page with the debug-bridge SDK: get_bridge_info; a React Native app: debug_health_check
-- what the person looks at or handed you: get_focus; tell them what you think: post_note(text, on='file:line')
+- what the person looks at: get_focus; tell them what you think: post_note(text, on='file:line')
 Then step_over/step_into/step_out or continue_execution: each returns the next stop report, or running +
 pending=true (call wait_for_stop). Read with handles from the report: get_variables(ref='@v3'),
 evaluate_expression(expression, frame='@f1'); valid until it resumes. restart_debugging keeps

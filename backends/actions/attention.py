@@ -139,7 +139,7 @@ async def post_note(hub: Hub, p: NoteParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_focus",
-        "What the person is looking at: session, frame, line, variable, expression.",
+        "What the person is looking at (session, frame, line, variable, expression) and last handed you.",
         FocusParams,
         get_focus,
         "Person's focus",
