@@ -460,11 +460,11 @@ class SourceView(ScrollView, can_focus=True):
             segments.append(Segment("›", self.get_component_rich_style("source--gutter")))
         else:
             segments.append(Segment(" "))
-        segments.append(Segment(f"{line:>5}", self.get_component_rich_style("source--gutter")))
         agent = self.agent_marks.get((self.path, line)) if self.path else None
-        if agent is not None:
+        if agent is None:
+            segments.append(Segment(f"{line:>5} ", self.get_component_rich_style("source--gutter")))
+        else:  # the number's trailing space becomes the agent's ◆
+            segments.append(Segment(f"{line:>5}", self.get_component_rich_style("source--gutter")))
             style = self.get_component_rich_style("source--agent" if agent.fresh else "source--agent-faded")
             segments.append(Segment("◆", style))
-        else:
-            segments.append(Segment(" "))
         return Strip(segments)
