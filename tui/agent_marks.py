@@ -118,15 +118,18 @@ class AgentMarks:
                 frames.setdefault(focus.frame, mark)
                 if focus.variable is not None and focus.variable.key:
                     variables.setdefault(focus.variable.key, mark)
-        self.app.query_one(SourceView).set_agent_marks(lines)
-        self.app.query_one(StackPane).set_agent_marks(frames)
-        tree = self.app.query_one(VariablesTree)
-        tree.set_agent_marks(self._tree_marks(tree, variables) if session is not None and variables else {})
+        # Marks are decoration: a pane that is not mounted (the app composing or quitting) is skipped.
+        for source in self.app.query("#source").results(SourceView):
+            source.set_agent_marks(lines)
+        for stack in self.app.query("#stack").results(StackPane):
+            stack.set_agent_marks(frames)
+        for tree in self.app.query("#variables").results(VariablesTree):
+            tree.set_agent_marks(self._tree_marks(tree, variables) if session is not None and variables else {})
         if self._fade_timer is not None:
             self._fade_timer.stop()
             self._fade_timer = None
         if next_change is not None:
-            self._fade_timer = self.app.set_timer(max(next_change, 0.05), self.show)
+            self._fade_timer = self.app.set_timer(max(next_change, 0.05), self.app.show_agent_marks)
 
     def _tree_marks(self, tree: VariablesTree, by_key: dict[str, AgentMark]) -> dict[str, AgentMark]:
         """The person's tree has its own handles for the values an agent read: match them by variable key."""

@@ -27,7 +27,7 @@ from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
 from .keys import KeysScreen, keys_text
-from .controller import Controller
+from .controller import Controller, after_teardown_ignored
 from .messages import HubChanged
 from .navigation import Navigator
 from .page_view import PageView, is_bridge
@@ -286,8 +286,14 @@ class PairDbgApp(Controller):
         self.agent_marks.hand_over()
 
     @on(AgentLooked)
+    @after_teardown_ignored
     def handle_agent_looked(self, message: AgentLooked) -> None:
         self.agent_marks.agent_looked(message.actor)
+
+    @after_teardown_ignored
+    def show_agent_marks(self) -> None:
+        """A mark dims or goes (agent_marks' timer); dropped while the app quits."""
+        self.agent_marks.show()
 
     def action_reveal_secrets(self) -> None:
         """Show or mask, for the selected session, the values agents get redacted."""
