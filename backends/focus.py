@@ -3,8 +3,10 @@ the console's last expression) and the newest stop each was shown.
 
 Kept in the core so the person and each agent are alike: the TUI's selection is the person's Focus, and
 `wait_for_stop` answers an agent from what its own replies have shown it. A change of what an actor looks at is a
-`FocusChanged` event (MCP turns the person's into `debug://focus/human` notifications). Only the TUI moves the
-person's Focus: no action sets it, so nothing an agent sends can move the person's cursor.
+`FocusChanged` event (MCP turns the person's into `debug://focus/human` notifications; the TUI shows an agent's as
+a ◆ mark). An agent's Focus moves with what it reads (`agent_read`: a frame, a file, a variable). Only the TUI moves
+the person's Focus: no action sets it, so nothing an agent sends can move the person's cursor. What the person hands
+over (`hand_over`, also the TUI's alone) is a copy of their Focus that agents read in `get_focus`.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from typing import TYPE_CHECKING, Any
 
 from .events import Event, EventBus
 from .models import Phase, StopReport
+from .policy import is_agent
 
 if TYPE_CHECKING:
     from .hub import Hub
@@ -50,6 +53,7 @@ class VariableLook:
     type: str | None = None
     handle: str | None = None
     stop: int | None = None
+    key: str | None = None  # the same variable under another handle of that stop (queries.variable_key)
 
 
 @dataclass
@@ -62,6 +66,8 @@ class Focus:
     line: int | None = None
     variable: VariableLook | None = None
     expression: str | None = None  # the console's last expression
+    #: the stop the frame and variable were read at (an agent's; the person's always show the current stop)
+    read_at_stop: int | None = None
     changed_at: float = 0.0
     #: session id -> the newest stop number a reply or a view has shown this actor
     seen: dict[str, int] = field(default_factory=dict)
@@ -106,6 +112,22 @@ class Focus:
         return self.seen.get(session_id)
 
 
+@dataclass(frozen=True)
+class Handed:
+    """What the person handed the agents: their Focus as it was when they pressed the key."""
+
+    session_id: str | None
+    thread_id: int | None
+    frame: str
+    frame_place: FramePlace | None
+    file: str | None
+    line: int | None
+    variable: VariableLook | None
+    expression: str | None
+    stop: int | None  # the session's stop then (the frame and variable handles belong to it)
+    at: float
+
+
 class Focuses:
     """Every actor's Focus; an actor met for the first time looks at nothing yet. `attached` holds the actors
     whose front end is up (the person while the TUI runs)."""
@@ -114,6 +136,7 @@ class Focuses:
         self._by_actor: dict[str, Focus] = {}
         self._bus = bus
         self.attached: set[str] = set()
+        self.handed: Handed | None = None  # the person's latest hand-over
 
     def of(self, actor: str) -> Focus:
         focus = self._by_actor.get(actor)
@@ -132,6 +155,35 @@ class Focuses:
         if actor in self.attached:
             self.attached.discard(actor)
             self._announce(actor)
+
+    def agent_read(self, actor: str, session_id: str | None, stop: int | None, **changes: Any) -> bool:
+        """An agent read a frame, a file or a variable (`changes` as in Focus.look): its Focus moves there (announced
+        even when it was there already), which the TUI shows as that agent's mark. Anyone else's read (the person's
+        panes call actions too) moves nothing; False then.
+        A file read outside any session (`session_id` None) keeps the agent's session."""
+        if not is_agent(actor):
+            return False
+        if session_id is not None:
+            changes["session_id"] = session_id
+        focus = self.of(actor)
+        if not focus.look(read_at_stop=stop, **changes):
+            focus.changed_at = time.time()  # read again: the mark is fresh again (and a following person follows)
+            self._announce(actor)
+        return True
+
+    def agents(self) -> list[tuple[str, Focus]]:
+        """The agents' Focuses, the most recently changed first."""
+        found = [(a, f) for a, f in self._by_actor.items() if is_agent(a) and f.changed_at]
+        return sorted(found, key=lambda pair: pair[1].changed_at, reverse=True)
+
+    def hand_over(self, stop: int | None) -> Handed:
+        """The person puts their selection in the agents' view (`get_focus`, `debug://focus/human`); `stop` is the
+        selected session's stop number now. Announced as a change of the person's focus."""
+        f = self.of(HUMAN)
+        place = (f.session_id, f.thread_id, f.frame, f.frame_place, f.file, f.line)
+        self.handed = Handed(*place, f.variable, f.expression, stop, time.time())
+        self._announce(HUMAN)
+        return self.handed
 
     def _announce(self, actor: str) -> None:
         if self._bus is not None:
@@ -194,5 +246,30 @@ def person_view(hub: Hub) -> dict[str, Any]:
     if focus.expression is None:
         unknown.append("nothing evaluated in the console yet")
     view["changed_at"] = focus.changed_at or None
+    view["handed"] = handed_view(hub)
     view["unknown"] = unknown
+    return view
+
+
+def handed_view(hub: Hub) -> dict[str, Any] | None:
+    """What the person last handed over, as data: where, and whether its handles still belong to the current stop."""
+    h = hub.focus.handed
+    if h is None:
+        return None
+    session = hub.sessions.get(h.session_id) if h.session_id else None
+    current = (
+        session is not None and session.phase == Phase.PAUSED and h.stop is not None and session.stop_number == h.stop
+    )
+    view: dict[str, Any] = {"session_id": h.session_id, "stop": h.stop, "current": current, "at": h.at}
+    if h.session_id is not None:
+        frame: dict[str, Any] = {"handle": h.frame, "thread_id": h.thread_id}
+        if h.frame_place is not None:
+            frame.update(function=h.frame_place.function, file=h.frame_place.file, line=h.frame_place.line)
+        view["frame"] = frame
+    if h.file is not None:
+        view["cursor"] = {"file": h.file, "line": h.line}
+    if h.variable is not None:
+        v = h.variable
+        view["variable"] = {"name": v.name, "value": v.value, "type": v.type, "handle": v.handle}
+    view["expression"] = h.expression
     return view

@@ -181,6 +181,43 @@ async def call_stack(
     return frames, total
 
 
+async def frame_place(session: Session, frame: str) -> tuple[FrameView | None, int | None]:
+    """Where a frame handle of the current stop is, and its thread, from what the stop has read (the report's
+    frames, else the stop's snapshot, which reads a thread's frames once). (None, None) for a handle it has not
+    listed (a library frame, a stale or unknown handle): what an agent read is then only its handle."""
+    stop = session.last_stop
+    if stop is None or session.phase != Phase.PAUSED:
+        return None, None
+    handle = "@" + frame.strip().lstrip("@")
+    for view in stop.stack:
+        if view.handle == handle:
+            return view, stop.thread_id
+    body = handle.removeprefix("@f")
+    thread, _, index = body.rpartition(".") if "." in body else (str(stop.thread_id), "", body)
+    if not (index.isdigit() and thread.isdigit()):
+        return None, None
+    try:
+        frames, _ = await call_stack(session, int(thread), int(index), 1)
+    except DebugError:
+        return None, None
+    return (frames[0] if frames else None), int(thread)
+
+
+def variable_key(session: Session, handle: str | None) -> str | None:
+    """What makes two handles of one stop the same variable, for marking the one an agent expanded in the person's
+    tree (their handles differ: each read hands out new ones): its frame and expression path, else the target's
+    own reference. None for an unknown or expired handle."""
+    if not handle:
+        return None
+    try:
+        ref = session.handles.variable(handle)
+    except DebugError:
+        return None
+    if ref.evaluate_name:
+        return f"{ref.frame_id}:{ref.evaluate_name}"
+    return f"ref:{ref.ref}" if ref.ref else None
+
+
 async def scopes(session: Session, frame: str | None) -> list[VariableView]:
     """Scopes of a frame of the current stop, each with a @vN handle."""
     frame_id = session.handles.frame_id(frame)

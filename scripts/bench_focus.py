@@ -1,9 +1,12 @@
-"""Benchmark: the person's selection in the TUI -> the agent's `debug://focus/human` notification (target <= 50 ms).
+"""Benchmark: the person's selection in the TUI -> the agent's `debug://focus/human` notification (target <= 50 ms),
+and an agent's read -> its ◆ mark in the person's source pane (target <= 100 ms).
 
 One process, as in a real run: the TUI (driven by Textual's pilot, headless), the MCP endpoint over Streamable HTTP
 and a real MCP client listening for resource updates, on one debugpy session stopped in the demo. Each sample is a
 key the person presses (moving the source cursor, or the variables pane's selection) until the agent's client has
-the notification; pilot's own wait for the key to be handled is included.
+the notification; pilot's own wait for the key to be handled is included. The other way, each sample is the agent's
+get_local_variables on the other frame until the person's source pane renders the mark on that frame's line (the
+widget's own render of that row, which the next screen refresh paints; headless, so no terminal write is timed).
 Run: .venv/bin/python scripts/bench_focus.py [--runs 30]
 """
 
@@ -57,7 +60,7 @@ async def measure(runs: int) -> dict[str, list[float]]:
     core_to_agent: list[float] = []
     try:
         async with app.run_test(size=(160, 45)) as pilot, http_client(service.url, service.token) as agent:
-            await agent.call_tool(
+            started = await agent.call_tool(
                 "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}
             )
             source = app.query_one(SourceView)
@@ -99,6 +102,9 @@ async def measure(runs: int) -> dict[str, list[float]]:
                         while not arrived.empty():
                             arrived.get_nowait()
                 listener.cancel()
+            figures["agent's read -> ◆ mark"] = await agent_read_to_mark(
+                app, hub, agent, started.structured_content["session_id"], runs
+            )
     finally:
         await service.stop()
         await hub.shutdown()
@@ -106,12 +112,35 @@ async def measure(runs: int) -> dict[str, list[float]]:
     return figures
 
 
+async def agent_read_to_mark(app, hub, agent, sid: str, runs: int) -> list[float]:
+    """The agent reads @f1 and @f0 in turn (lines 18 and 13); each sample ends when the person's source pane shows
+    the agent's mark on the new line and no longer on the old one."""
+    source = app.query_one(SourceView)
+    await agent.call_tool("get_local_variables", {"session_id": sid, "frame": "@f0"})
+    actor = next(a for a, _ in hub.focus.agents())
+    mark = f"◆ {actor.removeprefix('agent:')}"
+    samples: list[float] = []
+    for i in range(runs):
+        (frame, line), (_, old) = ((("@f1", 18), ("@f0", DEMO_BP_LINE)), (("@f0", DEMO_BP_LINE), ("@f1", 18)))[i % 2]
+        start = time.perf_counter()
+        call = asyncio.create_task(agent.call_tool("get_local_variables", {"session_id": sid, "frame": frame}))
+        while mark not in source.line_text(line) or mark in source.line_text(old):
+            if time.perf_counter() - start > 5:
+                raise TimeoutError("the agent's mark never showed")
+            await asyncio.sleep(0.001)
+        samples.append((time.perf_counter() - start) * 1000)
+        await call
+        await asyncio.sleep(0.05)
+    return samples
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
     args = parser.parse_args()
     figures = asyncio.run(measure(args.runs))
-    print("person's selection -> agent's debug://focus/human notification, ms (target <= 50):")
+    print("person's selection -> agent's debug://focus/human notification, ms (target <= 50);")
+    print("agent's read -> its mark in the person's source pane, ms (target <= 100):")
     for name, values in figures.items():
         print(median_line(name, values, 30))
 

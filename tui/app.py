@@ -20,13 +20,14 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import AgentMode
 from pairdbg.backends.samples import DEMO
 
+from .agent_marks import AgentLooked, AgentMarks
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
 from .footer import FittingFooter
 from .keys import KeysScreen, keys_text
-from .controller import Controller
+from .controller import Controller, after_teardown_ignored
 from .messages import HubChanged
 from .navigation import Navigator
 from .page_view import PageView, is_bridge
@@ -86,6 +87,8 @@ class PairDbgApp(Controller):
         Binding("ctrl+r", "toggle_rn", "RN app", priority=True),
         Binding("ctrl+b", "toggle_page", "Page", priority=True),
         Binding("ctrl+g", "agent_mode", "Agent mode", priority=True),
+        Binding("f7", "follow_agent", "Follow agent", show=False, priority=True),
+        Binding("f8", "hand_focus", "Hand focus to agent", show=False, priority=True),
         Binding("ctrl+q", "quit", "Quit", priority=True),
     ]
     KEYS_HELP = (
@@ -106,6 +109,8 @@ class PairDbgApp(Controller):
         "  switches it · Call stack: l lists the library frames the debugger hides\n"
         "ctrl+p command palette (every action) · ctrl+t theme · ctrl+b web page · ctrl+r RN app\n"
         "ctrl+g what agents may do (inspect → control → full) · s in Variables shows or masks secrets\n"
+        "◆ name: where an agent looks (source line, frame, variable; fades after a minute) · F7 follow the agent\n"
+        "  (your panes go where it looks) · F8 hand your selection to the agents (they read it with get_focus)\n"
         "ctrl+q quit"
     )
 
@@ -119,6 +124,7 @@ class PairDbgApp(Controller):
         self.launch = launch
         self.bridge = HubBridge(hub, self)
         self.navigator = Navigator(self)
+        self.agent_marks = AgentMarks(self)
         self.rn_service = find_rn_service(hub)
         self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         for spec in themes.load_themes().values():
@@ -273,6 +279,22 @@ class PairDbgApp(Controller):
         modes = list(AgentMode)
         current = self.hub.policy.mode
         self.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
+
+    def action_follow_agent(self) -> None:
+        self.agent_marks.toggle_follow()
+
+    def action_hand_focus(self) -> None:
+        self.agent_marks.hand_over()
+
+    @on(AgentLooked)
+    @after_teardown_ignored
+    def handle_agent_looked(self, message: AgentLooked) -> None:
+        self.agent_marks.agent_looked(message.actor)
+
+    @after_teardown_ignored
+    def show_agent_marks(self) -> None:
+        """A mark dims or goes (agent_marks' timer); dropped while the app quits."""
+        self.agent_marks.show()
 
     def action_reveal_secrets(self) -> None:
         """Show or mask, for the selected session, the values agents get redacted."""

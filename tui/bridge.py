@@ -12,6 +12,7 @@ from pairdbg.backends.focus import HUMAN, FocusChanged
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import OutputEntry
 
+from .agent_marks import AgentLooked
 from .messages import ActivityReady, HubChanged, OutputReady, PageChanged
 from .rn_view import RnChanged
 
@@ -44,7 +45,8 @@ class HubBridge:
                 self._output_posted = True
                 self.app.post_message(OutputReady())
         elif isinstance(event, FocusChanged):
-            return  # the person's own selection, made here; agents' focus is not shown yet
+            if event.actor != HUMAN:  # the person's own selection is made here; an agent's is marked
+                self.app.post_message(AgentLooked(event.actor))
         elif isinstance(event, ActionPerformed):
             self.app.post_message(ActivityReady(event))
         elif isinstance(event, ResourceChanged) and event.uri.startswith("bridge://"):

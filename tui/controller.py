@@ -61,6 +61,7 @@ if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
     from pairdbg.backends.hub import Hub
 
+    from .agent_marks import AgentMarks
     from .bridge import HubBridge
 
 log = logging.getLogger(__name__)
@@ -98,6 +99,7 @@ class Controller(App[None]):
     registry: Registry
     http: Any
     bridge: HubBridge
+    agent_marks: AgentMarks
     agents_connected: int = 0  # from AgentsChanged
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -389,6 +391,7 @@ class Controller(App[None]):
             tree.fill(first.id, tree.generation, data.first_scope_children, data.first_scope_total)
             first.expand()
         self.refresh_watches()
+        self.agent_marks.show()  # the new rows' agent marks (the tree's handles are new)
 
     @on(FrameFailed)
     @after_teardown_ignored
@@ -506,6 +509,7 @@ class Controller(App[None]):
             tree.fail(message.node_id, message.generation, "(could not load: see the console)")
         else:
             tree.fill(message.node_id, message.generation, message.views, message.total)
+            self.agent_marks.show()
 
     # ----- actions the person runs ------------------------------------------------------------------------------
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
@@ -25,6 +26,9 @@ from pygments.util import ClassNotFound
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.models import BreakpointView, VariableView
 from pairdbg.backends.source import lines_of
+
+if TYPE_CHECKING:
+    from .agent_marks import AgentMark
 
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
 INLINE_VALUE = 24  # longest value shown inline (then an ellipsis)
@@ -111,6 +115,8 @@ class SourceView(ScrollView, can_focus=True):
     SourceView > .source--disabled { color: $text-muted; }
     SourceView > .source--inline { color: $text-muted; text-style: italic; }
     SourceView > .source--match { background: $warning 40%; }
+    SourceView > .source--agent { color: $agent-color; text-style: bold; }
+    SourceView > .source--agent-faded { color: $agent-color 45%; }
     """
     COMPONENT_CLASSES = {
         "source--gutter",
@@ -122,6 +128,8 @@ class SourceView(ScrollView, can_focus=True):
         "source--disabled",
         "source--inline",
         "source--match",
+        "source--agent",
+        "source--agent-faded",
     }
     BINDINGS = [
         Binding("up", "cursor(-1)", "Up", show=False),
@@ -166,6 +174,8 @@ class SourceView(ScrollView, can_focus=True):
         self._highlighted: list[Text] = []
         self._syntax_style = "monokai"
         self._message = "No source yet: ctrl+p → Start debugging"
+        #: (file, line) -> where an agent looks (tui/agent_marks.py): a ◆ after the line number and its name
+        self.agent_marks: dict[tuple[str, int], AgentMark] = {}
 
     # ----- what to show ---------------------------------------------------------------------------------------
 
@@ -288,6 +298,12 @@ class SourceView(ScrollView, can_focus=True):
             changed = set(lines.items()) ^ set(self.breakpoints.items())
             self.breakpoints = lines
             self._refresh_rows(*(line for line, _ in changed))
+
+    def set_agent_marks(self, marks: dict[tuple[str, int], AgentMark]) -> None:
+        if marks != self.agent_marks:
+            changed = set(marks.items()) ^ set(self.agent_marks.items())
+            self.agent_marks = dict(marks)
+            self._refresh_rows(*(line for (path, line), _ in changed if path == self.path))
 
     def set_syntax_style(self, style: str) -> None:
         if style != self._syntax_style:
@@ -414,11 +430,17 @@ class SourceView(ScrollView, can_focus=True):
         return strip.extend_cell_length(width, base)
 
     def _note(self, line: int) -> str | None:
-        """Dim text after a line: a pending or disabled breakpoint's reason, else the inline values."""
+        """Dim text after a line: a pending or disabled breakpoint's reason, else the inline values; led by the name
+        of an agent looking at it."""
         mark = self.breakpoints.get(line)
         if mark is not None and mark.note and (mark.state == "pending" or line == self.cursor_line):
-            return mark.note
-        return self._inline_note(line)
+            note = mark.note
+        else:
+            note = self._inline_note(line)
+        agent = self.agent_marks.get((self.path, line)) if self.path else None
+        if agent is not None:
+            return f"{agent.label}  {note}" if note else agent.label
+        return note
 
     def _gutter(self, line: int, base: Style) -> Strip:
         segments = []
@@ -438,5 +460,11 @@ class SourceView(ScrollView, can_focus=True):
             segments.append(Segment("›", self.get_component_rich_style("source--gutter")))
         else:
             segments.append(Segment(" "))
-        segments.append(Segment(f"{line:>5} ", self.get_component_rich_style("source--gutter")))
+        agent = self.agent_marks.get((self.path, line)) if self.path else None
+        if agent is None:
+            segments.append(Segment(f"{line:>5} ", self.get_component_rich_style("source--gutter")))
+        else:  # the number's trailing space becomes the agent's ◆
+            segments.append(Segment(f"{line:>5}", self.get_component_rich_style("source--gutter")))
+            style = self.get_component_rich_style("source--agent" if agent.fresh else "source--agent-faded")
+            segments.append(Segment("◆", style))
         return Strip(segments)

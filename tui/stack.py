@@ -15,20 +15,23 @@ Library frames the debugger hides (debugpy's justMyCode) leave a dim note where 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
 from textual import work
 from textual.binding import Binding
 from textual.message import Message
 from textual.widgets import OptionList
-from textual.widgets.option_list import Option
+from textual.widgets.option_list import Option, OptionDoesNotExist
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.models import FrameView, HiddenFrames, Phase
 from pairdbg.backends.session import Session
+
+if TYPE_CHECKING:
+    from .agent_marks import AgentMark
 
 ASYNC_MARK = "[async"  # the inspector's async callers are named "fn [async await]"
 
@@ -81,6 +84,7 @@ class StackPane(OptionList):
         self.hidden: list[HiddenFrames] = []  # the stop's runs of library frames the stack leaves out
         self.show_library = False  # the person's choice (l), kept across stops
         self._frames_by_handle: dict[str, FrameView] = {}
+        self.agent_marks: dict[str, AgentMark] = {}  # frame handle -> the agent that read it (tui/agent_marks.py)
 
     # ----- what the controller hands in --------------------------------------------------------------------------
 
@@ -133,6 +137,19 @@ class StackPane(OptionList):
         self.threads, self.tasks, self.frames = [], None, []
         self.clear_options()
         self.add_option(Option(Text(note, style="dim italic"), disabled=True))
+
+    def set_agent_marks(self, marks: dict[str, AgentMark]) -> None:
+        if marks != self.agent_marks:
+            self.agent_marks = dict(marks)
+            if self.stop_key is not None:
+                self.rebuild()
+
+    def index_of(self, handle: str) -> int | None:
+        """The row of a frame handle, if the tree shows it."""
+        try:
+            return self.get_option_index(handle)
+        except OptionDoesNotExist:  # a closed thread's frame, or another stop's
+            return None
 
     def frame_view(self, handle: str) -> FrameView | None:
         """Where a frame on the tree is (another thread's frames are not in the stop's list)."""
@@ -252,12 +269,12 @@ class StackPane(OptionList):
                     )
                 )
             style = "dim" if in_async or frame.library else ""
-            rows.append(
-                Option(
-                    Text(f"{indent}{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", style=style),
-                    id=frame.handle,
-                )
-            )
+            label = Text(f"{indent}{frame.handle:<4} {frame.function}  {where(frame.file, frame.line)}", style=style)
+            mark = self.agent_marks.get(frame.handle)
+            if mark is not None:
+                color = self.app.theme_variables.get("agent-color", "yellow")
+                label.append(f"  {mark.label}", style=f"bold {color}" if mark.fresh else f"dim {color}")
+            rows.append(Option(label, id=frame.handle))
             rows += [self._hidden_note(*note, indent) for note in notes.get(frame.handle, [])]
         if total > len(frames):
             rows.append(Option(Text(f"{indent}… {total - len(frames)} more frames", style="dim"), disabled=True))

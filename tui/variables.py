@@ -4,6 +4,7 @@ with more than BUCKET children get "[0..99]"-style bucket nodes, each loading it
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual.binding import Binding
@@ -15,6 +16,9 @@ from pairdbg.backends.models import VariableView
 from pairdbg.backends.redact import for_agent
 
 from . import variable_edits
+
+if TYPE_CHECKING:
+    from .agent_marks import AgentMark
 
 BUCKET = 100
 
@@ -74,6 +78,8 @@ class VariablesTree(Tree[VarNode]):
         self.reveal = False
         #: The one line the pane's bottom border says about the person's last data breakpoint key (b / B).
         self.said = ""
+        #: this tree's handle -> the agent that read that value (tui/agent_marks.py matches an agent's handle to it)
+        self.agent_marks: dict[str, AgentMark] = {}
 
     def reset(self, scopes: list[VariableView], note: str | None = None) -> None:
         self.generation += 1
@@ -146,7 +152,23 @@ class VariablesTree(Tree[VarNode]):
             label.append(masked, style="" if masked == view.value else "italic yellow")
         if view.type:
             label.append(f"  {view.type}", style="dim")
+        mark = self.agent_marks.get(view.handle) if view.handle else None
+        if mark is not None:
+            color = self.app.theme_variables.get("agent-color", "yellow")
+            label.append(f"  {mark.label}", style=f"bold {color}" if mark.fresh else f"dim {color}")
         return label
+
+    def set_agent_marks(self, marks: dict[str, AgentMark]) -> None:
+        if marks == self.agent_marks:
+            return
+        changed = {h for h in set(marks) | set(self.agent_marks) if marks.get(h) != self.agent_marks.get(h)}
+        self.agent_marks = dict(marks)
+        stack = list(self.root.children)
+        while stack:
+            node = stack.pop()
+            if node.data is not None and node.data.view is not None and node.data.handle in changed:
+                node.set_label(self.label(node.data.view))
+            stack.extend(node.children)
 
     # ----- the person's changes and copies (values.py holds the logic; these only read the node) ------------------
 

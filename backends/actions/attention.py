@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -57,9 +58,34 @@ def focus_text(view: dict[str, Any]) -> str:
         lines.append(f"  variable {var['name']} = {var['value']}{typ}{handle}{stale}")
     if view.get("expression"):
         lines.append(f"  console  {view['expression']}")
+    handed = view.get("handed")
+    if handed:
+        lines.extend(handed_lines(handed))
     if unknown:
         lines.append("Not known: " + "; ".join(unknown))
     return "\n".join(lines)
+
+
+def handed_lines(h: dict[str, Any]) -> list[str]:
+    """What the person handed over (a key in the TUI): "look here", with its place and handles."""
+    at = time.strftime("%H:%M:%S", time.localtime(h["at"]))
+    stale = "" if h["current"] else "; the program moved on since, its handles expired"
+    lines = [f"Handed to you at {at} ({h['session_id'] or 'no session'}, stop #{h['stop']}{stale}):"]
+    frame = h.get("frame")
+    if frame:
+        place = ""
+        if "function" in frame:
+            place = f" {frame['function']}  {render.where(frame.get('file'), frame.get('line'))}"
+        lines.append(f"  frame    {frame['handle']}{place}")
+    if h.get("cursor"):
+        lines.append(f"  cursor   {render.where(h['cursor']['file'], h['cursor']['line'])}  {h['cursor']['file']}")
+    var = h.get("variable")
+    if var:
+        handle = f"  {var['handle']}" if var.get("handle") and h["current"] else ""
+        lines.append(f"  variable {var['name']} = {var['value']}{handle}")
+    if h.get("expression"):
+        lines.append(f"  console  {h['expression']}")
+    return lines
 
 
 async def get_focus(hub: Hub, p: FocusParams, actor: str) -> Reply:
@@ -113,7 +139,7 @@ async def post_note(hub: Hub, p: NoteParams, actor: str) -> Reply:
 ACTIONS = [
     Action(
         "get_focus",
-        "What the person is looking at: session, frame, line, variable, expression.",
+        "What the person is looking at (session, frame, line, variable, expression) and last handed you.",
         FocusParams,
         get_focus,
         "Person's focus",

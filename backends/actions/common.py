@@ -4,6 +4,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, Field
 
+from .. import queries
+from ..focus import FramePlace, VariableLook
+from ..hub import Hub
+from ..models import Phase
+from ..policy import is_agent
 from ..session import ExecOutcome, Session
 from . import render
 from .registry import Reply
@@ -15,6 +20,36 @@ WAIT = Field(None, ge=0, le=300, description="default 10")
 
 class SessionParams(BaseModel):
     session_id: str = SID
+
+
+async def agent_looks(
+    hub: Hub,
+    actor: str,
+    session: Session | None,
+    frame: str | None = None,
+    variable: str | None = None,
+    **changes: object,
+) -> None:
+    """An agent read a frame (its place becomes the agent's source line), a variable (`variable`: the @vN it
+    expanded) or a file and line (`changes`): its Focus moves there and the person's TUI marks it. The person's reads
+    move nothing here (their panes set their own Focus)."""
+    if not is_agent(actor):
+        return
+    if session is None:
+        hub.focus.agent_read(actor, None, None, **changes)
+        return
+    stop = session.stop_number if session.phase == Phase.PAUSED else None
+    if frame is not None and frame != "global":
+        place, thread = await queries.frame_place(session, frame)
+        changes.update(frame="@" + frame.strip().lstrip("@"), thread_id=thread, variable=None)
+        changes["frame_place"] = FramePlace(place.function, place.file, place.line) if place is not None else None
+        if place is not None and place.file:
+            changes.update(file=place.file, line=place.line)
+    if variable is not None:
+        key = queries.variable_key(session, variable)
+        name = session.handles.variable(variable).name if key else variable
+        changes["variable"] = VariableLook(name, "", None, variable, stop, key)
+    hub.focus.agent_read(actor, session.id, stop, **changes)
 
 
 def _outcome_reply(session: Session, o: ExecOutcome, waited: float | None, actor: str) -> Reply:

@@ -13,7 +13,7 @@ from ..models import Phase
 from ..readable import check_readable
 from ..source import is_url, lines_of, shown
 from . import render
-from .common import SessionParams
+from .common import SessionParams, agent_looks
 from .registry import Action, Reply
 
 
@@ -46,6 +46,8 @@ async def get_call_stack(hub: Hub, p: StackParams, actor: str) -> Reply:
         | {key: True for key in ("library", "unwound") if getattr(f, key)}
         for f in frames
     ]
+    if frames:
+        await agent_looks(hub, actor, session, frames[0].handle)  # reading a stack is looking at its first frame
     if p.start + len(frames) < total:
         lines.append(f"… {total - p.start - len(frames)} more frames; pass start={p.start + len(frames)}")
     reply = {"session_id": session.id, "thread_id": thread, "frames": data, "total": total}
@@ -62,6 +64,7 @@ async def get_scopes(hub: Hub, p: FrameParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     queries.require_paused(session)
     views = await queries.scopes(session, p.frame)
+    await agent_looks(hub, actor, session, p.frame)
     text = "\n".join(f"{v.handle or '-':<6} {v.name}" + (f" ({v.value})" if v.value else "") for v in views)
     return Reply(
         text or "no scopes",
@@ -79,6 +82,7 @@ class VariablesParams(SessionParams):
 async def get_variables(hub: Hub, p: VariablesParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     views, total = await session.children(p.ref, p.start, p.count, p.names)
+    await agent_looks(hub, actor, session, variable=p.ref)
     text = f"{p.ref} ({total:,} children)\n" + "\n".join(render.variables_block(views, total, p.start, cursor=True))
     shown_to = p.start + len(views)
     return Reply(
@@ -102,6 +106,7 @@ async def get_local_variables(hub: Hub, p: LocalsParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     queries.require_paused(session)
     views, total = await queries.frame_locals(session, p.frame, p.count, p.include_special)
+    await agent_looks(hub, actor, session, p.frame)
     text = f"Locals of {p.frame} ({total}):\n" + "\n".join(render.variables_block(views, total))
     return Reply(
         text,
@@ -123,6 +128,8 @@ class EvaluateParams(SessionParams):
 async def evaluate_expression(hub: Hub, p: EvaluateParams, actor: str) -> Reply:
     session = hub.get(p.session_id)
     view = await session.evaluate(p.expression, p.frame, p.return_by_value)
+    paused = session.phase == Phase.PAUSED
+    await agent_looks(hub, actor, session, (p.frame or "@f0") if paused else None, expression=p.expression)
     handle = f"  {view.handle} to expand" if view.handle else ""
     text = f"{p.expression} = {view.value}" + (f"  ({view.type})" if view.type else "") + handle
     if view.length:  # cut: say how long it is and how to read the rest
@@ -177,6 +184,7 @@ async def get_source_context(hub: Hub, p: SourceParams, actor: str) -> Reply:
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"line {line} is past the end of {path} ({len(lines)} lines)")
     lo, hi = max(1, line - p.context), min(len(lines), line + p.context)
     rows = [{"line": n, "text": shown(lines[n - 1]), "current": n == line} for n in range(lo, hi + 1)]
+    await agent_looks(hub, actor, session, file=path, line=line)
     text = f"{path}\n" + "\n".join(f"{'>' if r['current'] else ' '}{r['line']:>5}| {r['text']}" for r in rows)
     return Reply(text, {"file": path, "lines": rows, "total_lines": len(lines)})
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pairdbg.backends.focus import TOP_FRAME, Focuses
+from pairdbg.backends.focus import TOP_FRAME, FocusChanged, Focuses, person_view
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Location, StopReport
 
@@ -70,3 +70,33 @@ def test_the_person_attaches_and_leaves():
     assert "no session is selected" in view["unknown"]
     hub.focus.detach("human")
     assert person_view(hub)["attached"] is False
+
+
+def test_an_agents_reads_move_its_focus_and_only_its_own():
+    hub = Hub()
+    heard: list[str] = []
+    hub.bus.add_listener(lambda e: heard.append(e.actor) if isinstance(e, FocusChanged) else None)
+    assert hub.focus.agent_read("human", "S1", 3, frame="@f1") is False  # the person's panes set their own
+    assert hub.focus.of("human").frame == TOP_FRAME and heard == []
+
+    assert hub.focus.agent_read("agent:a", "S1", 3, frame="@f1", file="/p/x.py", line=18)
+    a = hub.focus.of("agent:a")
+    assert (a.session_id, a.frame, a.line, a.read_at_stop) == ("S1", "@f1", 18, 3) and heard == ["agent:a"]
+    first = a.changed_at
+    hub.focus.agent_read("agent:a", "S1", 3, frame="@f1", file="/p/x.py", line=18)  # the same read again
+    assert heard == ["agent:a", "agent:a"] and a.changed_at >= first  # fresh again
+    hub.focus.agent_read("agent:b", None, None, file="/p/y.py", line=2)  # a file outside a session
+    assert hub.focus.of("agent:b").session_id is None
+    assert [actor for actor, _ in hub.focus.agents()] == ["agent:b", "agent:a"]  # the latest first
+
+
+def test_the_person_hands_a_copy_of_their_focus_over():
+    hub = Hub()
+    assert person_view(hub)["handed"] is None
+    person = hub.focus.of("human")
+    person.look(file="/p/x.py", line=7, expression="qty * 2")
+    handed = hub.focus.hand_over(None)
+    person.look(line=9)  # later moves do not change what was handed
+    view = person_view(hub)["handed"]
+    assert handed.line == 7 and view["cursor"] == {"file": "/p/x.py", "line": 7}
+    assert view["expression"] == "qty * 2" and view["current"] is False and "frame" not in view
