@@ -15,9 +15,6 @@ import ipaddress
 import socket
 from urllib.parse import urlparse
 
-import aiohttp
-from aiohttp.abc import AbstractResolver, ResolveResult
-
 from .errors import DebugError, ErrorCode
 
 Address = ipaddress.IPv4Address | ipaddress.IPv6Address
@@ -110,38 +107,3 @@ async def resolve(host: str, port: int, allowed: list[str], what: str = "debug t
 async def resolve_one(host: str, port: int, allowed: list[str], what: str = "debug targets") -> str:
     """The first checked address of `host`, to connect to instead of the name."""
     return (await resolve(host, port, allowed, what))[0][1]
-
-
-class CheckedResolver(AbstractResolver):
-    """aiohttp's name lookup through the allow-list: every connection an HTTP client makes is checked, whatever
-    URL led to it. (aiohttp skips the resolver for literal addresses; `http_client` checks those per request.)"""
-
-    def __init__(self, allowed: list[str], what: str) -> None:
-        self.allowed = list(allowed)
-        self.what = what
-
-    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET):
-        results: list[ResolveResult] = []
-        for fam, address in await resolve(host, port, self.allowed, self.what):
-            if family in (socket.AF_UNSPEC, fam):
-                results.append(
-                    ResolveResult(
-                        hostname=host, host=address, port=port, family=fam, proto=0, flags=socket.AI_NUMERICHOST
-                    )
-                )
-        if not results:
-            raise OSError(f"{host} has no address of the family asked for")
-        return results
-
-    async def close(self) -> None:
-        return None
-
-
-def http_client(allowed: list[str], what: str, timeout: float) -> aiohttp.ClientSession:
-    """An HTTP client whose every connection passes the allow-list (no proxy from the environment, no DNS cache).
-
-    Callers still pass allow_redirects=False and call `check_url` before each request, for literal addresses."""
-    connector = aiohttp.TCPConnector(resolver=CheckedResolver(allowed, what), use_dns_cache=False)
-    return aiohttp.ClientSession(
-        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout), trust_env=False
-    )

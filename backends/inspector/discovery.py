@@ -10,12 +10,14 @@ from __future__ import annotations
 import contextlib
 import json
 import re
+import socket
 from urllib.parse import urlparse
 
 import aiohttp
+from aiohttp.abc import AbstractResolver, ResolveResult
 
 from ..errors import DebugError, ErrorCode
-from ..hosts import check_host, check_url, http_client
+from ..hosts import check_host, check_url, resolve
 from .backend import Endpoint
 from .dialect import Dialect
 
@@ -37,6 +39,42 @@ def split_target(target: str) -> tuple[str, int, str]:
     if parsed.port is None:
         raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{target!r} has no port")
     return parsed.hostname, parsed.port, parsed.path or ""
+
+
+
+class CheckedResolver(AbstractResolver):
+    """aiohttp's name lookup through the allow-list: every connection an HTTP client makes is checked, whatever
+    URL led to it. (aiohttp skips the resolver for literal addresses; `http_client` checks those per request.)"""
+
+    def __init__(self, allowed: list[str], what: str) -> None:
+        self.allowed = list(allowed)
+        self.what = what
+
+    async def resolve(self, host: str, port: int = 0, family: socket.AddressFamily = socket.AF_INET):
+        results: list[ResolveResult] = []
+        for fam, address in await resolve(host, port, self.allowed, self.what):
+            if family in (socket.AF_UNSPEC, fam):
+                results.append(
+                    ResolveResult(
+                        hostname=host, host=address, port=port, family=fam, proto=0, flags=socket.AI_NUMERICHOST
+                    )
+                )
+        if not results:
+            raise OSError(f"{host} has no address of the family asked for")
+        return results
+
+    async def close(self) -> None:
+        return None
+
+
+def http_client(allowed: list[str], what: str, timeout: float) -> aiohttp.ClientSession:
+    """An HTTP client whose every connection passes the allow-list (no proxy from the environment, no DNS cache).
+
+    Callers still pass allow_redirects=False and call `check_url` before each request, for literal addresses."""
+    connector = aiohttp.TCPConnector(resolver=CheckedResolver(allowed, what), use_dns_cache=False)
+    return aiohttp.ClientSession(
+        connector=connector, timeout=aiohttp.ClientTimeout(total=timeout), trust_env=False
+    )
 
 
 async def _get(session: aiohttp.ClientSession, url: str, allowed: list[str]) -> tuple[int, str]:
