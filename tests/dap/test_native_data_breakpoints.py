@@ -32,6 +32,25 @@ def need(executable: str, hint: str) -> None:
         missing_target(f"{executable} not installed: {hint}")
 
 
+def built_watch_c(tmp_path: Path) -> tuple[Path, Path]:
+    """tests/c/watch.c compiled with debug information (gcc and lldb's adapter are real targets here)."""
+    need("gcc", "apt-get install gcc")
+    load_profiles()["lldb"].executable()
+    source = TESTS / "c" / "watch.c"
+    binary = tmp_path / "watch"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
+    return source, binary
+
+
+async def stopped_at_ready(registry, source: Path, binary: Path) -> str:
+    """The C program started and paused at its MARK:ready line; the shipped lldb profile keeps watchpoint commands."""
+    ready = [{"file": str(source), "line": marked(source, "MARK:ready")}]
+    started = await registry.run("start_debugging", {"program": str(binary), "language": "c", "breakpoints": ready}, ME)
+    sid = started.data["session_id"]
+    assert registry.hub.sessions[sid].backend.profile.watch_commands is not None, "lldb.json lost its watch_commands"
+    return sid
+
+
 async def watch_in_a_loop(registry, program: str, language: str, source: Path, expression: str, output: str):
     """Stop before the loop, watch `expression`: with an adapter that has data breakpoints, stop at the first two
     writes (old → new), at the last one only once a condition skips the one before, then remove it and run to the
@@ -83,27 +102,15 @@ async def watch_in_a_loop(registry, program: str, language: str, source: Path, e
 
 
 async def test_c_struct_field_through_the_lldb_profile(registry, tmp_path) -> None:
-    need("gcc", "apt-get install gcc")
-    load_profiles()["lldb"].executable()
-    source = TESTS / "c" / "watch.c"
-    binary = tmp_path / "watch"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
+    source, binary = built_watch_c(tmp_path)
     await watch_in_a_loop(registry, str(binary), "c", source, "tally.total", "total 6")
 
 
 async def test_c_watchpoints_beyond_the_hardware_limit_are_refused_by_lldb(registry, tmp_path) -> None:
     """x86-64 has four debug registers: lldb arms four watchpoints, and refuses the next in its own words. A disabled
     watch does not stop; the refused one is not listed."""
-    need("gcc", "apt-get install gcc")
-    load_profiles()["lldb"].executable()
-    source = TESTS / "c" / "watch.c"
-    binary = tmp_path / "watch"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
-    ready = [{"file": str(source), "line": marked(source, "MARK:ready")}]
-    started = await registry.run("start_debugging", {"program": str(binary), "language": "c", "breakpoints": ready}, ME)
-    sid = started.data["session_id"]
-    if registry.hub.sessions[sid].backend.profile.watch_commands is None:
-        pytest.skip("this lldb profile keeps no watchpoint commands")
+    source, binary = built_watch_c(tmp_path)
+    sid = await stopped_at_ready(registry, source, binary)
     armed, refusal = [], None
     for n in range(8):
         try:
@@ -133,16 +140,8 @@ async def test_c_watchpoints_beyond_the_hardware_limit_are_refused_by_lldb(regis
 
 async def test_c_log_only_records_every_write_and_runs_on(registry, tmp_path) -> None:
     """A hardware watchpoint always stops: a log-only one is continued by pairdbg after each write is recorded."""
-    need("gcc", "apt-get install gcc")
-    load_profiles()["lldb"].executable()
-    source = TESTS / "c" / "watch.c"
-    binary = tmp_path / "watch"
-    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
-    ready = [{"file": str(source), "line": marked(source, "MARK:ready")}]
-    started = await registry.run("start_debugging", {"program": str(binary), "language": "c", "breakpoints": ready}, ME)
-    sid = started.data["session_id"]
-    if registry.hub.sessions[sid].backend.profile.watch_commands is None:
-        pytest.skip("this lldb profile keeps no watchpoint commands")
+    source, binary = built_watch_c(tmp_path)
+    sid = await stopped_at_ready(registry, source, binary)
     await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": "BP1"}, ME)
     logged = await registry.run(
         "set_data_breakpoint", {"session_id": sid, "expression": "tally.total", "log_only": True}, ME
