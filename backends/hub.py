@@ -216,6 +216,17 @@ class Hub:
         """The registered service of this type (e.g. `hub.service(RnService)`), or None if this run has none."""
         return next((s for s in self.services if isinstance(s, kind)), None)
 
+    def require_service(self, kind: type[S], listener: str, short: str) -> S:
+        """`service(kind)`, or CAPABILITY_UNSUPPORTED for a registry built without the runtime's default services."""
+        svc = self.service(kind)
+        if svc is None:
+            raise DebugError(
+                ErrorCode.CAPABILITY_UNSUPPORTED,
+                f"this pairdbg runs no {listener} listener",
+                hint=f"start pairdbg normally (the runtime adds the {short} service)",
+            )
+        return svc
+
     def add_service(self, service) -> None:
         """Register a service before the registry is built (its actions become tools)."""
         self.services.append(service)

@@ -114,14 +114,7 @@ class StateParams(PageParams):
 
 
 def bridge_service(hub: Hub) -> BridgeService:
-    svc = hub.service(BridgeService)
-    if svc is None:  # a registry built without the runtime's default services
-        raise DebugError(
-            ErrorCode.CAPABILITY_UNSUPPORTED,
-            "this pairdbg runs no debug-bridge listener",
-            hint="start pairdbg normally (the runtime adds the debug-bridge service)",
-        )
-    return svc
+    return hub.require_service(BridgeService, "debug-bridge", "debug-bridge")
 
 
 def _check_handle(page: Page, target: dict[str, Any]) -> None:

@@ -67,14 +67,7 @@ NOT_CONNECTED_HINT = (
 
 
 def rn_service(hub: Hub) -> RnService:
-    svc = hub.service(RnService)
-    if svc is None:  # a registry built without the runtime's default services
-        raise DebugError(
-            ErrorCode.CAPABILITY_UNSUPPORTED,
-            "this pairdbg runs no React Native listener",
-            hint="start pairdbg normally (the runtime adds the RN service)",
-        )
-    return svc
+    return hub.require_service(RnService, "React Native", "RN")
 
 
 def no_app(svc: RnService) -> DebugError:
