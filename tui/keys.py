@@ -12,8 +12,16 @@ from textual.widget import Widget
 from textual.widgets import Label, Static
 
 
+def _terminal_alias(key: str) -> bool:
+    """f13-f24: how many terminals send shift+f1-f12; bound beside the shift form, never what a person presses."""
+    name = key.rsplit("+", 1)[-1]
+    return name.startswith("f") and name[1:].isdigit() and 13 <= int(name[1:]) <= 24
+
+
 def key_names(binding: Binding, app: App) -> str:
-    return " / ".join(app.get_key_display(Binding(key.strip(), "")) for key in binding.key.split(","))
+    keys = [key.strip() for key in binding.key.split(",")]
+    keys = [key for key in keys if not _terminal_alias(key)] or keys
+    return " / ".join(app.get_key_display(Binding(key, "")) for key in keys)
 
 
 def keys_text(app: App, notes: str) -> Text:

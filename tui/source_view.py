@@ -200,6 +200,7 @@ class SourceView(ScrollView, can_focus=True):
             opened = True
         else:
             opened = False
+            self._set_title()  # the stop may have come to the file being read (or left it)
         if line and move_cursor and path == self.path:
             # Centre only when the line is out of view (or near an edge): a step to the next lines repaints
             # the two marked rows instead of scrolling the whole pane.
@@ -325,8 +326,12 @@ class SourceView(ScrollView, can_focus=True):
         self.cursor_line = 1
         self.scroll_to(0, 0, animate=False)
         self.search = None
-        name = os.path.basename(path) if path else ""
-        elsewhere = path != self.stop_path and self.stop_line is not None
+        self._set_title()
+
+    def _set_title(self) -> None:
+        """`Source · pricing.py`, and how to get back when it is not the file the program stopped in."""
+        name = os.path.basename(self.path) if self.path else ""
+        elsewhere = self.path != self.stop_path and self.stop_line is not None
         self.border_title = f"Source · {name}" + (" (esc: back to the stop)" if elsewhere else "") if name else "Source"
 
     def _highlight(self) -> None:

@@ -145,9 +145,13 @@ async def test_open_a_second_module_break_there_before_it_loads_and_come_back(co
         await pilot.press("enter")
         await until(lambda: source.path == main and source.current_line == 13, "back through the stack", pilot=pilot)
 
+        # The program stops in the file being read: the title stops pointing back.
+        source.open_file(helper)
+        assert source.border_title == "Source · helper.py (esc: back to the stop)"
         await pilot.press("f5")
         await until(lambda: source.path == helper and source.current_line == 2, "the stop in helper", pilot=pilot)
         assert session.last_stop is not None and session.last_stop.hit_breakpoints == [bp.id]
+        assert source.border_title == "Source · helper.py"
 
 
 @pytest.mark.asyncio
