@@ -165,7 +165,7 @@ class StopRecorder:
             exception=exception,
             thread_id=thread_id,
             thread_name=thread_name,
-            hit_breakpoints=self.breakpoints.ids_of(info.hit_breakpoint_ids),
+            hit_breakpoints=self.breakpoints.ids_of(info.hit_breakpoint_ids, location.file),
             location=location,
             source=await self._source_window(location),
             locals=locals_,

@@ -218,7 +218,9 @@ class DapBackend(Debugger):
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:
                 listener.on_breakpoint_changed(
-                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), self._bp_message(bp), bp["id"])
+                    bp["id"],
+                    BreakpointState(bool(bp.get("verified")), bp.get("line"), self._bp_message(bp), bp["id"]),
+                    (bp.get("source") or {}).get("path"),
                 )
 
     #: What to do about a breakpoint in a file justMyCode excludes (debugpy's advice, edit launch.json, said in
