@@ -33,6 +33,8 @@ from ..base import (
     BreakpointState,
     Capabilities,
     ExceptionMode,
+    FunctionBreakpointSpec,
+    FunctionLocation,
     LineBreakpointSpec,
     ProgramRuntime,
     RawFrame,
@@ -40,6 +42,7 @@ from ..base import (
     RawValue,
     StepKind,
 )
+from .. import jsfunction
 from ..errors import DebugError, ErrorCode
 from ..hosts import check_host
 from ..tcp import ack_now, no_delay
@@ -344,7 +347,18 @@ class JsDebugTarget(DapBackend):
     def features(self) -> Capabilities:  # type: ignore[override]
         # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
         # js-debug by their sourceReference.
-        return dataclasses.replace(super().features, remote_sources=True)
+        # js-debug has no function breakpoints: pairdbg binds module:function as a line breakpoint (jsfunction.py).
+        return dataclasses.replace(super().features, remote_sources=True, function_breakpoints=True)
+
+    async def function_location(self, name: str) -> FunctionLocation:
+        """`module:function` found by reading the module, bound as a line breakpoint on its first body line
+        (js-debug's own pending breakpoint until the module loads, mapped through source maps like any other)."""
+        program = self.program if os.path.isabs(self.program or "") else None
+        return await jsfunction.function_location(name, program, getattr(self, "cwd", None), self.module_runtime())
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        # Never sent to js-debug (which refuses them): every name is bound as a line breakpoint or kept unverified.
+        return [BreakpointState(False, message="js-debug matches no function by name") for _ in specs]
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one

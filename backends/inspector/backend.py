@@ -26,11 +26,14 @@ from ..base import (
     Debugger,
     ExceptionDetails,
     ExceptionMode,
+    FunctionBreakpointSpec,
+    FunctionLocation,
     ProgramRuntime,
     LineBreakpointSpec,
     StepKind,
     StopInfo,
 )
+from .. import jsfunction
 from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
@@ -107,6 +110,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         async_stacks=True,
         remote_sources=True,
         global_evaluate=True,
+        function_breakpoints=True,  # module:function, bound as a line breakpoint (jsfunction.py)
     )
 
     def __init__(
@@ -177,6 +181,18 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             return None
         folder = os.path.dirname(os.path.abspath(self.program))
         return ProgramRuntime("node", executable, folder, folder)
+
+    # ----- function breakpoints (jsfunction.py) -----------------------------------------------------------
+
+    async def function_location(self, name: str) -> FunctionLocation:
+        """The inspectors have no function breakpoints: `module:function` is found by reading the module and bound as
+        a line breakpoint on the function's first body line (pending until the module loads)."""
+        program = self.program if self.process is not None else None
+        return await jsfunction.function_location(name, program, None, self.module_runtime())
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        # Never asked: every name is bound as a line breakpoint or kept unverified with its reason.
+        return [BreakpointState(False, message="the inspector matches no function by name") for _ in specs]
 
     # ----- data breakpoints (datawatch.py, datawatch.js) ---------------------------------------------------
 
