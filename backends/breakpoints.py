@@ -611,6 +611,17 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         hit = self._narrowed([bp for bp in self._by_id.values() if bp.state.backend_id in backend_ids], file)
         return [bp.id for bp in hit]
 
+    def ids_at(self, file: str, line: int) -> list[str]:
+        """The enabled line and function breakpoints placed on `line` of `file` (where the target bound them)."""
+        return [
+            bp.id
+            for bp in self._by_id.values()
+            if bp.enabled
+            and bp.kind != "data"
+            and (bp.bound_file or bp.file) == file
+            and (bp.state.line or bp.bound_line or bp.line) == line
+        ]
+
     @staticmethod
     def _narrowed(bps: list[Breakpoint], file: str | None) -> list[Breakpoint]:
         """js-debug can give one id to breakpoints in two files (one set before its child session existed, one
