@@ -23,6 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from .base import FunctionLocation, ProgramRuntime
 from .errors import DebugError, ErrorCode
@@ -585,6 +586,14 @@ def local_module(module: str, folders: list[str]) -> str | None:
             if os.path.isfile(path):
                 return os.path.abspath(path)
     return None
+
+
+class Place(NamedTuple):
+    """Where a program's module names are looked up: its main file, its working folder, its runtime."""
+
+    program: str | None
+    cwd: str | None
+    runtime: ProgramRuntime | None
 
 
 def folders_of(program: str | None, cwd: str | None) -> list[str]:

@@ -181,6 +181,7 @@ class JsDebugTarget(DapBackend):
         self._top_frame: int | None = None  # the current stop's top frame, and its first scope (the returned value's)
         self._returned_scope: int | None = None
         self._step_tasks: set[asyncio.Future[None]] = set()
+        self.inherited_place: jsfunction.Place | None = None  # a child's: where its parent looks module names up
 
     @staticmethod
     def _is_noise(body: dict[str, Any]) -> bool:
@@ -199,6 +200,7 @@ class JsDebugTarget(DapBackend):
             raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
         configuration = args.get("configuration") or {}
         child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
+        child.inherited_place = self.function_place()
         self.listener.on_child(child, configuration.get("name") or "child process")
         return {}
 
@@ -353,8 +355,14 @@ class JsDebugTarget(DapBackend):
     async def function_location(self, name: str) -> FunctionLocation:
         """`module:function` found by reading the module, bound as a line breakpoint on its first body line
         (js-debug's own pending breakpoint until the module loads, mapped through source maps like any other)."""
+        return await jsfunction.function_location(name, *self.function_place())
+
+    def function_place(self) -> jsfunction.Place:
+        """Where module names are looked up: the launched program's (a worker's or fork's: its parent's)."""
+        if self.inherited_place is not None:
+            return self.inherited_place
         program = self.program if os.path.isabs(self.program or "") else None
-        return await jsfunction.function_location(name, program, getattr(self, "cwd", None), self.module_runtime())
+        return jsfunction.Place(program, getattr(self, "cwd", None), self.module_runtime())
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
         # Never sent to js-debug (which refuses them): every name is bound as a line breakpoint or kept unverified.

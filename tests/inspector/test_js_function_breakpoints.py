@@ -10,12 +10,13 @@ from __future__ import annotations
 import pytest
 
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import stop_of
-from test_inspector_node import run
+from support import TESTS, stop_of, until
+from test_inspector_node import need_runtime, run
 from test_tsproject import MODULES, PATHS, SRC, at, launch, marker_line, tsproject  # noqa: F401 (its fixture)
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
+FAMILY = TESTS / "js" / "jsdebug" / "family.js"  # a worker and a fork, each calling a function of its own
 SEMVER = (MODULES / "semver").resolve()  # Node loads a package by its real path (npm links, symlinked folders)
 
 
@@ -89,3 +90,45 @@ async def test_function_breakpoints_bind_before_and_after_their_module_loads(reg
         assert by_id[bp.data["id"]]["verified"] and by_id[bp.data["id"]]["hits"] == 1, listed.text
     assert not by_id[missing.data["id"]]["verified"] and by_id[missing.data["id"]]["hits"] == 0, listed.text
     await run(registry, "close_debug_session", session_id=sid)
+
+
+@pytest.mark.parametrize("backend", ["inspector", "dap"])
+async def test_a_fork_binds_its_parents_function_breakpoint(registry, backend):
+    """A function breakpoint set in the program's session goes to its fork's session, which looks the module up where
+    the program does (the fork's own name is only a URL or a process name) and stops there."""
+    if backend == "dap":
+        from test_jsdebug import need_js_debug
+
+        need_js_debug()
+    else:
+        need_runtime("node")
+    family = FAMILY
+    before_fork = body_line(family, "let pending = 2;", "} else {")
+    started = await run(
+        registry,
+        "start_debugging",
+        program=str(family),
+        language="javascript",
+        backend=backend,
+        breakpoints=[{"file": str(family), "line": before_fork}],
+    )
+    assert stop_of(started)["location"]["line"] == before_fork, started.text
+    sid = started.data["session_id"]
+    set_ = await run(registry, "set_breakpoint", session_id=sid, function="family.js:inChild")
+    in_child = body_line(family, "MARK:child", "function inChild")
+    assert (set_.data["file"], set_.data["actual_line"]) == (str(family), in_child), set_.text
+    await run(registry, "continue_execution", session_id=sid, wait_s=0)
+    hub = registry.hub
+
+    def child():
+        return next((s for s in hub.sessions.values() if s.parent is not None and s.name.find("worker") < 0), None)
+
+    await until(
+        lambda: child() is not None and child().phase.value == "paused",
+        lambda: f"the fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}",
+        timeout=30,
+    )
+    fork = child()
+    assert fork.last_stop.location.line == in_child and fork.last_stop.hit_breakpoints == [set_.data["id"]]
+    copy = fork.breakpoints[set_.data["id"]]
+    assert copy.bound_file == str(family) and copy.state.verified and copy.hits == 1
