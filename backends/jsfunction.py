@@ -23,6 +23,7 @@ import os
 import re
 from dataclasses import dataclass
 from functools import lru_cache
+from collections.abc import Awaitable, Callable
 from typing import NamedTuple
 
 from .base import FunctionLocation, ProgramRuntime
@@ -588,6 +589,14 @@ def local_module(module: str, folders: list[str]) -> str | None:
     return None
 
 
+def loaded_module(module: str, files: list[str]) -> str | None:
+    """The loaded file whose path ends with `module` (extensions a require leaves out tried); one only."""
+    tails = [module, *(module + ext for ext in SOURCE_EXTENSIONS)]
+    tails = ["/" + t.lstrip("./") for t in tails]
+    found = sorted({f for f in files if os.path.isabs(f) and any(f.endswith(t) for t in tails)})
+    return found[0] if len(found) == 1 else None
+
+
 class Place(NamedTuple):
     """Where a program's module names are looked up: its main file, its working folder, its runtime."""
 
@@ -619,10 +628,15 @@ def _locate_in_file(path: str, name: str) -> tuple[Found | None, str]:
 
 
 async def function_location(
-    spec: str, program: str | None, cwd: str | None, runtime: ProgramRuntime | None
+    spec: str,
+    program: str | None,
+    cwd: str | None,
+    runtime: ProgramRuntime | None,
+    loaded: Callable[[], Awaitable[list[str]]] | None = None,
 ) -> FunctionLocation:
     """Where `module:function` binds as a line breakpoint, or why it cannot (the breakpoint then stays unverified
-    with that reason). A bad name is an error."""
+    with that reason). A bad name is an error. `loaded` lists the files the program has loaded: where no folder or
+    runtime finds the module (an attached program), a loaded file whose path ends with it is the one."""
     module, name = split_name(spec)
     if not NAME.match(name):
         raise DebugError(
@@ -644,8 +658,12 @@ async def function_location(
                 path = await resolve_node(runtime.executable, module, runtime.program_dir or folders[0])
             except DebugError as exc:
                 return FunctionLocation(problem=f"cannot find module {module}: {exc.message}", hint=hint)
+        if path is None and loaded is not None:
+            path = loaded_module(module, await loaded())
         if path is None:
             where = ", ".join(folders) or "no folder known"
+            if loaded is not None:
+                where += ", and among the files the program has loaded"
             return FunctionLocation(problem=f"cannot find module {module} (looked in {where})", hint=hint)
     try:
         found, why = await asyncio.to_thread(_locate_in_file, path, name)

@@ -355,7 +355,12 @@ class JsDebugTarget(DapBackend):
     async def function_location(self, name: str) -> FunctionLocation:
         """`module:function` found by reading the module, bound as a line breakpoint on its first body line
         (js-debug's own pending breakpoint until the module loads, mapped through source maps like any other)."""
-        return await jsfunction.function_location(name, *self.function_place())
+        return await jsfunction.function_location(name, *self.function_place(), loaded=self._loaded_files)
+
+    async def _loaded_files(self) -> list[str]:
+        with contextlib.suppress(DebugError):
+            return await self.loaded_sources()
+        return []
 
     def function_place(self) -> jsfunction.Place:
         """Where module names are looked up: the launched program's (a worker's or fork's: its parent's)."""

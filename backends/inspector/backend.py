@@ -188,7 +188,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def function_location(self, name: str) -> FunctionLocation:
         """The inspectors have no function breakpoints: `module:function` is found by reading the module and bound as
         a line breakpoint on the function's first body line (pending until the module loads)."""
-        return await jsfunction.function_location(name, *self.function_place())
+        return await jsfunction.function_location(name, *self.function_place(), loaded=self.loaded_sources)
 
     def function_place(self) -> jsfunction.Place:
         """Where module names are looked up: the launched program's (a fork's: its parent's)."""

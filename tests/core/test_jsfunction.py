@@ -200,3 +200,21 @@ def test_module_paths_relative_to_the_program_or_project(tmp_path):
     assert missing.file is None and "cannot find module nope/x.js" in missing.problem
     absent = asyncio.run(jsfunction.function_location("src/app.ts:stop", program, None, None))
     assert absent.file is None and "no function stop" in absent.problem and "start" in absent.problem
+
+
+def test_a_bare_name_is_looked_up_in_the_program_and_a_loaded_file_by_its_tail(tmp_path):
+    app = tmp_path / "app.js"
+    app.write_text("function serve() {\n  return 1;\n}\n")
+    place = asyncio.run(jsfunction.function_location("serve", str(app), None, None))
+    assert (place.file, place.line) == (str(app), 2)
+    files = ["/srv/node_modules/qs/lib/parse.js", "/srv/node_modules/qs/lib/utils.js", "node:internal/main"]
+    assert jsfunction.loaded_module("qs/lib/parse.js", files) == files[0]
+    assert jsfunction.loaded_module("qs/lib/parse", files) == files[0]  # the extension a require leaves out
+    assert jsfunction.loaded_module("lib/parse.js", [*files, "/other/lib/parse.js"]) is None  # two: not a guess
+    assert jsfunction.loaded_module("arse.js", files) is None  # a whole path part, not any tail
+
+    async def loaded():
+        return [str(app)]
+
+    found = asyncio.run(jsfunction.function_location("app.js:serve", None, None, None, loaded))
+    assert (found.file, found.line) == (str(app), 2)

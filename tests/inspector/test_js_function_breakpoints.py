@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import TESTS, stop_of, until
+from support import TESTS, stop_of, targets, until
 from test_inspector_node import need_runtime, run
 from test_tsproject import MODULES, PATHS, SRC, at, launch, marker_line, tsproject  # noqa: F401 (its fixture)
 
@@ -132,3 +132,26 @@ async def test_a_fork_binds_its_parents_function_breakpoint(registry, backend):
     assert fork.last_stop.location.line == in_child and fork.last_stop.hit_breakpoints == [set_.data["id"]]
     copy = fork.breakpoints[set_.data["id"]]
     assert copy.bound_file == str(family) and copy.state.verified and copy.hits == 1
+
+
+async def test_an_attached_program_finds_the_module_among_its_loaded_files(registry):
+    """Attached, pairdbg knows neither the program's folder nor its runtime: a module path is matched against the
+    files the program has loaded (one whose path ends with it), and one it has not loaded stays unverified."""
+    from test_inspector_node import JS, start_node_server
+
+    port = targets.free_port()
+    proc = await start_node_server(port)
+    try:
+        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=0)
+        sid = reply.data["session_id"]
+        server = JS / "server.js"
+        tick = await run(registry, "set_breakpoint", session_id=sid, function="inspector/server.js:tick")
+        assert tick.data["file"] == str(server) and tick.data["source"] == "count += 1; // TICK", tick.text
+        stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
+        assert (stop["location"]["line"], stop["hit_breakpoints"]) == (tick.data["actual_line"], [tick.data["id"]])
+        other = await run(registry, "set_breakpoint", session_id=sid, function="flow.js:main")
+        assert not other.data["verified"], other.text
+        assert "among the files the program has loaded" in other.data["message"], other.text
+        await run(registry, "close_debug_session", session_id=sid, terminate=False)
+    finally:
+        await targets.stop_process_group(proc)
