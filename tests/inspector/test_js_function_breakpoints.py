@@ -155,3 +155,25 @@ async def test_an_attached_program_finds_the_module_among_its_loaded_files(regis
         await run(registry, "close_debug_session", session_id=sid, terminate=False)
     finally:
         await targets.stop_process_group(proc)
+
+
+@pytest.mark.usefixtures("tsproject")
+@pytest.mark.parametrize("path", PATHS)
+async def test_a_restart_binds_the_function_breakpoint_before_the_program_runs(registry, path):
+    """restart_debugging sends every breakpoint with the new start: a function breakpoint is found again before the
+    program's first line, so it stops in a module that has not loaded yet, under the same id with its hits."""
+    main = SRC / "main.ts"
+    sid, reply = await launch(registry, path, [(main, marker_line(main, "MAIN_DESCRIBE"))])
+    coerce = await run(registry, "set_breakpoint", session_id=sid, function="semver/functions/coerce.js:coerce")
+    await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id="BP1")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid, wait_s=20))
+    assert stop["hit_breakpoints"] == [coerce.data["id"]], stop
+
+    again = await run(registry, "restart_debugging", session_id=sid)
+    stop = stop_of(again)
+    assert at(stop) == (coerce.data["file"], coerce.data["actual_line"]), again.text
+    assert stop["hit_breakpoints"] == [coerce.data["id"]], again.text
+    listed = await run(registry, "list_breakpoints", session_id=sid)
+    (bp,) = listed.data["breakpoints"]
+    assert (bp["id"], bp["verified"], bp["hits"]) == (coerce.data["id"], True, 2), listed.text
+    await run(registry, "close_debug_session", session_id=sid)
