@@ -11,9 +11,12 @@ their braces do not count), not a parser: pairdbg installs no JavaScript parser.
 `name = function`, `name = (...) =>` and `name = x =>` (also `a.b.name = ...`, `exports.name = ...`), class methods
 `name(...) {` (static, async, get/set, generators, TypeScript modifiers), class fields `name = (...) =>` and object
 literal members (`name: function`, `name: (...) =>`, `name(...) {`). Qualified names follow classes and object
-literals assigned to a name (`Class.method`, `obj.fn`); `Foo.prototype.bar` also answers to `Foo.bar`. It misses
-functions made at run time (`obj[name] = ...`, factories, `Object.assign` of another module's), computed names, and
-a TypeScript return type that is an object type after an operator it does not know.
+literals assigned to a name (`Class.method`, `obj.fn`); `Foo.prototype.bar` also answers to `Foo.bar`, a function
+inside another to `outer.inner`; of a name defined twice the last definition binds (a getter and its setter: the
+setter). It misses functions made at run time (`obj[name] = ...`, factories, `Object.assign` of another module's),
+computed names, and a TypeScript return type that is an object type after an operator it does not know. A regular
+expression after `)` or `}` is read as a division (the usual tokenizer compromise): a brace inside one can shift the
+scopes of the code after it.
 """
 
 from __future__ import annotations
@@ -62,6 +65,7 @@ class Found:
     line: int  # where it is defined
     body_line: int  # the first line of its body that runs
     nested: bool  # defined inside another function (its name is then not reachable from outside)
+    outer: str = ""  # the named functions it is inside, dotted ("createStore" for its inner dispatch)
 
 
 def tokens(text: str) -> list[Token]:
@@ -196,7 +200,7 @@ def _regex_end(text: str, i: int) -> int:
 @dataclass
 class _Scope:
     kind: str  # "class", "object", "function", "block"
-    name: str | None  # the qualified prefix members get (class and named object literal)
+    name: str | None  # a class's or named object literal's: its members' prefix; a function's: its inner ones' outer
 
 
 class _Scan:
@@ -207,6 +211,7 @@ class _Scan:
         self.found: list[Found] = []
         self.stack: list[_Scope] = []
         self.pending: dict[int, _Scope] = {}  # index of a `{` -> the scope it opens (decided before reaching it)
+        self._claimed: int | None = None  # the body `{` the definition being read claimed
 
     def run(self) -> list[Found]:
         toks = self.toks
@@ -220,6 +225,7 @@ class _Scan:
                 continue
             if tok.kind != "name":
                 continue
+            self._claimed = None
             self._at_name(i)
         return self.found
 
@@ -231,6 +237,9 @@ class _Scan:
 
     def _nested(self) -> bool:
         return any(s.kind == "function" for s in self.stack)
+
+    def _outer(self) -> str:
+        return ".".join(s.name for s in self.stack if s.kind == "function" and s.name)
 
     def _inside(self) -> str:
         return self.stack[-1].kind if self.stack else "top"
@@ -439,6 +448,7 @@ class _Scan:
         runs nothing; an empty body's closing brace is where it stops)."""
         toks = self.toks
         self.pending[brace] = _Scope("function", None)
+        self._claimed = brace
         k = brace + 1
         while k < len(toks):
             after = toks[k + 1].text if k + 1 < len(toks) else ""
@@ -512,8 +522,14 @@ class _Scan:
         return None
 
     def _define(self, name: str, line: int, body_line: int | None) -> None:
-        if body_line is not None:
-            self.found.append(Found(name, line, body_line, self._nested()))
+        """Record a function (its body's scope, when _body claimed one just now, is named after it)."""
+        brace, self._claimed = self._claimed, None
+        if body_line is None:
+            return
+        outer = self._outer()
+        self.found.append(Found(name, line, body_line, self._nested(), outer))
+        if brace is not None and brace in self.pending:
+            self.pending[brace].name = f"{outer}.{name}" if outer else name
 
 
 def _short(name: str) -> str:
@@ -532,7 +548,9 @@ def functions(text: str) -> list[Found]:
         out.append(f)
         short = _short(f.name)
         if short != f.name:
-            out.append(Found(short, f.line, f.body_line, f.nested))
+            out.append(Found(short, f.line, f.body_line, f.nested, f.outer))
+        if f.outer:  # a function inside another also answers to outer.inner (as Python's qualified names)
+            out.append(Found(f"{f.outer}.{f.name}", f.line, f.body_line, True, f.outer))
     return out
 
 
@@ -543,9 +561,14 @@ def locate(text: str, name: str) -> tuple[Found | None, str]:
 
 def locate_in(found: list[Found], name: str) -> tuple[Found | None, str]:
     exact = [f for f in found if f.name == name]
-    outer = [f for f in exact if not f.nested] or exact
+    outer = [f for f in exact if not f.nested]
     if outer:
         return outer[-1], ""  # the last definition is the one a redefinition leaves
+    if len({f.line for f in exact}) == 1:
+        return exact[-1], ""
+    if exact:  # only inside other functions, several times: which one is not a guess
+        where = sorted({f"{f.outer}.{f.name}" if f.outer else f"{f.name} (line {f.line})" for f in exact})
+        return None, f"{name} is defined inside several functions here: {', '.join(where[:6])}; give one of them"
     tail = [f for f in found if f.name.endswith("." + name) and not f.nested]
     names = sorted({f.name for f in tail})
     if len(names) == 1:

@@ -133,7 +133,7 @@ def test_javascript_forms(name, line, body):
 def test_strings_comments_and_regexes_hide_their_braces_and_words():
     names = {f.name for f in jsfunction.functions(FORMS_JS)}
     assert not {"notReal", "fake"} & names
-    assert {f.name for f in jsfunction.functions(FORMS_JS) if f.nested} == {"inner"}
+    assert {f.name for f in jsfunction.functions(FORMS_JS) if f.nested} == {"inner", "main.inner"}
 
 
 @pytest.mark.parametrize(
@@ -164,6 +164,29 @@ def test_names_not_found_or_ambiguous_say_why():
     found, why = jsfunction.locate(text, "run")
     assert found is None and "ambiguous" in why and "A.run" in why and "B.run" in why
     assert jsfunction.locate(text, "B.run")[0].line == 2
+
+
+def test_functions_inside_functions_answer_to_outer_inner_and_are_not_guessed_between():
+    text = textwrap.dedent(
+        """\
+        function createStore() {
+          function dispatch(action) {
+            return action;
+          }
+          return { dispatch };
+        }
+        function applyMiddleware() {
+          let dispatch = () => {
+            throw new Error("not yet");
+          };
+          return dispatch;
+        }
+        """
+    )
+    assert where(text, "createStore.dispatch") == (2, 3)
+    assert where(text, "applyMiddleware.dispatch") == (8, 9)
+    found, why = jsfunction.locate(text, "dispatch")
+    assert found is None and "applyMiddleware.dispatch, createStore.dispatch" in why
 
 
 def test_a_redefinition_binds_where_the_last_one_is():
