@@ -24,6 +24,7 @@ from __future__ import annotations
 import asyncio
 import os
 import re
+import dataclasses
 from dataclasses import dataclass
 from functools import lru_cache
 from collections.abc import Awaitable, Callable
@@ -64,6 +65,9 @@ class Found:
     body_line: int  # the first line of its body that runs
     nested: bool  # defined inside another function (its name is then not reachable from outside)
     outer: str = ""  # the named functions it is inside, dotted ("createStore" for its inner dispatch)
+    # A function value whose body starts on the line that defines it (`x = (a) => a + 1`): a line breakpoint there
+    # stops when that line runs (the assignment), not when the function is called.
+    shares_line: bool = False
 
 
 # One regex step per token or run of blanks; strings, templates and regexes are finished by hand (escapes, `${}`
@@ -320,7 +324,7 @@ class _Scan:
         elif nxt.text == ":" and self._inside() == "object" and not (i and toks[i - 1].text in ("?", "case")):
             value = i + 2
             if self._is_function_value(value):
-                self._define(self._prefix() + tok.text, tok.line, self._value_body(value))
+                self._define(self._prefix() + tok.text, tok.line, self._value_body(value), expression=True)
             elif value < len(toks) and toks[value].text == "class":
                 self._open_class(value + 1, _short(self._prefix() + tok.text))
         elif nxt.text == "=" or nxt.text == ":":
@@ -348,7 +352,7 @@ class _Scan:
         if value < len(toks) and toks[value].text == "class":
             self._open_class(value + 1, _short(prefix + lhs))
         elif self._is_function_value(value):
-            self._define(prefix + lhs, toks[i].line, self._value_body(value))
+            self._define(prefix + lhs, toks[i].line, self._value_body(value), expression=True)
 
     def _is_function_value(self, j: int) -> bool:
         toks = self.toks
@@ -513,13 +517,14 @@ class _Scan:
                 return None  # a comparison, not type parameters
         return None
 
-    def _define(self, name: str, line: int, body_line: int | None) -> None:
-        """Record a function (its body's scope, when _body claimed one just now, is named after it)."""
+    def _define(self, name: str, line: int, body_line: int | None, expression: bool = False) -> None:
+        """Record a function (its body's scope, when _body claimed one just now, is named after it). `expression`:
+        a function value (assigned, a member's, a field's), whose defining line runs code of its own."""
         brace, self._claimed = self._claimed, None
         if body_line is None:
             return
         outer = self._outer()
-        self.found.append(Found(name, line, body_line, self._nested(), outer))
+        self.found.append(Found(name, line, body_line, self._nested(), outer, expression and body_line == line))
         if brace is not None and brace in self.pending:
             self.pending[brace].name = f"{outer}.{name}" if outer else name
 
@@ -540,9 +545,9 @@ def functions(text: str) -> list[Found]:
         out.append(f)
         short = _short(f.name)
         if short != f.name:
-            out.append(Found(short, f.line, f.body_line, f.nested, f.outer))
+            out.append(dataclasses.replace(f, name=short))
         if f.outer:  # a function inside another also answers to outer.inner (as Python's qualified names)
-            out.append(Found(f"{f.outer}.{f.name}", f.line, f.body_line, True, f.outer))
+            out.append(dataclasses.replace(f, name=f"{f.outer}.{f.name}"))
     return out
 
 
@@ -689,5 +694,12 @@ async def function_location(
             problem=f"{why} ({path}); pairdbg reads JavaScript with a tokenizer, not a parser, and misses functions "
             "made at run time",
             hint="set a line breakpoint in the function instead",
+        )
+    if found.shares_line:
+        return FunctionLocation(
+            problem=f"{name}'s body starts on the line that defines it ({path}:{found.line}): a line breakpoint there "
+            "stops when that line runs, not when the function is called (pairdbg binds JavaScript functions to lines, "
+            "not columns)",
+            hint="set a line breakpoint on a line inside the function, or on the line that calls it",
         )
     return FunctionLocation(file=path, line=found.body_line)

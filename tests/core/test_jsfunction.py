@@ -241,3 +241,16 @@ def test_a_bare_name_is_looked_up_in_the_program_and_a_loaded_file_by_its_tail(t
 
     found = asyncio.run(jsfunction.function_location("app.js:serve", None, None, None, loaded))
     assert (found.file, found.line) == (str(app), 2)
+
+
+def test_a_function_value_whose_body_is_on_its_defining_line_is_not_bound(tmp_path):
+    """`exports.x = function (o) { return o; }`: a line breakpoint on that line stops when the assignment runs, not
+    when x is called; a declaration or a method on one line has nothing else on its line that runs."""
+    shares = {f.name: f.shares_line for f in jsfunction.functions(FORMS_JS)}
+    assert shares["stringify"] and shares["parse"]  # an assignment; an arrow with an expression body
+    assert not shares["Server.#secret"] and not shares["empty"] and not shares["parseObject"]
+    lib = tmp_path / "lib.js"
+    lib.write_text(FORMS_JS)
+    place = asyncio.run(jsfunction.function_location("lib.js:stringify", str(tmp_path / "main.js"), None, None))
+    assert place.file is None and "body starts on the line that defines it" in place.problem
+    assert "line breakpoint" in place.hint
