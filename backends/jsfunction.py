@@ -65,8 +65,8 @@ class Found:
     body_line: int  # the first line of its body that runs
     nested: bool  # defined inside another function (its name is then not reachable from outside)
     outer: str = ""  # the named functions it is inside, dotted ("createStore" for its inner dispatch)
-    # A function value whose body starts on the line that defines it (`x = (a) => a + 1`): a line breakpoint there
-    # stops when that line runs (the assignment), not when the function is called.
+    # A function whose body starts on a line where other code runs first (`x = (a) => a + 1`, a minified bundle): a
+    # line breakpoint there stops when that line runs (the assignment), not when the function is called.
     shares_line: bool = False
 
 
@@ -312,7 +312,8 @@ class _Scan:
                 name = toks[j].text
                 if i >= 2 and toks[i - 1].text in ("=", ":"):
                     return  # `x = function name(`: recorded under x by the assignment
-                self._define(self._prefix_for_declaration() + name, tok.line, self._params_at(j + 1))
+                body = self._params_at(j + 1)
+                self._define(self._prefix_for_declaration() + name, tok.line, body, code_before=self._code_before(i))
             return
         if tok.text == "class" and nxt is not None and nxt.kind == "name" and nxt.text not in ("extends", "implements"):
             self._open_class(i + 2, _short(self._prefix_for_declaration() + nxt.text))
@@ -478,7 +479,7 @@ class _Scan:
             return
         body = self._params_at(j)
         if body is not None:
-            self._define(self._prefix() + name, toks[i].line, body)
+            self._define(self._prefix() + name, toks[i].line, body, code_before=self._code_before(i))
 
     def _open_class(self, j: int, name: str) -> None:
         """Claim the `{` of a class body (after extends/implements clauses) as a class scope."""
@@ -517,14 +518,29 @@ class _Scan:
                 return None  # a comparison, not type parameters
         return None
 
-    def _define(self, name: str, line: int, body_line: int | None, expression: bool = False) -> None:
+    def _code_before(self, start: int) -> bool:
+        """Whether code that runs comes before toks[start] on its line (`var x = 1; function f() {` in a bundle, or
+        another function's closing brace): a line breakpoint binds there first."""
+        line = self.toks[start].line
+        k = start - 1
+        while k >= 0 and self.toks[k].line == line:
+            if self.toks[k].text not in MODIFIERS and self.toks[k].text not in ("*", "#", "{"):
+                return True
+            k -= 1
+        return False
+
+    def _define(
+        self, name: str, line: int, body_line: int | None, expression: bool = False, code_before: bool = False
+    ) -> None:
         """Record a function (its body's scope, when _body claimed one just now, is named after it). `expression`:
-        a function value (assigned, a member's, a field's), whose defining line runs code of its own."""
+        a function value (assigned, a member's, a field's), whose defining line runs code of its own; `code_before`:
+        other code before the definition on its line."""
         brace, self._claimed = self._claimed, None
         if body_line is None:
             return
         outer = self._outer()
-        self.found.append(Found(name, line, body_line, self._nested(), outer, expression and body_line == line))
+        shares = body_line == line and (expression or code_before)
+        self.found.append(Found(name, line, body_line, self._nested(), outer, shares))
         if brace is not None and brace in self.pending:
             self.pending[brace].name = f"{outer}.{name}" if outer else name
 
@@ -697,9 +713,9 @@ async def function_location(
         )
     if found.shares_line:
         return FunctionLocation(
-            problem=f"{name}'s body starts on the line that defines it ({path}:{found.line}): a line breakpoint there "
-            "stops when that line runs, not when the function is called (pairdbg binds JavaScript functions to lines, "
-            "not columns)",
+            problem=f"{name}'s body starts on a line where other code runs first ({path}:{found.line}): a line "
+            "breakpoint there stops when that line runs, not when the function is called (pairdbg binds JavaScript "
+            "functions to lines, not columns)",
             hint="set a line breakpoint on a line inside the function, or on the line that calls it",
         )
     return FunctionLocation(file=path, line=found.body_line)

@@ -252,5 +252,10 @@ def test_a_function_value_whose_body_is_on_its_defining_line_is_not_bound(tmp_pa
     lib = tmp_path / "lib.js"
     lib.write_text(FORMS_JS)
     place = asyncio.run(jsfunction.function_location("lib.js:stringify", str(tmp_path / "main.js"), None, None))
-    assert place.file is None and "body starts on the line that defines it" in place.problem
+    assert place.file is None and "body starts on a line where other code runs first" in place.problem
     assert "line breakpoint" in place.hint
+    bundle = 'var x = 1;function a(){return x}function b(){return 2}class C{m(){return 3}}\n'
+    shares = {f.name: f.shares_line for f in jsfunction.functions(bundle)}
+    assert shares == {"a": True, "b": True, "C.m": True}, "a minified line: the breakpoint would bind to x = 1"
+    alone = jsfunction.functions("class C {\n  static m() { return 3; }\n}\nfunction f() { return 4; }\n")
+    assert [(f.name, f.shares_line) for f in alone] == [("C.m", False), ("f", False)], "nothing else runs there"
