@@ -606,13 +606,34 @@ class BreakpointBook(Mapping[str, Breakpoint]):
                 self.exception_mode = mode  # type: ignore[assignment]
                 break
 
-    def ids_of(self, backend_ids: list[int | str]) -> list[str]:
-        """Our ids for the backend's ids of breakpoints a stop hit."""
-        return [bp.id for bp in self._by_id.values() if bp.state.backend_id in backend_ids]
+    def ids_of(self, backend_ids: list[int | str], file: str | None = None) -> list[str]:
+        """Our ids for the backend's ids of breakpoints a stop (in `file`) hit."""
+        hit = self._narrowed([bp for bp in self._by_id.values() if bp.state.backend_id in backend_ids], file)
+        return [bp.id for bp in hit]
 
-    def changed(self, backend_id: int | str, state: BreakpointState) -> None:
-        """The target moved or bound one of our breakpoints later (e.g. when its script loaded)."""
-        moved = [bp for bp in self._by_id.values() if bp.state.backend_id == backend_id]
+    def ids_at(self, file: str, line: int) -> list[str]:
+        """The enabled line and function breakpoints placed on `line` of `file` (where the target bound them)."""
+        return [
+            bp.id
+            for bp in self._by_id.values()
+            if bp.enabled
+            and bp.kind != "data"
+            and (bp.bound_file or bp.file) == file
+            and (bp.state.line or bp.bound_line or bp.line) == line
+        ]
+
+    @staticmethod
+    def _narrowed(bps: list[Breakpoint], file: str | None) -> list[Breakpoint]:
+        """js-debug can give one id to breakpoints in two files (one set before its child session existed, one
+        after): where an id names breakpoints in several files, those in `file` are meant."""
+        if file is None or len({bp.bound_file or bp.file for bp in bps}) < 2:
+            return bps
+        return [bp for bp in bps if (bp.bound_file or bp.file) == file] or bps
+
+    def changed(self, backend_id: int | str, state: BreakpointState, file: str | None = None) -> None:
+        """The target moved or bound one of our breakpoints (in `file`, when it says) later (e.g. when its script
+        loaded)."""
+        moved = self._narrowed([bp for bp in self._by_id.values() if bp.state.backend_id == backend_id], file)
         for bp in moved:  # several when breakpoints share a line (see _share_lines)
             bp.state = dataclasses.replace(state)
         if moved:

@@ -287,8 +287,8 @@ class Session:
             self.error = message
             self._set_phase(Phase.DISCONNECTED, message)
 
-    def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState) -> None:
-        self.breakpoints.changed(backend_id, state)
+    def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState, file: str | None = None) -> None:
+        self.breakpoints.changed(backend_id, state, file)
 
     def on_child(self, backend: Backend, name: str) -> None:
         if self._open_child is None:

@@ -165,7 +165,7 @@ class StopRecorder:
             exception=exception,
             thread_id=thread_id,
             thread_name=thread_name,
-            hit_breakpoints=self.breakpoints.ids_of(info.hit_breakpoint_ids),
+            hit_breakpoints=self._hit(info, location),
             location=location,
             source=await self._source_window(location),
             locals=locals_,
@@ -209,6 +209,14 @@ class StopRecorder:
                 "just_my_code=false to see those frames"
             )
         return "the target reported no frames for the stopped thread"
+
+    def _hit(self, info: StopInfo, location: Location) -> list[str]:
+        """The breakpoints a stop hit: by the ids the target gave, else (a breakpoint stop without ids: lldb-vscode
+        16 says only "breakpoint 3.1") those placed on the stop's line."""
+        hit = self.breakpoints.ids_of(info.hit_breakpoint_ids, location.file)
+        if hit or info.hit_breakpoint_ids or info.reason != "breakpoint" or not location.file or not location.line:
+            return hit
+        return self.breakpoints.ids_at(location.file, location.line)
 
     async def _source_window(self, location: Location) -> list:
         """Source lines around the stop; a script with no local file is fetched from the target once."""

@@ -24,7 +24,7 @@ class SetBreakpointParams(SessionParams):
     file: str | None = None
     line: int | None = Field(None, ge=1)
     statement: str | None = STATEMENT
-    function: str | None = Field(None, description="function name (instead of file+line)")
+    function: str | None = Field(None, description="mod.fn or file.js:fn (not with file)")  # JS: jsfunction.py
     condition: str | None = None
     hit_condition: str | None = Field(None, description="e.g. '>5'")
     log_message: str | None = Field(None, description="log it, do not stop")

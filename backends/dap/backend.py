@@ -218,7 +218,9 @@ class DapBackend(Debugger):
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:
                 listener.on_breakpoint_changed(
-                    bp["id"], BreakpointState(bool(bp.get("verified")), bp.get("line"), self._bp_message(bp), bp["id"])
+                    bp["id"],
+                    BreakpointState(bool(bp.get("verified")), bp.get("line"), self._bp_message(bp), bp["id"]),
+                    (bp.get("source") or {}).get("path"),
                 )
 
     #: What to do about a breakpoint in a file justMyCode excludes (debugpy's advice, edit launch.json, said in
@@ -553,10 +555,12 @@ class DapBackend(Debugger):
             with contextlib.suppress(asyncio.CancelledError, Exception):
                 await self._stderr_task
 
-    async def _spawn_adapter(self, argv: list[str], env: dict[str, str] | None = None) -> None:
+    async def _spawn_adapter(
+        self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None
+    ) -> None:
         """Start a stdio adapter in its own process group so nothing it starts can outlive a kill."""
         try:
-            self.proc = await spawn(argv, env=env, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
+            self.proc = await spawn(argv, env=env, cwd=cwd, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
         except (FileNotFoundError, PermissionError) as exc:
             raise DebugError(
                 ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"

@@ -33,6 +33,8 @@ from ..base import (
     BreakpointState,
     Capabilities,
     ExceptionMode,
+    FunctionBreakpointSpec,
+    FunctionLocation,
     LineBreakpointSpec,
     ProgramRuntime,
     RawFrame,
@@ -40,6 +42,7 @@ from ..base import (
     RawValue,
     StepKind,
 )
+from .. import jsfunction
 from ..errors import DebugError, ErrorCode
 from ..hosts import check_host
 from ..tcp import ack_now, no_delay
@@ -178,6 +181,7 @@ class JsDebugTarget(DapBackend):
         self._top_frame: int | None = None  # the current stop's top frame, and its first scope (the returned value's)
         self._returned_scope: int | None = None
         self._step_tasks: set[asyncio.Future[None]] = set()
+        self.inherited_place: jsfunction.Place | None = None  # a child's: where its parent looks module names up
 
     @staticmethod
     def _is_noise(body: dict[str, Any]) -> bool:
@@ -196,6 +200,7 @@ class JsDebugTarget(DapBackend):
             raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, "this session cannot open child sessions")
         configuration = args.get("configuration") or {}
         child = JsDebugChild(self.port, args.get("request", "launch"), configuration, self.pid)
+        child.inherited_place = self.function_place()
         self.listener.on_child(child, configuration.get("name") or "child process")
         return {}
 
@@ -344,7 +349,29 @@ class JsDebugTarget(DapBackend):
     def features(self) -> Capabilities:  # type: ignore[override]
         # Sources that are not on disk (a package's .ts sources, known from its map's sourcesContent) are read from
         # js-debug by their sourceReference.
-        return dataclasses.replace(super().features, remote_sources=True)
+        # js-debug has no function breakpoints: pairdbg binds module:function as a line breakpoint (jsfunction.py).
+        return dataclasses.replace(super().features, remote_sources=True, function_breakpoints=True)
+
+    async def function_location(self, name: str) -> FunctionLocation:
+        """`module:function` found by reading the module, bound as a line breakpoint on its first body line
+        (js-debug's own pending breakpoint until the module loads, mapped through source maps like any other)."""
+        return await jsfunction.function_location(name, *self.function_place(), loaded=self._loaded_files)
+
+    async def _loaded_files(self) -> list[str]:
+        with contextlib.suppress(DebugError):
+            return await self.loaded_sources()
+        return []
+
+    def function_place(self) -> jsfunction.Place:
+        """Where module names are looked up: the launched program's (a worker's or fork's: its parent's)."""
+        if self.inherited_place is not None:
+            return self.inherited_place
+        program = self.program if os.path.isabs(self.program or "") else None
+        return jsfunction.Place(program, getattr(self, "cwd", None), self.module_runtime())
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        # Never sent to js-debug (which refuses them): every name is bound as a line breakpoint or kept unverified.
+        return [BreakpointState(False, message="js-debug matches no function by name") for _ in specs]
 
     async def scopes(self, frame_id: int) -> list[RawScope]:
         """js-debug lists a block's variables (`i` of a loop) as a scope before the function's own: shown as one

@@ -157,14 +157,18 @@ class ProfileLaunch(DapBackend):
         self._annotating: asyncio.Task[None] | None = None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
+        # Delve builds the program from its own working folder: started elsewhere, `go build` cannot find the
+        # program's module (a main.go importing a package of its own fails with "Build error"). So every adapter
+        # starts in the program's working folder.
+        folder = self.values["cwd"] if os.path.isdir(self.values["cwd"] or "") else None
         if self.profile.transport == "stdio":
-            await self._spawn_adapter([self.profile.executable(), *self.profile.args])
+            await self._spawn_adapter([self.profile.executable(), *self.profile.args], cwd=folder)
             assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
             return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
         from ..process import free_port
 
         port = free_port()
-        await self._spawn_adapter([self.profile.executable(), *fill(self.profile.args, {"port": port})])
+        await self._spawn_adapter([self.profile.executable(), *fill(self.profile.args, {"port": port})], cwd=folder)
         # A TCP adapter's stdout is free for the program (delve runs it there): forward it, and keep the pipe
         # drained so a chatty program never blocks on it.
         self._stdout_task = asyncio.create_task(self._forward_stdout())

@@ -26,11 +26,14 @@ from ..base import (
     Debugger,
     ExceptionDetails,
     ExceptionMode,
+    FunctionBreakpointSpec,
+    FunctionLocation,
     ProgramRuntime,
     LineBreakpointSpec,
     StepKind,
     StopInfo,
 )
+from .. import jsfunction
 from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
@@ -107,6 +110,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         async_stacks=True,
         remote_sources=True,
         global_evaluate=True,
+        function_breakpoints=True,  # module:function, bound as a line breakpoint (jsfunction.py)
     )
 
     def __init__(
@@ -153,6 +157,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
         #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
         self.test_hook = False
+        self.inherited_place: jsfunction.Place | None = None  # a fork's: where its parent looks module names up
         self.data_watches = DataWatches(self._send, self.dialect.thrown)
         if process is not None:
             process.on_output = self._program_output
@@ -177,6 +182,23 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             return None
         folder = os.path.dirname(os.path.abspath(self.program))
         return ProgramRuntime("node", executable, folder, folder)
+
+    # ----- function breakpoints (jsfunction.py) -----------------------------------------------------------
+
+    async def function_location(self, name: str) -> FunctionLocation:
+        """The inspectors have no function breakpoints: `module:function` is found by reading the module and bound as
+        a line breakpoint on the function's first body line (pending until the module loads)."""
+        return await jsfunction.function_location(name, *self.function_place(), loaded=self.loaded_sources)
+
+    def function_place(self) -> jsfunction.Place:
+        """Where module names are looked up: the launched program's (a fork's: its parent's)."""
+        if self.inherited_place is not None:
+            return self.inherited_place
+        return jsfunction.Place(self.program if self.process is not None else None, None, self.module_runtime())
+
+    async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
+        # Never asked: every name is bound as a line breakpoint or kept unverified with its reason.
+        return [BreakpointState(False, message="the inspector matches no function by name") for _ in specs]
 
     # ----- data breakpoints (datawatch.py, datawatch.js) ---------------------------------------------------
 
@@ -400,6 +422,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self.listener is None or self._closing:
             return
         child = InspectorBackend(Endpoint(url, self.dialect, waiting=True), self.language, url)
+        child.inherited_place = self.function_place()
         name = f"{os.path.basename(self.program)} child"
         try:
             self.listener.on_child(child, name)

@@ -389,3 +389,19 @@ async def test_session_capabilities_keep_their_agent_visible_shape():
     assert code(exc) == ErrorCode.CAPABILITY_UNSUPPORTED and "page cannot pause" in exc.value.message
     assert (await session.evaluate("1", None)).value == "42"  # running, global: no handle
     assert not isinstance(session.backend, Debugger) and not session.backend.debugs_code
+
+
+@pytest.mark.asyncio
+async def test_one_backend_id_in_two_files_is_told_apart_by_the_file():
+    """js-debug can answer the same id for breakpoints in two files; LocalBackend's ids are lines, so two breakpoints
+    on line 5 of two files share one. A stop (or a `breakpoint` event) in one file means that file's only."""
+    other = __file__.replace("test_session_parts.py", "test_jsfunction.py")
+    b, _ = book()
+    first, second = b.new(PROGRAM, 5), b.new(other, 5)
+    await b.add(first)
+    await b.add(second)
+    assert first.state.backend_id == second.state.backend_id == 5
+    assert b.ids_of([5], other) == [second.id] and b.ids_of([5], PROGRAM) == [first.id]
+    assert b.ids_of([5]) == [first.id, second.id], "without a file nothing is dropped"
+    b.changed(5, BreakpointState(True, 6, None, 5), other)
+    assert (first.state.line, second.state.line) == (5, 6)
