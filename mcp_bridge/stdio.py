@@ -8,11 +8,12 @@ over MAX_FRAME is skipped unread past the limit and answered too, so one line ca
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, BinaryIO
 
 import anyio
@@ -104,6 +105,19 @@ class FrameGate:
             await self.write.send(SessionMessage(error))
 
 
+def listeners_after_initialize(open_listeners: Callable[[], Awaitable[None]]) -> Any:
+    """Server middleware that keeps opening the listeners off the path to the `initialize` answer: they open when
+    the client says it is initialized (it has the answer), or before any other message is handled (a client that
+    skips that notification, or a 2026 client that never initializes), which then waits for them once (~1 ms)."""
+
+    async def middleware(ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "initialize":
+            await asyncio.shield(open_listeners())
+        return await call_next(ctx)
+
+    return middleware
+
+
 @contextlib.contextmanager
 def claimed_stdin() -> Any:
     """The wire on a private descriptor while fd 0 reads /dev/null (so nothing pairdbg starts reads the agent's
@@ -121,10 +135,19 @@ def claimed_stdin() -> Any:
             os.dup2(wire, 0)
 
 
-async def serve_stdio(hub: Hub, registry: Registry, tools: str | None = None, profile: str | None = None) -> None:
+async def serve_stdio(
+    hub: Hub,
+    registry: Registry,
+    tools: str | None = None,
+    profile: str | None = None,
+    open_listeners: Callable[[], Awaitable[None]] | None = None,
+) -> None:
     """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub. `tools`: the
-    tool groups listed from the start (see build_server); `profile`: a seed server's surface instead."""
+    tool groups listed from the start (see build_server); `profile`: a seed server's surface instead;
+    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (listeners_after_initialize)."""
     server, notifier = build_server(hub, registry, tools=tools, profile=profile)
+    if open_listeners is not None:
+        server.middleware.append(listeners_after_initialize(open_listeners))
     try:
         with claimed_stdin() as source:
             gate = FrameGate(source)

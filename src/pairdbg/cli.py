@@ -364,8 +364,13 @@ def _run_headless(args: argparse.Namespace) -> int:
         asyncio.run(
             runtime.run(
                 lambda: serve_stdio(
-                    runtime.hub, runtime.registry, tools=runtime.settings.mcp.tools, profile=args.profile
-                )
+                    runtime.hub,
+                    runtime.registry,
+                    tools=runtime.settings.mcp.tools,
+                    profile=args.profile,
+                    open_listeners=runtime.open_listeners,
+                ),
+                listeners_later=True,
             )
         )
     return 0
