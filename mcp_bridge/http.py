@@ -203,9 +203,12 @@ class HttpMcpService:
         kind: str = "tui",
         tools: str | None = None,
         profile: str | None = None,
+        output_schemas: bool = False,
     ) -> None:
         self.hub = hub
-        self.server, self.notifier = build_server(hub, registry, tools=tools, profile=profile)
+        self.server, self.notifier = build_server(
+            hub, registry, tools=tools, profile=profile, output_schemas=output_schemas
+        )
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)

@@ -141,11 +141,13 @@ async def serve_stdio(
     tools: str | None = None,
     profile: str | None = None,
     open_listeners: Callable[[], Awaitable[None]] | None = None,
+    output_schemas: bool = False,
 ) -> None:
     """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub. `tools`: the
     tool groups listed from the start (see build_server); `profile`: a seed server's surface instead;
-    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (listeners_after_initialize)."""
-    server, notifier = build_server(hub, registry, tools=tools, profile=profile)
+    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (listeners_after_initialize);
+    `output_schemas`: declare the tools' outputSchemas."""
+    server, notifier = build_server(hub, registry, tools=tools, profile=profile, output_schemas=output_schemas)
     if open_listeners is not None:
         server.middleware.append(listeners_after_initialize(open_listeners))
     try:

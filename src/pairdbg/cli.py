@@ -369,6 +369,7 @@ def _run_headless(args: argparse.Namespace) -> int:
                     tools=runtime.settings.mcp.tools,
                     profile=args.profile,
                     open_listeners=runtime.open_listeners,
+                    output_schemas=runtime.settings.mcp.output_schemas,
                 ),
                 listeners_later=True,
             )

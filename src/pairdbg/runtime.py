@@ -119,6 +119,7 @@ class Runtime:
             allow_remote=mcp.allow_remote,
             tools=mcp.tools,
             profile=profile,
+            output_schemas=mcp.output_schemas,
         )
 
     async def run(
