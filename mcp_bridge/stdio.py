@@ -105,17 +105,37 @@ class FrameGate:
             await self.write.send(SessionMessage(error))
 
 
-def listeners_after_initialize(open_listeners: Callable[[], Awaitable[None]]) -> Any:
-    """Server middleware that keeps opening the listeners off the path to the `initialize` answer: they open when
-    the client says it is initialized (it has the answer), or before any other message is handled (a client that
-    skips that notification, or a 2026 client that never initializes), which then waits for them once (~1 ms)."""
+class AnswerFirst:
+    """The transport's write stream, and the listeners kept off the path to the `initialize` answer: they open once
+    that answer has been handed to the stdout writer; any other message a client sends first (a 2026 client never
+    initializes) waits for them once (~1 ms) before it is handled, so every tool finds them up."""
 
-    async def middleware(ctx: Any, call_next: Any) -> Any:
+    def __init__(self, write: Any, open_listeners: Callable[[], Awaitable[None]]) -> None:
+        self.write = write
+        self.open_listeners = open_listeners
+        self.answered = False
+
+    async def send(self, message: SessionMessage) -> None:
+        await self.write.send(message)
+        frame = message.message
+        if not self.answered and isinstance(frame, types.JSONRPCResponse) and "serverInfo" in (frame.result or {}):
+            self.answered = True
+            self.open_listeners()  # started, not awaited: the answer is already on its way
+
+    async def middleware(self, ctx: Any, call_next: Any) -> Any:
         if ctx.method != "initialize":
-            await asyncio.shield(open_listeners())
+            await asyncio.shield(self.open_listeners())
         return await call_next(ctx)
 
-    return middleware
+    def __getattr__(self, name: str) -> Any:  # the rest of the stream's interface (close, clone, statistics)
+        return getattr(self.write, name)
+
+    async def __aenter__(self) -> AnswerFirst:
+        await self.write.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.write.__aexit__(*exc)
 
 
 @contextlib.contextmanager
@@ -145,16 +165,17 @@ async def serve_stdio(
 ) -> None:
     """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub. `tools`: the
     tool groups listed from the start (see build_server); `profile`: a seed server's surface instead;
-    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (listeners_after_initialize);
+    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (AnswerFirst);
     `output_schemas`: declare the tools' outputSchemas."""
     server, notifier = build_server(hub, registry, tools=tools, profile=profile, output_schemas=output_schemas)
-    if open_listeners is not None:
-        server.middleware.append(listeners_after_initialize(open_listeners))
     try:
         with claimed_stdin() as source:
             gate = FrameGate(source)
             async with stdio_server(stdin=gate) as (read, write):  # type: ignore[arg-type]
                 gate.attach(write)
+                if open_listeners is not None:
+                    write = AnswerFirst(write, open_listeners)
+                    server.middleware.append(write.middleware)
                 await server.run(read, write, server.create_initialization_options())
     finally:
         notifier.close()
