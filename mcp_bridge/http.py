@@ -21,6 +21,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.logbudget import limit
 
 from .server import build_server
+from .state import state_dir
 
 DEFAULT_PORT = 7391
 MCP_PATH = "/mcp"
@@ -29,14 +30,6 @@ MCP_PATH = "/mcp"
 # (150 of them held the door 45 s). Headers are also capped at h11's 16 KiB.
 HEADER_TIMEOUT_S = 10.0
 limit("uvicorn.error")  # a client's malformed requests cannot flood pairdbg's log
-
-
-def state_dir() -> Path:
-    """Where the running instance leaves its endpoint for `mcp-config` and `--join` (user-only permissions)."""
-    base = (
-        os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    )
-    return Path(base) / "pairdbg"
 
 
 def endpoint_file(port: int | None = None, pid: int | None = None) -> Path:
