@@ -16,6 +16,7 @@ import asyncio
 import contextlib
 import hmac
 import logging
+import time
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, ClassVar, Self
 from urllib.parse import urlsplit
@@ -179,6 +180,8 @@ class ListenerService:
         self.hub = hub
         self.config_error: str | None = None
         self.start_error: str | None = None
+        #: when the listener began accepting (epoch seconds); None until then
+        self.listening_since: float | None = None
         if not isinstance(config, ListenerConfig):
             try:
                 config = self.CONFIG.load(config)
@@ -206,6 +209,7 @@ class ListenerService:
             host, port = self.config.address()
             self.start_error = f"cannot listen on {host}:{port}: {exc.strerror or exc}"
             raise
+        self.listening_since = time.time()
         if self.config.token_generated:
             # The cli's log filters hide the token in the log file and keep this line off `pairdbg --mcp`'s stderr.
             logging.getLogger(type(self).__module__).warning(

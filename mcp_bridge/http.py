@@ -21,6 +21,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.logbudget import limit
 
 from .server import build_server
+from .state import state_dir
 
 DEFAULT_PORT = 7391
 MCP_PATH = "/mcp"
@@ -29,14 +30,6 @@ MCP_PATH = "/mcp"
 # (150 of them held the door 45 s). Headers are also capped at h11's 16 KiB.
 HEADER_TIMEOUT_S = 10.0
 limit("uvicorn.error")  # a client's malformed requests cannot flood pairdbg's log
-
-
-def state_dir() -> Path:
-    """Where the running instance leaves its endpoint for `mcp-config` and `--join` (user-only permissions)."""
-    base = (
-        os.environ.get("XDG_RUNTIME_DIR") or os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    )
-    return Path(base) / "pairdbg"
 
 
 def endpoint_file(port: int | None = None, pid: int | None = None) -> Path:
@@ -203,9 +196,12 @@ class HttpMcpService:
         kind: str = "tui",
         tools: str | None = None,
         profile: str | None = None,
+        output_schemas: bool = False,
     ) -> None:
         self.hub = hub
-        self.server, self.notifier = build_server(hub, registry, tools=tools, profile=profile)
+        self.server, self.notifier = build_server(
+            hub, registry, tools=tools, profile=profile, output_schemas=output_schemas
+        )
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)

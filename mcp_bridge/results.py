@@ -8,7 +8,16 @@ handles to drill into, and loses the source lines, the output tail and the frame
 
 from __future__ import annotations
 
-from typing import Any
+import copy
+import functools
+import logging
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, ValidationError
+
+from pairdbg.backends.models import BreakpointView, HiddenFrames, Location, OutputEntry, SessionSummary
+
+log = logging.getLogger(__name__)
 
 # Keys of a stop report that the text shows in full and a program can ask for again by handle or cursor.
 STOP_TEXT_ONLY = ("source", "output_tail", "description", "thread_name", "locals_total", "stack_total")
@@ -65,3 +74,213 @@ def lean_variable(view: dict[str, Any]) -> dict[str, Any]:
     if view.get("truncated"):
         keep["truncated"] = True
     return keep
+
+
+# ----- the shapes, for the tools whose structured content is stable ---------------------------------------------------
+# Each tool's structured content passes through its model (structured()), and its outputSchema is that model's
+# schema (output_schema()): the two cannot drift. Extra keys are allowed, as the schema allows them: a tool may say
+# more in one case (start_debugging's interpreter, wait_for_stop's new_stop) without a model per case.
+
+
+class Shape(BaseModel):
+    model_config = ConfigDict(extra="allow")
+
+
+Values = dict[str, str | None]
+
+
+class Raised(Shape):
+    type: str
+    message: str | None = None
+    raised_at: str | None = None
+
+
+class RaiseSite(Shape):
+    handle: str
+    function: str | None = None
+    file: str | None = None
+    line: int | None = None
+    package: str | None = None
+    locals: Values = {}
+    handles: dict[str, str] | None = None
+
+
+class Stop(Shape):
+    """lean_stop's output."""
+
+    state: Literal["paused"]
+    stop_number: int
+    reason: str
+    exception: Raised | None = None
+    thread_id: int | None = None
+    hit_breakpoints: list[str] = []
+    location: Location
+    hidden_frames: list[HiddenFrames] = []
+    raise_site: RaiseSite | None = None
+    output_cursor: int = 0
+    locals: Values = {}
+    handles: dict[str, str] | None = None
+    frames: int | None = None
+    watches: Values | None = None
+
+
+class Outcome(Shape):
+    """Every control action's reply: a stop, a program still running (pending), or its end."""
+
+    session_id: str
+    state: Literal["paused", "running", "terminated", "disconnected", "error"]
+    pending: bool
+    stop: Stop | None = None
+    exit_code: int | None = None
+    detail: str | None = None
+
+
+class Variable(Shape):
+    """lean_variable's output."""
+
+    name: str
+    value: str | None = None
+    handle: str | None = None
+    truncated: bool | None = None
+
+
+class Variables(Shape):
+    session_id: str
+    variables: list[Variable]
+    total: int
+    frame: str | None = None
+    start: int | None = None
+    next_start: int | None = None
+
+
+class Evaluation(Shape):
+    session_id: str
+    name: str
+    value: str
+    type: str | None = None
+    handle: str | None = None
+    truncated: bool = False
+    length: int | None = None
+
+
+class Frame(Shape):
+    handle: str
+    function: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    library: bool | None = None
+    unwound: bool | None = None
+
+
+class Stack(Shape):
+    session_id: str
+    thread_id: int
+    frames: list[Frame]
+    total: int
+    hidden_frames: list[HiddenFrames] | None = None
+
+
+class BreakpointSet(BreakpointView):
+    model_config = ConfigDict(extra="allow")
+    session_id: str
+
+
+class Breakpoints(Shape):
+    session_id: str
+    breakpoints: list[BreakpointView]
+    exception_mode: str | None = None
+
+
+class Removed(Shape):
+    session_id: str
+    removed: str
+
+
+class Closed(Shape):
+    session_id: str
+    closed: bool
+
+
+class Sessions(Shape):
+    sessions: list[SessionSummary]
+    agent_mode: str
+
+
+class Output(Shape):
+    session_id: str
+    entries: list[OutputEntry]
+    next_since: int
+    has_more: bool
+    dropped: int
+
+
+CONTROL = (
+    "start_debugging", "debug_tests", "attach", "connect_debugger", "start_from_launch_config", "restart_debugging",
+    "continue_execution", "step_over", "step_into", "step_out", "run_to_line", "goto_line", "pause_execution",
+    "wait_for_stop",
+)  # fmt: skip
+#: tool name -> the model of its structured content
+RESULTS: dict[str, type[BaseModel]] = {
+    **dict.fromkeys(CONTROL, Outcome),
+    "get_variables": Variables,
+    "get_local_variables": Variables,
+    "evaluate_expression": Evaluation,
+    "get_call_stack": Stack,
+    "set_breakpoint": BreakpointSet,
+    "list_breakpoints": Breakpoints,
+    "remove_breakpoint": Removed,
+    "close_debug_session": Closed,
+    "list_debug_sessions": Sessions,
+    "get_output": Output,
+}
+
+
+def structured(tool: str, data: dict[str, Any]) -> dict[str, Any]:
+    """The structured content of `tool`'s reply: lean, and through the tool's model where it has one. Content the
+    model refuses is a bug in pairdbg: it is logged and sent as it is (the text still answers; a client that checks
+    the declared schema says what does not match), never turned into a failed call."""
+    out = lean(data)
+    model = RESULTS.get(tool)
+    if model is None:
+        return out
+    try:
+        return model.model_validate(out).model_dump(mode="json", exclude_unset=True)
+    except ValidationError as exc:
+        log.warning("%s: structured content does not match its schema: %s", tool, exc.errors()[0])
+        return out
+
+
+@functools.cache
+def output_schema(tool: str) -> dict[str, Any] | None:
+    """`tool`'s outputSchema: its model's JSON schema, compact (no titles, no descriptions, no defaults; nested
+    models once each under $defs); None for a tool without a stable shape."""
+    model = RESULTS.get(tool)
+    return None if model is None else compact(model.model_json_schema(mode="serialization"))
+
+
+def compact(schema: Any) -> Any:
+    """`schema` without what only people read, and `anyOf [X, null]` as X's type with null."""
+    if isinstance(schema, list):
+        return [compact(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key in ("title", "description", "default") or (key == "additionalProperties" and value is True):
+            continue  # (extra keys are allowed by default)
+        if key == "properties":  # names here are fields (a field may be called title), values are schemas
+            out[key] = {name: compact(sub) for name, sub in value.items()}
+        elif key in ("enum", "const", "required"):
+            out[key] = copy.deepcopy(value)
+        else:
+            out[key] = compact(value)
+    if "const" in out:
+        out.pop("type", None)
+    options = out.get("anyOf")
+    if isinstance(options, list) and len(options) == 2 and {"type": "null"} in options:
+        other = next(o for o in options if o != {"type": "null"})
+        if set(other) == {"type"} and isinstance(other["type"], str):
+            del out["anyOf"]
+            out["type"] = [other["type"], "null"]
+    return out

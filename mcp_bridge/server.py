@@ -43,7 +43,7 @@ from pairdbg.backends.redact import for_agent
 from .prompts import checked_arguments
 from .serving import agent_data, agent_error, agent_text, bounded_result, new_server
 from .notify import AGENT_URI, FOCUS_URI, NOTES_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
-from .results import lean
+from .results import structured
 from .tools import ToolList
 
 log = logging.getLogger(__name__)
@@ -84,15 +84,16 @@ def build_server(
     *,
     tools: str | Iterable[str] | None = None,
     profile: str | None = None,
+    output_schemas: bool = False,
 ) -> tuple[Server[Any], Notifier]:
     """The MCP server over `registry`. `tools`: optional tool groups listed from the start ("rn,web", "all");
     the others appear when their app connects (see tools.ToolList). `profile`: a seed server's surface over the
-    same actions instead (mcp_bridge/profiles)."""
+    same actions instead (mcp_bridge/profiles). `output_schemas`: declare the tools' outputSchemas (McpSettings)."""
     if profile is not None:
         from .profiles.server import build_profile_server
 
         return build_profile_server(hub, registry, profile, name)
-    listing = ToolList(hub, registry, tools)
+    listing = ToolList(hub, registry, tools, output_schemas)
     notifier = Notifier(hub, listing)
 
     async def list_tools(ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None) -> ListToolsResult:
@@ -105,7 +106,7 @@ def build_server(
         except DebugError as exc:
             exc = listing.explain(params.name, exc)
             return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
-        return _tool_result(reply.text, lean(reply.data))
+        return _tool_result(reply.text, structured(params.name, reply.data))
 
     async def list_resources(
         ctx: ServerRequestContext[Any], params: PaginatedRequestParams | None

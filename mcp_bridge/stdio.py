@@ -8,11 +8,12 @@ over MAX_FRAME is skipped unread past the limit and answered too, so one line ca
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import fcntl
 import json
 import os
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any, BinaryIO
 
 import anyio
@@ -104,6 +105,39 @@ class FrameGate:
             await self.write.send(SessionMessage(error))
 
 
+class AnswerFirst:
+    """The transport's write stream, and the listeners kept off the path to the `initialize` answer: they open once
+    that answer has been handed to the stdout writer; any other message a client sends first (a 2026 client never
+    initializes) waits for them once (~1 ms) before it is handled, so every tool finds them up."""
+
+    def __init__(self, write: Any, open_listeners: Callable[[], Awaitable[None]]) -> None:
+        self.write = write
+        self.open_listeners = open_listeners
+        self.answered = False
+
+    async def send(self, message: SessionMessage) -> None:
+        await self.write.send(message)
+        frame = message.message
+        if not self.answered and isinstance(frame, types.JSONRPCResponse) and "serverInfo" in (frame.result or {}):
+            self.answered = True
+            self.open_listeners()  # started, not awaited: the answer is already on its way
+
+    async def middleware(self, ctx: Any, call_next: Any) -> Any:
+        if ctx.method != "initialize":
+            await asyncio.shield(self.open_listeners())
+        return await call_next(ctx)
+
+    def __getattr__(self, name: str) -> Any:  # the rest of the stream's interface (close, clone, statistics)
+        return getattr(self.write, name)
+
+    async def __aenter__(self) -> AnswerFirst:
+        await self.write.__aenter__()
+        return self
+
+    async def __aexit__(self, *exc: Any) -> Any:
+        return await self.write.__aexit__(*exc)
+
+
 @contextlib.contextmanager
 def claimed_stdin() -> Any:
     """The wire on a private descriptor while fd 0 reads /dev/null (so nothing pairdbg starts reads the agent's
@@ -121,15 +155,27 @@ def claimed_stdin() -> Any:
             os.dup2(wire, 0)
 
 
-async def serve_stdio(hub: Hub, registry: Registry, tools: str | None = None, profile: str | None = None) -> None:
+async def serve_stdio(
+    hub: Hub,
+    registry: Registry,
+    tools: str | None = None,
+    profile: str | None = None,
+    open_listeners: Callable[[], Awaitable[None]] | None = None,
+    output_schemas: bool = False,
+) -> None:
     """Serve MCP on stdin/stdout until the agent goes away; the caller starts and shuts down the Hub. `tools`: the
-    tool groups listed from the start (see build_server); `profile`: a seed server's surface instead."""
-    server, notifier = build_server(hub, registry, tools=tools, profile=profile)
+    tool groups listed from the start (see build_server); `profile`: a seed server's surface instead;
+    `open_listeners`: the runtime's listeners, opened once `initialize` is answered (AnswerFirst);
+    `output_schemas`: declare the tools' outputSchemas."""
+    server, notifier = build_server(hub, registry, tools=tools, profile=profile, output_schemas=output_schemas)
     try:
         with claimed_stdin() as source:
             gate = FrameGate(source)
             async with stdio_server(stdin=gate) as (read, write):  # type: ignore[arg-type]
                 gate.attach(write)
+                if open_listeners is not None:
+                    write = AnswerFirst(write, open_listeners)
+                    server.middleware.append(write.middleware)
                 await server.run(read, write, server.create_initialization_options())
     finally:
         notifier.close()

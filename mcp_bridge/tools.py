@@ -18,6 +18,8 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import Level
 
+from .results import output_schema
+
 # The groups an app brings: what connects.
 APPS = {"rn": "React Native app", "web": "debug-bridge page"}
 
@@ -25,9 +27,16 @@ APPS = {"rn": "React Native app", "web": "debug-bridge page"}
 class ToolList:
     """The tools one MCP server lists now, as the MCP types clients receive."""
 
-    def __init__(self, hub: Hub, registry: Registry, groups: str | Iterable[str] | None = None) -> None:
+    def __init__(
+        self,
+        hub: Hub,
+        registry: Registry,
+        groups: str | Iterable[str] | None = None,
+        output_schemas: bool = False,
+    ) -> None:
         self.hub = hub
         self.registry = registry
+        self.output_schemas = output_schemas  # declare results.output_schema for the tools that have one
         self.groups = {DEFAULT_GROUP} | parse_groups(groups)
         self._tools: dict[str, Tool] = {}
         self.refresh()
@@ -56,6 +65,7 @@ class ToolList:
                 name=a.name,
                 description=a.description,
                 input_schema=a.schema(),
+                output_schema=output_schema(a.name) if self.output_schemas else None,
                 annotations=annotations(a),
             )
             self._tools[name] = tool

@@ -454,6 +454,7 @@ class BridgeService(ListenerService):
         http = self.server.http_url
         return {
             "listening": self.server.port is not None,
+            "listening_since": self.listening_since,
             "url": self.server.url,
             "sdk_url": f"{http}/debug-bridge.js",
             "error": self.error,

@@ -155,6 +155,7 @@ class RnService(ListenerService):
             "url": self.url,
             "port": self.server.port,
             "error": self.error,
+            "since": self.listening_since,
             "tokenSource": "generated for this run" if self.config.token_generated else "RN_DEBUG_TOKEN",
         }
         base: dict[str, Any] = {

@@ -88,12 +88,32 @@ class ToolSpec:
     handler: Handler
     required: tuple[str, ...] = ()
     read_only: bool = False
+    #: the result's shape as the seed gives it (declared as the tool's outputSchema); None where the seed returns a
+    #: bare payload or leaves the shape open
+    output_schema: dict[str, Any] | None = None
 
     def input_schema(self) -> dict[str, Any]:
         schema: dict[str, Any] = {"type": "object", "properties": self.properties}
         if self.required:
             schema["required"] = list(self.required)
         return schema
+
+
+def tool_specs(tools: dict[str, dict[str, Any]], handlers: dict[str, Handler]) -> list[ToolSpec]:
+    """A profile's tools from its schemas as data (name -> description, properties, required, read_only, result)
+    and one handler per tool."""
+    return [
+        ToolSpec(
+            name,
+            schema["description"],
+            schema["properties"],
+            handlers[name],
+            tuple(schema.get("required", ())),
+            read_only=schema.get("read_only", False),
+            output_schema=schema.get("result"),
+        )
+        for name, schema in tools.items()
+    ]
 
 
 class Resources(Protocol):
@@ -232,5 +252,24 @@ async def _no_handler(call: Call, args: dict[str, Any]) -> Any:
     raise AssertionError("never called")
 
 
-def prop(kind: str, description: str, **extra: Any) -> dict[str, Any]:
+def prop(kind: str | list[str], description: str, **extra: Any) -> dict[str, Any]:
     return {"type": kind, "description": description, **extra}
+
+
+NULLABLE_STRING = {"type": ["string", "null"]}
+NULLABLE_INT = {"type": ["integer", "null"]}
+
+
+def shape(
+    required: dict[str, Any],
+    optional: dict[str, Any] | None = None,
+    defs: dict[str, Any] | None = None,
+) -> dict[str, Any]:
+    """A result object's JSON schema, compact: the keys always present, those that may be, and (at the top of a
+    tool's schema) the sub-shapes its `$ref`s share. Other keys are allowed: a seed's example is not exhaustive."""
+    out: dict[str, Any] = {"type": "object", "properties": {**required, **(optional or {})}}
+    if required:
+        out["required"] = list(required)
+    if defs:
+        out["$defs"] = defs
+    return out

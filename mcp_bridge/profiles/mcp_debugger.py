@@ -25,7 +25,7 @@ from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.source import find_statement
 
-from .common import ArgumentError, Call, Profile, ToolSpec, json_result
+from .common import ArgumentError, Call, Profile, ToolSpec, json_result, tool_specs
 from .mcp_debugger_records import MAX_RECORDS, NAME_CHARS, STATES, Record, Sessions, now
 from .mcp_debugger_schemas import TOOLS
 
@@ -1012,18 +1012,8 @@ def result(spec: ToolSpec, payload: Any):
 
 def build(hub: Hub) -> Profile:
     sessions = Sessions(hub)
-    tools = [
-        ToolSpec(
-            name,
-            schema["description"],
-            schema["properties"],
-            functools.partial(HANDLERS[name], sessions),
-            tuple(schema.get("required", ())),
-            read_only=schema.get("read_only", False),
-        )
-        for name, schema in TOOLS.items()
-    ]
-    return Profile("mcp-debugger", INSTRUCTIONS, tools, result, error)
+    handlers = {name: functools.partial(handler, sessions) for name, handler in HANDLERS.items()}
+    return Profile("mcp-debugger", INSTRUCTIONS, tool_specs(TOOLS, handlers), result, error)
 
 
 def default_executable(language: str) -> str | None:

@@ -48,6 +48,7 @@ def build_profile_server(hub: Hub, registry: Registry, profile_name: str, name: 
             name=t.name,
             description=t.description,
             input_schema=t.input_schema(),
+            output_schema=t.output_schema,
             annotations=ToolAnnotations(read_only_hint=t.read_only),
         )
         for t in profile.tools

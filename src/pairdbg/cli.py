@@ -138,7 +138,7 @@ def _setup_logging(headless: bool) -> None:
     """Logs never go to the TUI's screen or the stdio protocol pipe; the file is private to the user and never holds
     a token. Headless, warnings also go to stderr (an agent host's log), but not the ones about a token: with the
     token hidden they say nothing a host can use."""
-    from pairdbg.mcp_bridge.http import state_dir
+    from pairdbg.mcp_bridge.state import state_dir
 
     folder = state_dir()
     folder.mkdir(parents=True, exist_ok=True, mode=0o700)
@@ -364,8 +364,14 @@ def _run_headless(args: argparse.Namespace) -> int:
         asyncio.run(
             runtime.run(
                 lambda: serve_stdio(
-                    runtime.hub, runtime.registry, tools=runtime.settings.mcp.tools, profile=args.profile
-                )
+                    runtime.hub,
+                    runtime.registry,
+                    tools=runtime.settings.mcp.tools,
+                    profile=args.profile,
+                    open_listeners=runtime.open_listeners,
+                    output_schemas=runtime.settings.mcp.output_schemas,
+                ),
+                listeners_later=True,
             )
         )
     return 0

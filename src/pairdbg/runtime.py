@@ -24,6 +24,9 @@ T = TypeVar("T")
 #: Signals that end pairdbg the normal way: a service manager's stop, a closed terminal.
 END_SIGNALS = (signal.SIGTERM, signal.SIGHUP)
 SHUTDOWN_TIMEOUT_S = 10
+#: With the listeners opened after the first answer (stdio): open them anyway this long after serving began, for a
+#: host that starts pairdbg well before it initializes (an app may connect first).
+LISTENERS_AT_THE_LATEST_S = 1.0
 
 
 def build_registry(hub: Hub) -> Registry:
@@ -93,6 +96,14 @@ class Runtime:
         for service in default_services(self.hub, self.settings):
             self.hub.add_service(service)
         self.registry = build_registry(self.hub)
+        self._services: asyncio.Task[None] | None = None
+
+    def open_listeners(self) -> asyncio.Task[None]:
+        """Start the services (the RN and debug-bridge listeners) once, in the background; for front ends that
+        answer first and listen after (`run(listeners_later=True)`). Await the task to have them up."""
+        if self._services is None:
+            self._services = asyncio.get_running_loop().create_task(self.hub.start_services())
+        return self._services
 
     def http_service(self, profile: str | None = None) -> HttpMcpService:
         """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address); `profile`
@@ -108,6 +119,7 @@ class Runtime:
             allow_remote=mcp.allow_remote,
             tools=mcp.tools,
             profile=profile,
+            output_schemas=mcp.output_schemas,
         )
 
     async def run(
@@ -116,14 +128,23 @@ class Runtime:
         *,
         on_signal: Callable[[], None] | None = None,
         settle_after_s: float = 0.0,
+        listeners_later: bool = False,
     ) -> T:
         """Start the services, await `serve()`, then close every session and stop every service, so nothing
         outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
-        shutting down."""
+        shutting down. `listeners_later`: `serve()` calls open_listeners once its first answer is out (at the latest
+        LISTENERS_AT_THE_LATEST_S after it began), so opening them is not on the path to that answer."""
         reaper = Reaper()
         reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
 
+        at_the_latest: asyncio.TimerHandle | None = None
+
         async def shut_down() -> None:
+            if at_the_latest is not None:
+                at_the_latest.cancel()  # never open listeners while (or after) stopping them
+            if self._services is not None:  # a listener still opening is stopped with the others, not left behind
+                with contextlib.suppress(Exception):
+                    await self._services
             await self.hub.shutdown()
             # While pairdbg still runs, the reaper ends whatever is left under it (daemons its programs left).
             await asyncio.to_thread(reaper.stop)
@@ -133,8 +154,12 @@ class Runtime:
         else:
             exit_on_end_signals(shut_down)
         try:
-            await self.hub.start_services()
-            asyncio.get_running_loop().call_later(settle_after_s, settle_memory)
+            loop = asyncio.get_running_loop()
+            if listeners_later:
+                at_the_latest = loop.call_later(LISTENERS_AT_THE_LATEST_S, self.open_listeners)
+            else:
+                await self.hub.start_services()
+            loop.call_later(settle_after_s, settle_memory)
             return await serve()
         finally:
             await shut_down()

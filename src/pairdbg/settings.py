@@ -58,6 +58,11 @@ class McpSettings(BaseModel):
     def _tools(cls, value: str) -> str:
         return ",".join(sorted(parse_groups(value)))
 
+    output_schemas: bool = False
+    """Declare each tool's outputSchema where its structured content has a stable shape (control results, stacks,
+    variables, breakpoints, output): for hosts that check structured content. Off by default: the schemas would
+    quadruple the tool list every agent pays for (the seed profiles declare their seeds' result shapes always)."""
+
 
 class TuiSettings(BaseModel):
     """The terminal UI."""

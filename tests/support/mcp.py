@@ -22,8 +22,15 @@ INITIALIZE = {
 }
 
 
+# Tests' servers declare outputSchemas (off by default, for the tool list's size): the SDK client then checks every
+# structured result of every scenario against its tool's schema.
+SCHEMAS_ON = {"PAIRDBG_MCP__OUTPUT_SCHEMAS": "true"}
+
+
 def stdio_params(*extra: str) -> StdioServerParameters:
-    return StdioServerParameters(command=sys.executable, args=["-m", "pairdbg", "--mcp", *extra], cwd=str(ROOT))
+    return StdioServerParameters(
+        command=sys.executable, args=["-m", "pairdbg", "--mcp", *extra], cwd=str(ROOT), env=dict(SCHEMAS_ON)
+    )
 
 
 @asynccontextmanager
