@@ -115,36 +115,123 @@ def _depth(frame):
 # ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
 
 
-def _untraced_until_tests_run():
-    """pytest imports itself, its plugins, the conftest files and the test modules before any test runs; traced
-    (sys.settrace, before Python 3.12) that doubled a run's time to its first failure. With no breakpoint and no
-    exception filter that needs tracing (user-unhandled, raised) set yet, this thread runs untraced until the test
-    loop starts; pydevd traces from then on (a breakpoint set later hits as usual)."""
+def _tracing_needed(db):
+    """Whether something set now needs pydevd's tracer: a line or function breakpoint, or an exception filter that
+    stops where an exception is raised or leaves the user's code (user-unhandled, raised)."""
+    if db.breakpoints or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
+        return True
+    return bool(getattr(db, "break_on_user_uncaught_exceptions", None))
+
+
+def _untrace_test_run():
+    """pytest's imports, collection and passing tests need no tracer: a failure stops through the runner's hook
+    (stop(), post-mortem), not through tracing. Traced (sys.settrace, before Python 3.12) they took up to twice as
+    long. So with nothing set that needs tracing, the main thread runs untraced from pytest's import on, and tracing
+    comes back for good (_LazyTracing) the moment something needs it: a breakpoint or such an exception filter is set,
+    the program is paused, or a stop is left with a step. Where pydevd cannot turn the tracer back on from its own
+    thread (no helper library), the run is traced as before once the test loop starts."""
     db = _debugger()
     if db is None or _monitoring() is not None or getattr(db, "frame_eval_func", None) is not None:
-        return False
-    if db.breakpoints or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
-        return False
-    if getattr(db, "break_on_user_uncaught_exceptions", None):
-        return False
+        return None
+    if _tracing_needed(db):
+        return None
     db.disable_tracing()
-    return True
+    return _LazyTracing(db) if _LazyTracing.possible() else _UNTIL_TESTS_RUN
 
 
-_untraced = False
+_UNTIL_TESTS_RUN = "until the test loop"
+#: None (traced), _UNTIL_TESTS_RUN, or the _LazyTracing that turns the tracer back on.
+_untraced = None
+
+
+class _LazyTracing:
+    """The main thread, untraced until something needs the tracer (see _untrace_test_run)."""
+
+    def __init__(self, db):
+        self.db = db
+        self.thread = threading.get_ident()
+        self.lock = threading.Lock()
+        self.stopped = 0  # how many stops of the main thread are waiting (do_wait_suspend) right now
+        self.done = False
+        self._wrap(db)
+
+    @staticmethod
+    def possible():
+        try:
+            import pydevd_tracing
+
+            return pydevd_tracing._load_python_helper_lib() is not None and hasattr(
+                pydevd_tracing, "set_trace_to_threads"
+            )
+        except Exception:
+            return False
+
+    def _wrap(self, db):
+        # Instance attributes: pydevd calls these as methods of its one PyDB object, so only it is changed.
+        changed, suspend, wait = db.on_breakpoints_changed, db.set_suspend, db.do_wait_suspend
+
+        def on_breakpoints_changed(*args, **kwargs):
+            if not self.done and _tracing_needed(db):
+                self.from_other_thread()
+            return changed(*args, **kwargs)
+
+        def set_suspend(thread, *args, **kwargs):
+            if not self.done and (kwargs.get("is_pause") or (len(args) >= 3 and args[2])):
+                self.from_other_thread()  # a pause: the main thread must reach the tracer to stop
+            return suspend(thread, *args, **kwargs)
+
+        def do_wait_suspend(thread, *args, **kwargs):
+            main = threading.get_ident() == self.thread
+            self.stopped += main
+            try:
+                return wait(thread, *args, **kwargs)
+            finally:
+                self.stopped -= main
+                if main and not self.done:
+                    info = db.set_additional_thread_info(thread)
+                    if _tracing_needed(db) or getattr(info, "pydev_step_cmd", -1) != -1:
+                        self.here()
+
+        db.on_breakpoints_changed, db.set_suspend, db.do_wait_suspend = (
+            on_breakpoints_changed,
+            set_suspend,
+            do_wait_suspend,
+        )
+
+    def here(self):
+        """On the main thread: trace it again, the frames running now included."""
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+        self.db.enable_tracing()
+        self.db.set_trace_for_frame_and_parents(self.thread, sys._getframe().f_back)
+
+    def from_other_thread(self):
+        """From pydevd's reader thread: give the main thread pydevd's tracer (pydevd sets the running frames' trace
+        functions itself, after this). While the main thread waits in a stop, it does so itself when resumed."""
+        if self.stopped:
+            return
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+        import pydevd_tracing
+
+        pydevd_tracing.set_trace_to_threads(self.db.trace_dispatch, thread_idents=[self.thread])
 
 
 class _UntraceWhenPytestLoads:
     """A meta path finder that finds nothing: it notices the program importing pytest while the debugger traces it,
-    turns tracing off if nothing needs it (_untraced_until_tests_run) and steps aside. (sys.monitoring, Python
-    3.12+, leaves sys.gettrace() empty: it never acts there, as _untraced_until_tests_run would not.)"""
+    turns tracing off if nothing needs it (_untrace_test_run) and steps aside. (sys.monitoring, Python 3.12+, leaves
+    sys.gettrace() empty: it never acts there, as _untrace_test_run would not.)"""
 
     def find_spec(self, name, path=None, target=None):
         global _untraced
         # (debugpy looks pytest up before it starts tracing: only an import made while traced counts)
         if name.partition(".")[0] in ("pytest", "_pytest") and sys.gettrace() is not None:
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
-            _untraced = _untraced_until_tests_run()
+            _untraced = _untrace_test_run()
         return None
 
 
@@ -153,10 +240,11 @@ def pytest_configure(config):
 
 
 def pytest_runtestloop(session):
-    """Tracing comes back on as the first test is about to run (see _untraced_until_tests_run)."""
+    """Where pydevd could not trace the main thread again later, tracing comes back as the first test is about to
+    run (see _untrace_test_run)."""
     global _untraced
-    if _untraced:
-        _untraced = False
+    if _untraced is _UNTIL_TESTS_RUN:
+        _untraced = None
         db = _debugger()
         if db is not None:
             db.enable_tracing()
