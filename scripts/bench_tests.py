@@ -7,8 +7,9 @@ written into a temporary folder, 500 passing ones over an installed library (pyd
 test that runs last, so every passing test runs before the stop. Each pairdbg case runs twice: with no breakpoint
 (the test loop runs untraced: see backends/dap/testhook.py), and with one user breakpoint on a line the run never
 reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
-The runs alternate, so load on the machine falls on all alike; the ratios are given for the medians and for the
-minima (the least disturbed runs on a busy machine). The last figure is what any debugpy session costs before its
+The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and
+minima, and for the CPU time every process involved spent until the stop (steadier on a busy machine, where the
+wall time mostly measures the other load). The last figure is what any debugpy session costs before its
 program runs (adapter, launcher, pydevd), for scale.
 Run: .venv/bin/python scripts/bench_tests.py [--runs 5] [--suite small|big|both]
 """
@@ -103,8 +104,56 @@ def big_suite(folder: Path) -> Suite:
     return Suite("big", folder, [], "test_big.py::test_zz_total_fails", (folder / "test_big.py", line))
 
 
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def processes() -> dict[int, tuple[int, float]]:
+    """Every process of this machine: pid -> (parent pid, CPU seconds used so far, all its threads)."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
+    return out
+
+
+def descendants_cpu() -> dict[int, float]:
+    """CPU seconds of each process below this one (a session's adapter, launcher and program; pytest --pdb)."""
+    table = processes()
+    below, todo = {}, [os.getpid()]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, cpu) in table.items():
+            if ppid == parent and pid not in below:
+                below[pid] = cpu
+                todo.append(pid)
+    return below
+
+
+class Cpu:
+    """CPU time spent from here on by this process and every process below it: on a loaded machine a steadier
+    figure than the wall time (the work is mostly one process waiting for the next), read when a case stops."""
+
+    def __init__(self) -> None:
+        self.own = time.process_time()
+        self.before = descendants_cpu()
+
+    def used(self) -> float:
+        now = descendants_cpu()
+        below = sum(cpu - self.before.get(pid, 0.0) for pid, cpu in now.items())
+        return (time.process_time() - self.own + below) * 1000
+
+
+CPU: dict[str, list[float]] = {}
+
+
 async def pdb_stop(suite: Suite) -> float:
     """`python -m pytest --pdb`: ms until pdb's prompt is on its stdout (then it is told to quit)."""
+    cpu = Cpu()
     start = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
         sys.executable, "-m", "pytest", "--pdb", *suite.args,
@@ -120,6 +169,7 @@ async def pdb_stop(suite: Suite) -> float:
                 raise RuntimeError(f"pytest --pdb ended without a prompt:\n{seen.decode(errors='replace')[-800:]}")
             seen += chunk
         elapsed = (time.perf_counter() - start) * 1000
+        CPU["last"] = [cpu.used()]
         proc.stdin.write(b"q\n")
         await proc.stdin.drain()
         await asyncio.wait_for(proc.wait(), 30)
@@ -156,9 +206,12 @@ async def timed(action: str, args: dict):
     hub = Hub()
     registry = build_registry(hub)
     try:
+        cpu = Cpu()
         start = time.perf_counter()
         reply = await registry.run(action, args, "bench")
-        return (time.perf_counter() - start) * 1000, reply
+        elapsed = (time.perf_counter() - start) * 1000
+        CPU["last"] = [cpu.used()]
+        return elapsed, reply
     finally:
         await hub.shutdown()
 
@@ -189,21 +242,30 @@ async def main() -> None:
             suites.append(big_suite(Path(tmp)))
         table = cases(suites)
         times: dict[str, list[float]] = {name: [] for name in table}
+        cpu: dict[str, list[float]] = {name: [] for name in table}
         for case in table.values():  # one warm-up round each (imports, .pyc files), not counted
             await case()
         for _ in range(args.runs):
             for name, case in table.items():
                 times[name].append(await case())
+                cpu[name] += CPU.pop("last")
     width = max(map(len, table))
     print(f"time to a failing test's stop, {sys.executable} ({args.runs} runs, alternating), median (min-max), ms")
     for name, values in times.items():
         print(median_line(name, values, width))
-    print("ratio to pytest --pdb on the same suite (target <= 1.2x): median/median, min/min")
+    print("CPU time until the stop (this process and all below it), median (min-max), ms")
+    for name, values in cpu.items():
+        print(median_line(name, values, width))
+    print("ratio to pytest --pdb on the same suite (target <= 1.2x): wall median, wall min, CPU median")
     for s in suites:
-        pdb = times[f"{s.name}: {PDB}"]
+        pdb, pdb_cpu = times[f"{s.name}: {PDB}"], cpu[f"{s.name}: {PDB}"]
         for name in (n for n in table if n.startswith(f"{s.name}:") and PDB not in n):
-            ratio = statistics.median(times[name]) / statistics.median(pdb)
-            print(f"  {name:<{width}} {ratio:6.2f}x  {min(times[name]) / min(pdb):6.2f}x")
+            ratios = (
+                statistics.median(times[name]) / statistics.median(pdb),
+                min(times[name]) / min(pdb),
+                statistics.median(cpu[name]) / statistics.median(pdb_cpu),
+            )
+            print(f"  {name:<{width}} " + "  ".join(f"{r:6.2f}x" for r in ratios))
 
 
 if __name__ == "__main__":

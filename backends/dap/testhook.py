@@ -11,6 +11,7 @@ Loaded by pydevd_boot.py by path as module `pairdbg_testhook` when pairdbg start
 names the runner). Runs on whatever Python the tests need: standard library and pydevd only.
 """
 
+import os
 import sys
 import threading
 
@@ -115,10 +116,11 @@ def _depth(frame):
 # ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
 
 
-def _tracing_needed(db):
-    """Whether something set now needs pydevd's tracer: a line or function breakpoint, or an exception filter that
-    stops where an exception is raised or leaves the user's code (user-unhandled, raised)."""
-    if db.breakpoints or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
+def _tracing_needed(db, lines=True):
+    """Whether something set now needs pydevd's tracer: a line breakpoint (unless `lines` is false), a function
+    breakpoint, or an exception filter that stops where an exception is raised or leaves the user's code
+    (user-unhandled, raised)."""
+    if (lines and db.breakpoints) or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
         return True
     return bool(getattr(db, "break_on_user_uncaught_exceptions", None))
 
@@ -126,17 +128,43 @@ def _tracing_needed(db):
 def _untrace_test_run():
     """pytest's imports, collection and passing tests need no tracer: a failure stops through the runner's hook
     (stop(), post-mortem), not through tracing. Traced (sys.settrace, before Python 3.12) they took up to twice as
-    long. So with nothing set that needs tracing, the main thread runs untraced from pytest's import on, and tracing
-    comes back for good (_LazyTracing) the moment something needs it: a breakpoint or such an exception filter is set,
-    the program is paused, or a stop is left with a step. Where pydevd cannot turn the tracer back on from its own
-    thread (no helper library), the run is traced as before once the test loop starts."""
+    long. So the main thread runs untraced from pytest's import on, and tracing comes back for good (_LazyTracing)
+    the moment something needs it: the first code of a file with a line breakpoint runs (its module is imported), a
+    breakpoint or an exception filter that needs tracing is set, the program is paused, or a stop is left with a step.
+    A function breakpoint or such a filter set at the start keeps the run traced; so does a line breakpoint in a
+    module already imported. Where pydevd cannot turn the tracer back on from its own thread (no helper library),
+    the run is untraced only without breakpoints, and until the test loop starts."""
     db = _debugger()
     if db is None or _monitoring() is not None or getattr(db, "frame_eval_func", None) is not None:
         return None
-    if _tracing_needed(db):
+    if _tracing_needed(db, lines=False):
+        return None
+    if not _LazyTracing.possible():
+        if db.breakpoints:
+            return None
+        db.disable_tracing()
+        return _UNTIL_TESTS_RUN
+    files = set(db.breakpoints)
+    if files and _loaded(files):
         return None
     db.disable_tracing()
-    return _LazyTracing(db) if _LazyTracing.possible() else _UNTIL_TESTS_RUN
+    return _LazyTracing(db, files)
+
+
+def _canonical(path):
+    import pydevd_file_utils
+
+    return pydevd_file_utils.canonical_normalized_path(path)
+
+
+def _loaded(files):
+    """Whether a module of one of these files (pydevd's canonical paths) is imported already."""
+    names = {os.path.basename(f) for f in files}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and os.path.basename(path) in names and _canonical(path) in files:
+            return True
+    return False
 
 
 _UNTIL_TESTS_RUN = "until the test loop"
@@ -147,13 +175,33 @@ _untraced = None
 class _LazyTracing:
     """The main thread, untraced until something needs the tracer (see _untrace_test_run)."""
 
-    def __init__(self, db):
+    def __init__(self, db, files):
         self.db = db
         self.thread = threading.get_ident()
         self.lock = threading.Lock()
         self.stopped = 0  # how many stops of the main thread are waiting (do_wait_suspend) right now
         self.done = False
         self._wrap(db)
+        if files:
+            self._watch(files)
+
+    def _watch(self, files):
+        """Trace again when code of one of `files` (with line breakpoints) is about to run: the audit event `exec`
+        comes before a module's code runs, on the thread importing it. (An audit hook stays for the process's life;
+        once tracing is back it returns at once.)"""
+        names = {os.path.basename(f) for f in files}
+
+        def on_audit(event, args):
+            if event != "exec" or self.done:
+                return
+            try:
+                path = args[0].co_filename
+                if os.path.basename(path) in names and _canonical(path) in files:
+                    self.here() if threading.get_ident() == self.thread else self.from_other_thread()
+            except Exception:
+                pass
+
+        sys.addaudithook(on_audit)
 
     @staticmethod
     def possible():

@@ -138,8 +138,9 @@ async def test_a_project_that_configures_pytest_without_it_is_refused_with_the_f
 
 
 async def test_breakpoints_hit_in_a_test_run_set_before_or_at_a_failure(registry):
-    """pytest's imports and collection run untraced when nothing needs tracing (a speed-up); a breakpoint set before
-    the run keeps it traced, and one set at a failure stops the tests that run after it."""
+    """A test run goes untraced until something needs the tracer (a speed-up): a breakpoint set before the run brings
+    it back when its file's module is imported (here during collection), and one set at a failure stops the tests
+    that run after it."""
     orders = str(PYTEST_SUITE / "orders.py")
     line = line_of("pytest_suite/orders.py", "return total_price / count")
     reply = await registry.run("debug_tests", {"cwd": str(PYTEST_SUITE)}, PERSON)
