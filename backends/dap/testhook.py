@@ -26,8 +26,9 @@ def install(runner):
     """Called before the debugger is set up: pytest loads the plugin itself (pairdbg passes `-p pairdbg_testhook`)."""
     if runner == "unittest":
         _hook_unittest()
+        sys.meta_path.insert(0, _UntraceWhenRunnerLoads(runner, ("unittest.__main__",)))
     elif runner == "pytest":
-        sys.meta_path.insert(0, _UntraceWhenPytestLoads())
+        sys.meta_path.insert(0, _UntraceWhenRunnerLoads(runner, ("pytest", "_pytest")))
 
 
 def _ignore_runner_exit(runner):
@@ -80,6 +81,18 @@ def stop(exc_info, runner, test, phase=None):
         if saved:
             monitoring.resume_current_thread_tracing()
         failing = None
+    _keep_tracer(db)
+
+
+def _keep_tracer(db):
+    """A RecursionError raised inside pydevd's tracer (at the recursion limit) makes CPython drop this thread's trace
+    function: breakpoints in the tests after it would never hit. Where this thread should be traced, it is again."""
+    lazy = _untraced
+    if lazy is _UNTIL_TESTS_RUN or (lazy is not None and not lazy.done):
+        return  # untraced on purpose
+    if _monitoring() is None and getattr(db, "frame_eval_func", None) is None and sys.gettrace() is None:
+        db.enable_tracing()
+        db.set_trace_for_frame_and_parents(threading.get_ident(), sys._getframe())
 
 
 def _monitoring():
@@ -125,22 +138,23 @@ def _tracing_needed(db, lines=True):
     return bool(getattr(db, "break_on_user_uncaught_exceptions", None))
 
 
-def _untrace_test_run():
-    """pytest's imports, collection and passing tests need no tracer: a failure stops through the runner's hook
-    (stop(), post-mortem), not through tracing. Traced (sys.settrace, before Python 3.12) they took up to twice as
-    long. So the main thread runs untraced from pytest's import on, and tracing comes back for good (_LazyTracing)
-    the moment something needs it: the first code of a file with a line breakpoint runs (its module is imported), a
-    breakpoint or an exception filter that needs tracing is set, the program is paused, or a stop is left with a step.
-    A function breakpoint or such a filter set at the start keeps the run traced; so does a line breakpoint in a
-    module already imported. Where pydevd cannot turn the tracer back on from its own thread (no helper library),
-    the run is untraced only without breakpoints, and until the test loop starts."""
+def _untrace_test_run(runner):
+    """pytest's imports, collection and passing tests (and unittest's) need no tracer: a failure stops through the
+    runner's hook (stop(), post-mortem), not through tracing. Traced (sys.settrace, before Python 3.12) they took up
+    to twice as long. So the main thread runs untraced from the runner's import on; tracing comes back for good
+    (_LazyTracing) the moment something needs it: the first code of a file with a line breakpoint runs (its module is
+    imported), a breakpoint or an exception filter that needs tracing is set, the program is paused, or a stop is
+    left with a step. A function breakpoint or such a filter set at the start keeps the run traced; so does a line
+    breakpoint in a module already imported. Where pydevd cannot turn the tracer back on from its own thread (no
+    helper library), a pytest run is untraced only without breakpoints and until its test loop starts, and a unittest
+    run stays traced."""
     db = _debugger()
     if db is None or _monitoring() is not None or getattr(db, "frame_eval_func", None) is not None:
         return None
     if _tracing_needed(db, lines=False):
         return None
     if not _LazyTracing.possible():
-        if db.breakpoints:
+        if db.breakpoints or runner != "pytest":
             return None
         db.disable_tracing()
         return _UNTIL_TESTS_RUN
@@ -269,17 +283,22 @@ class _LazyTracing:
         pydevd_tracing.set_trace_to_threads(self.db.trace_dispatch, thread_idents=[self.thread])
 
 
-class _UntraceWhenPytestLoads:
-    """A meta path finder that finds nothing: it notices the program importing pytest while the debugger traces it,
-    turns tracing off if nothing needs it (_untrace_test_run) and steps aside. (sys.monitoring, Python 3.12+, leaves
-    sys.gettrace() empty: it never acts there, as _untrace_test_run would not.)"""
+class _UntraceWhenRunnerLoads:
+    """A meta path finder that finds nothing: it notices the program importing the runner (pytest, or unittest's
+    `-m` entry point) while the debugger traces it, turns tracing off if nothing needs it (_untrace_test_run) and
+    steps aside. (sys.monitoring, Python 3.12+, leaves sys.gettrace() empty: it never acts there, as
+    _untrace_test_run would not.)"""
+
+    def __init__(self, runner, names):
+        self.runner = runner
+        self.names = names
 
     def find_spec(self, name, path=None, target=None):
         global _untraced
-        # (debugpy looks pytest up before it starts tracing: only an import made while traced counts)
-        if name.partition(".")[0] in ("pytest", "_pytest") and sys.gettrace() is not None:
+        # (debugpy looks the runner up before it starts tracing: only an import made while traced counts)
+        if sys.gettrace() is not None and (name in self.names or name.partition(".")[0] in self.names):
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
-            _untraced = _untrace_test_run()
+            _untraced = _untrace_test_run(self.runner)
         return None
 
 

@@ -198,3 +198,34 @@ async def test_an_untraced_test_run_can_be_paused(registry, tmp_path):
     flag.touch()
     failed = stop_of(await registry.run("continue_execution", {"session_id": sid, "wait_s": 60}, PERSON))
     assert failures_of(failed)["test"] == "test_running.py::test_runs_until_the_flag_then_fails", failed
+
+
+# Whether the run's main thread is untraced on purpose (testhook.py's _LazyTracing), read in the program.
+LAZY_STATE = (
+    "(lambda t: type(t).__name__ + (' traced' if getattr(t, 'done', True) else ' untraced'))"
+    "(__import__('sys').modules['pairdbg_testhook']._untraced)"
+)
+
+
+async def test_a_unittest_run_goes_untraced_until_a_file_with_a_breakpoint_runs(registry):
+    """unittest's run goes untraced like pytest's: with no breakpoint it is still untraced at its first failure; a
+    breakpoint set before the run (in the code under test) brings the tracer back as its module is imported, and
+    hits, also after the RecursionError of an earlier test (raised in pydevd's tracer, which CPython then drops)."""
+    run = {"program": "unittest", "module": True, "cwd": str(UNITTEST_SUITE), "wait_s": 60}
+    reply = await registry.run("start_debugging", run, PERSON)
+    sid = reply.data["session_id"]
+    assert failures_of(stop_of(reply))["test"] == "test_shop.ShopTest.test_deep_recursion_fails"
+    state = await registry.run("evaluate_expression", {"session_id": sid, "expression": LAZY_STATE}, PERSON)
+    assert state.data["value"] == "'_LazyTracing untraced'", state.text
+    await registry.run("close_debug_session", {"session_id": sid}, PERSON)
+
+    shop = str(UNITTEST_SUITE / "shop.py")
+    line = line_of("unittest_suite/shop.py", "def add_tax") + 1
+    reply = await registry.run("start_debugging", {**run, "breakpoints": [{"file": shop, "line": line}]}, PERSON)
+    sid = reply.data["session_id"]
+    state = await registry.run("evaluate_expression", {"session_id": sid, "expression": LAZY_STATE}, PERSON)
+    assert state.data["value"] == "'_LazyTracing traced'", state.text
+    stops, end = await every_stop(registry, reply)
+    assert [s["reason"] for s in stops] == ["exception", "exception", "breakpoint", "exception"], stops
+    assert stops[2]["location"]["line"] == line and failures_of(stops[3])["test"] == "test_shop.ShopTest.test_tax_fails"
+    assert end["state"] == "terminated"
