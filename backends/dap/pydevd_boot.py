@@ -32,6 +32,7 @@ def main() -> None:
     import pydevd
 
     pairdbg_quietlog.skip_unlogged_descriptions()
+    hide_from_pydevd("pairdbg_quietlog.py")  # it runs traced ("Pre-launch environment"): never a stop or a step
     original = pydevd.start_client
 
     def start_client(host, port):
@@ -50,6 +51,16 @@ def main() -> None:
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
     cli.main()
+
+
+def hide_from_pydevd(name: str) -> None:
+    """pydevd treats a file of this name as its own: never traced, so never the place of a stop or a step."""
+    try:
+        from _pydevd_bundle import pydevd_dont_trace_files as files
+
+        files.DONT_TRACE[name] = files.PYDEV_FILE
+    except (ImportError, AttributeError):
+        pass
 
 
 def skip_start_wait(pydevd) -> None:
