@@ -1,9 +1,17 @@
 """Debugging a test run: how long until a failing test's stop, under pairdbg (start_debugging of `python -m pytest`,
 and debug_tests, which also picks the runner) and under `pytest --pdb` (driven through a pipe: the time until pdb's
-prompt appears), on the same interpreter, suite and test (tests/programs/pytest_suite, one failing test selected).
-The runs alternate, so load on the machine falls on both alike. Target (issue 19): pairdbg <= 1.2x pytest --pdb.
-The last figure is what any debugpy session costs before its program runs (adapter, launcher, pydevd), for scale.
-Run: .venv/bin/python scripts/bench_tests.py [--runs 5]
+prompt appears), on the same interpreter, suite and failing test. Target (issue 19): pairdbg <= 1.2x pytest --pdb.
+
+Two suites: "small" is tests/programs/pytest_suite with its first failing test selected (-k); "big" is 501 tests
+written into a temporary folder, 500 passing ones over an installed library (pydantic models, JSON) and one failing
+test that runs last, so every passing test runs before the stop. Each pairdbg case runs twice: with no breakpoint
+(the test loop runs untraced: see backends/dap/testhook.py), and with one user breakpoint on a line the run never
+reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
+The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and
+minima, and for the CPU time every process involved spent until the stop (steadier on a busy machine, where the
+wall time mostly measures the other load). The last figure is what any debugpy session costs before its
+program runs (adapter, launcher, pydevd), for scale.
+Run: .venv/bin/python scripts/bench_tests.py [--runs 5] [--suite small|big|both]
 """
 
 from __future__ import annotations
@@ -13,6 +21,8 @@ import asyncio
 import os
 import statistics
 import sys
+import tempfile
+import textwrap
 import time
 from pathlib import Path
 
@@ -22,29 +32,144 @@ from pairdbg.backends.hub import Hub
 from pairdbg.runtime import build_registry
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "programs"
-SUITE = PROGRAMS / "pytest_suite"
 CRASH = PROGRAMS / "crash.py"  # raises ZeroDivisionError at once
-SELECT = ["-k", "test_discount_fails"]
 PROMPT = b"(Pdb) "
 
+BIG_TESTS = """
+import json
 
-async def pdb_stop() -> float:
+import pytest
+from pydantic import BaseModel, ValidationError
+
+
+class Order(BaseModel):
+    id: int
+    items: list[str]
+    total: float
+
+
+def build(n):
+    return Order(id=n, items=[f"item{k}" for k in range(n % 7)], total=n * 1.5)
+
+
+def never_called():
+    return "a line the run never reaches"  # BREAKPOINT
+
+
+@pytest.mark.parametrize("n", range(300))
+def test_round_trip(n):
+    order = build(n)
+    assert Order.model_validate_json(order.model_dump_json()) == order
+
+
+@pytest.mark.parametrize("n", range(100))
+def test_bad_total_is_refused(n):
+    with pytest.raises(ValidationError):
+        Order(id=n, items=[], total="lots")
+
+
+@pytest.mark.parametrize("n", range(100))
+def test_json_keeps_every_key(n):
+    data = {f"k{i}": i for i in range(n % 13)}
+    assert json.loads(json.dumps(data, sort_keys=True)) == data
+
+
+def test_zz_total_fails():
+    order = build(4)
+    assert order.total == 7.0, "four at 1.5 each"
+"""
+
+
+class Suite:
+    """A folder of tests, the arguments that select the failing test, the test pairdbg must stop at, and a line the
+    run never reaches before that stop (for the case with a user breakpoint)."""
+
+    def __init__(self, name: str, folder: Path, args: list[str], test: str, unreached: tuple[Path, int]) -> None:
+        self.name, self.folder, self.args, self.test, self.unreached = name, folder, args, test, unreached
+
+
+def small_suite() -> Suite:
+    folder = PROGRAMS / "pytest_suite"
+    lines = (folder / "orders.py").read_text().splitlines()
+    line = next(i for i, text in enumerate(lines, 1) if "return depth(n + 1)" in text)  # deselected by -k
+    return Suite("small", folder, ["-k", "test_discount_fails"], "test_orders.py::test_discount_fails",
+                 (folder / "orders.py", line))  # fmt: skip
+
+
+def big_suite(folder: Path) -> Suite:
+    source = textwrap.dedent(BIG_TESTS).lstrip()
+    (folder / "test_big.py").write_text(source)
+    (folder / "pytest.ini").write_text("[pytest]\naddopts = -q -p no:cacheprovider\n")
+    line = next(i for i, text in enumerate(source.splitlines(), 1) if "# BREAKPOINT" in text)
+    return Suite("big", folder, [], "test_big.py::test_zz_total_fails", (folder / "test_big.py", line))
+
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def processes() -> dict[int, tuple[int, float]]:
+    """Every process of this machine: pid -> (parent pid, CPU seconds used so far, all its threads)."""
+    out = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                with open(f"/proc/{entry}/stat") as fh:
+                    fields = fh.read().rpartition(")")[2].split()
+            except OSError:
+                continue
+            out[int(entry)] = (int(fields[1]), (int(fields[11]) + int(fields[12])) / TICK)
+    return out
+
+
+def descendants_cpu() -> dict[int, float]:
+    """CPU seconds of each process below this one (a session's adapter, launcher and program; pytest --pdb)."""
+    table = processes()
+    below, todo = {}, [os.getpid()]
+    while todo:
+        parent = todo.pop()
+        for pid, (ppid, cpu) in table.items():
+            if ppid == parent and pid not in below:
+                below[pid] = cpu
+                todo.append(pid)
+    return below
+
+
+class Cpu:
+    """CPU time spent from here on by this process and every process below it: on a loaded machine a steadier
+    figure than the wall time (the work is mostly one process waiting for the next), read when a case stops."""
+
+    def __init__(self) -> None:
+        self.own = time.process_time()
+        self.before = descendants_cpu()
+
+    def used(self) -> float:
+        now = descendants_cpu()
+        below = sum(cpu - self.before.get(pid, 0.0) for pid, cpu in now.items())
+        return (time.process_time() - self.own + below) * 1000
+
+
+CPU: dict[str, list[float]] = {}
+
+
+async def pdb_stop(suite: Suite) -> float:
     """`python -m pytest --pdb`: ms until pdb's prompt is on its stdout (then it is told to quit)."""
+    cpu = Cpu()
     start = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "pytest", "--pdb", *SELECT,
-        cwd=SUITE, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        sys.executable, "-m", "pytest", "--pdb", *suite.args,
+        cwd=suite.folder, stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL, env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     assert proc.stdout is not None and proc.stdin is not None
     seen = b""
     try:
         while PROMPT not in seen:
-            chunk = await asyncio.wait_for(proc.stdout.read(4096), 60)
+            chunk = await asyncio.wait_for(proc.stdout.read(4096), 120)
             if not chunk:
                 raise RuntimeError(f"pytest --pdb ended without a prompt:\n{seen.decode(errors='replace')[-800:]}")
             seen += chunk
         elapsed = (time.perf_counter() - start) * 1000
+        CPU["last"] = [cpu.used()]
         proc.stdin.write(b"q\n")
         await proc.stdin.drain()
         await asyncio.wait_for(proc.wait(), 30)
@@ -55,14 +180,16 @@ async def pdb_stop() -> float:
             await proc.wait()
 
 
-async def pairdbg_stop(action: str) -> float:
+async def pairdbg_stop(suite: Suite, action: str, breakpoint: bool) -> float:
     """ms from the action's call until its reply is the failing test's stop (the Hub is made before the clock)."""
-    args = {"cwd": str(SUITE), "args": SELECT}
+    args: dict = {"cwd": str(suite.folder), "args": suite.args}
     if action == "start_debugging":
-        args.update(program="pytest", module=True, wait_s=60)
+        args.update(program="pytest", module=True, wait_s=120)
+    if breakpoint:
+        args["breakpoints"] = [{"file": str(suite.unreached[0]), "line": suite.unreached[1]}]
     elapsed, reply = await timed(action, args)
     test = ((reply.data.get("stop") or {}).get("exception") or {}).get("test") or {}
-    if test.get("test") != "test_orders.py::test_discount_fails":
+    if test.get("test") != suite.test:
         raise RuntimeError(f"{action} did not stop at the failing test:\n{reply.text}")
     return elapsed
 
@@ -79,37 +206,66 @@ async def timed(action: str, args: dict):
     hub = Hub()
     registry = build_registry(hub)
     try:
+        cpu = Cpu()
         start = time.perf_counter()
         reply = await registry.run(action, args, "bench")
-        return (time.perf_counter() - start) * 1000, reply
+        elapsed = (time.perf_counter() - start) * 1000
+        CPU["last"] = [cpu.used()]
+        return elapsed, reply
     finally:
         await hub.shutdown()
 
 
-CASES = {
-    "pytest --pdb: start -> (Pdb) prompt": lambda: pdb_stop(),
-    "pairdbg start_debugging(pytest): -> stop": lambda: pairdbg_stop("start_debugging"),
-    "pairdbg debug_tests: -> stop": lambda: pairdbg_stop("debug_tests"),
-    "(any debugpy session: crash.py -> its stop)": lambda: session_cost(),
-}
+PDB = "pytest --pdb: start -> (Pdb) prompt"
+
+
+def cases(suites: list[Suite]) -> dict:
+    out = {}
+    for s in suites:
+        out[f"{s.name}: {PDB}"] = lambda s=s: pdb_stop(s)
+        out[f"{s.name}: pairdbg start_debugging -> stop"] = lambda s=s: pairdbg_stop(s, "start_debugging", False)
+        out[f"{s.name}:   same, one user breakpoint"] = lambda s=s: pairdbg_stop(s, "start_debugging", True)
+        if s.name == "small":
+            out[f"{s.name}: pairdbg debug_tests -> stop"] = lambda s=s: pairdbg_stop(s, "debug_tests", False)
+    out["(any debugpy session: crash.py -> its stop)"] = session_cost
+    return out
 
 
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--suite", choices=["small", "big", "both"], default="both")
     args = parser.parse_args()
-    times: dict[str, list[float]] = {name: [] for name in CASES}
-    for case in CASES.values():  # one warm-up round each (imports, .pyc files), not counted
-        await case()
-    for _ in range(args.runs):
-        for name, case in CASES.items():
-            times[name].append(await case())
+    with tempfile.TemporaryDirectory(prefix="pairdbg-bench-tests-") as tmp:
+        suites = [small_suite()] if args.suite != "big" else []
+        if args.suite != "small":
+            suites.append(big_suite(Path(tmp)))
+        table = cases(suites)
+        times: dict[str, list[float]] = {name: [] for name in table}
+        cpu: dict[str, list[float]] = {name: [] for name in table}
+        for case in table.values():  # one warm-up round each (imports, .pyc files), not counted
+            await case()
+        for _ in range(args.runs):
+            for name, case in table.items():
+                times[name].append(await case())
+                cpu[name] += CPU.pop("last")
+    width = max(map(len, table))
     print(f"time to a failing test's stop, {sys.executable} ({args.runs} runs, alternating), median (min-max), ms")
     for name, values in times.items():
-        print(median_line(name, values, 42))
-    pdb = statistics.median(times["pytest --pdb: start -> (Pdb) prompt"])
-    for name in list(CASES)[1:3]:
-        print(f"  {name:<42} {statistics.median(times[name]) / pdb:8.2f}x pytest --pdb (target <= 1.2x)")
+        print(median_line(name, values, width))
+    print("CPU time until the stop (this process and all below it), median (min-max), ms")
+    for name, values in cpu.items():
+        print(median_line(name, values, width))
+    print("ratio to pytest --pdb on the same suite (target <= 1.2x): wall median, wall min, CPU median")
+    for s in suites:
+        pdb, pdb_cpu = times[f"{s.name}: {PDB}"], cpu[f"{s.name}: {PDB}"]
+        for name in (n for n in table if n.startswith(f"{s.name}:") and PDB not in n):
+            ratios = (
+                statistics.median(times[name]) / statistics.median(pdb),
+                min(times[name]) / min(pdb),
+                statistics.median(cpu[name]) / statistics.median(pdb_cpu),
+            )
+            print(f"  {name:<{width}} " + "  ".join(f"{r:6.2f}x" for r in ratios))
 
 
 if __name__ == "__main__":

@@ -5,7 +5,9 @@ body waits for the peer's delayed ACK of the header, which costs ~40 ms per mess
 pairdbg makes while the program is paused paid it. The debugpy launcher starts the program as
 `<python> <pythonArgs...> -X frozen_modules=off <debugpy dir> --connect ...`; pairdbg passes this file in
 pythonArgs, so this script runs first, turns Nagle off on pydevd's client socket and then hands over to debugpy.
-It must run on any Python the user's program needs, so it uses nothing but the standard library and debugpy.
+It also skips debugpy's environment description where nothing logs it (pairdbg_quietlog.py: ~400 ms, traced, before
+the program's first line). It must run on any Python the user's program needs, so it uses nothing but the standard
+library and debugpy.
 """
 
 import os
@@ -19,6 +21,8 @@ def main() -> None:
         args = args[2:]
     debugpy_dir = args[0]
     sys.argv = args
+    import pairdbg_quietlog  # (from this script's folder, first on sys.path until the next lines)
+
     # Python put this script's folder first on sys.path; the program must not see it (nor debugpy's folder),
     # or `import client` / `import common` would find pairdbg's or debugpy's modules instead of the user's.
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
@@ -27,6 +31,8 @@ def main() -> None:
     import debugpy._vendored.force_pydevd  # noqa: F401  (sets pydevd up exactly as debugpy's CLI would)
     import pydevd
 
+    pairdbg_quietlog.skip_unlogged_descriptions()
+    hide_from_pydevd("pairdbg_quietlog.py")  # it runs traced ("Pre-launch environment"): never a stop or a step
     original = pydevd.start_client
 
     def start_client(host, port):
@@ -38,12 +44,55 @@ def main() -> None:
         return sock
 
     pydevd.start_client = start_client
+    skip_start_wait(pydevd)
     include_files_with_breakpoints()
     load_test_hook()
     del sys.path[0]
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
     cli.main()
+
+
+def hide_from_pydevd(name: str) -> None:
+    """pydevd treats a file of this name as its own: never traced, so never the place of a stop or a step."""
+    try:
+        from _pydevd_bundle import pydevd_dont_trace_files as files
+
+        files.DONT_TRACE[name] = files.PYDEV_FILE
+    except (ImportError, AttributeError):
+        pass
+
+
+def skip_start_wait(pydevd) -> None:
+    """pydevd sleeps 100 ms once its reader and writer threads are started ("to give them time to start"), on the
+    program's main thread, before its first line. They need no head start (a message waits in the socket or the
+    writer's queue until they run), so that one sleep is skipped; every other sleep in pydevd is left alone."""
+    import threading
+    import time
+
+    starting = threading.local()
+    initialize_network = pydevd.PyDB.initialize_network
+
+    class Clock:
+        """pydevd's `time` module, except for sleeps inside PyDB.initialize_network on this thread."""
+
+        def __getattr__(self, name):
+            return getattr(time, name)
+
+        def sleep(self, seconds):
+            if not getattr(starting, "network", False):
+                time.sleep(seconds)
+
+    def without_wait(self, *args, **kwargs):
+        starting.network = True
+        try:
+            return initialize_network(self, *args, **kwargs)
+        finally:
+            starting.network = False
+
+    if getattr(pydevd, "time", None) is time:  # another pydevd: leave it as it is
+        pydevd.time = Clock()
+        pydevd.PyDB.initialize_network = without_wait
 
 
 def load_test_hook() -> None:

@@ -35,6 +35,7 @@ from .datawatch import DataWatches
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
+LAUNCHER_BOOT = str(Path(__file__).with_name("launcher_boot.py"))  # debugpy's launcher, its start made quicker
 TEST_HOOK = str(Path(__file__).with_name("testhook.py"))  # a test run's failure hook, loaded by BOOT
 
 
@@ -609,6 +610,7 @@ class PythonLaunch(DebugpyChildren):
             "stopOnEntry": self.stop_on_entry,
             "python": [self.python],
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
+            "debugLauncherPath": LAUNCHER_BOOT,
             "redirectOutput": True,
             "showReturnValue": True,
             "subProcess": True,  # children announce themselves (debugpyAttach) and become sessions

@@ -5,12 +5,15 @@ so the debugger never sees it as unhandled. The runner's own hook for a failure 
 the one `pytest --pdb` uses; unittest's `TestResult.addFailure`/`addError`/`addSubTest`) calls `stop()`, which makes
 pydevd stop post-mortem in the deepest frame of the user's code that the exception went through, with the exception,
 before the runner moves on. An exception a test expects (`pytest.raises`, `assertRaises`, xfail, expectedFailure)
-never reaches those hooks, so it never stops.
+never reaches those hooks, so it never stops. Since those stops need no tracer, the run's main thread is untraced
+until something does need it (a breakpoint, a pause, a step: _untrace_test_run): a 501-test run takes about half
+the CPU time it took traced (scripts/bench_tests.py).
 
 Loaded by pydevd_boot.py by path as module `pairdbg_testhook` when pairdbg starts a test run (PAIRDBG_TEST_HOOK
 names the runner). Runs on whatever Python the tests need: standard library and pydevd only.
 """
 
+import os
 import sys
 import threading
 
@@ -25,8 +28,9 @@ def install(runner):
     """Called before the debugger is set up: pytest loads the plugin itself (pairdbg passes `-p pairdbg_testhook`)."""
     if runner == "unittest":
         _hook_unittest()
+        sys.meta_path.insert(0, _UntraceWhenRunnerLoads(runner, ("unittest.__main__",)))
     elif runner == "pytest":
-        sys.meta_path.insert(0, _UntraceWhenPytestLoads())
+        sys.meta_path.insert(0, _UntraceWhenRunnerLoads(runner, ("pytest", "_pytest")))
 
 
 def _ignore_runner_exit(runner):
@@ -79,6 +83,18 @@ def stop(exc_info, runner, test, phase=None):
         if saved:
             monitoring.resume_current_thread_tracing()
         failing = None
+    _keep_tracer(db)
+
+
+def _keep_tracer(db):
+    """A RecursionError raised inside pydevd's tracer (at the recursion limit) makes CPython drop this thread's trace
+    function: breakpoints in the tests after it would never hit. Where this thread should be traced, it is again."""
+    lazy = _untraced
+    if lazy is _UNTIL_TESTS_RUN or (lazy is not None and not lazy.done):
+        return  # untraced on purpose
+    if _monitoring() is None and getattr(db, "frame_eval_func", None) is None and sys.gettrace() is None:
+        db.enable_tracing()
+        db.set_trace_for_frame_and_parents(threading.get_ident(), sys._getframe())
 
 
 def _monitoring():
@@ -112,40 +128,183 @@ def _depth(frame):
     return depth
 
 
-# ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
+# ----- both runners: untraced until something needs the tracer -----------------------------------------------------
 
 
-def _untraced_until_tests_run():
-    """pytest imports itself, its plugins, the conftest files and the test modules before any test runs; traced
-    (sys.settrace, before Python 3.12) that doubled a run's time to its first failure. With no breakpoint and no
-    exception filter that needs tracing (user-unhandled, raised) set yet, this thread runs untraced until the test
-    loop starts; pydevd traces from then on (a breakpoint set later hits as usual)."""
+def _tracing_needed(db, lines=True):
+    """Whether something set now needs pydevd's tracer: a line breakpoint (unless `lines` is false), a function
+    breakpoint, or an exception filter that stops where an exception is raised or leaves the user's code
+    (user-unhandled, raised)."""
+    if (lines and db.breakpoints) or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
+        return True
+    return bool(getattr(db, "break_on_user_uncaught_exceptions", None))
+
+
+def _untrace_test_run(runner):
+    """pytest's imports, collection and passing tests (and unittest's) need no tracer: a failure stops through the
+    runner's hook (stop(), post-mortem), not through tracing. Traced (sys.settrace, before Python 3.12) they took up
+    to twice as long. So the main thread runs untraced from the runner's import on; tracing comes back for good
+    (_LazyTracing) the moment something needs it: the first code of a file with a line breakpoint runs (its module is
+    imported), a breakpoint or an exception filter that needs tracing is set, the program is paused, or a stop is
+    left with a step. A function breakpoint or such a filter set at the start keeps the run traced; so does a line
+    breakpoint in a module already imported. Where pydevd cannot turn the tracer back on from its own thread (no
+    helper library), a pytest run is untraced only without breakpoints and until its test loop starts, and a unittest
+    run stays traced."""
     db = _debugger()
     if db is None or _monitoring() is not None or getattr(db, "frame_eval_func", None) is not None:
-        return False
-    if db.breakpoints or db.function_breakpoint_name_to_breakpoint or db.break_on_caught_exceptions:
-        return False
-    if getattr(db, "break_on_user_uncaught_exceptions", None):
-        return False
+        return None
+    if _tracing_needed(db, lines=False):
+        return None
+    if not _LazyTracing.possible():
+        if db.breakpoints or runner != "pytest":
+            return None
+        db.disable_tracing()
+        return _UNTIL_TESTS_RUN
+    files = set(db.breakpoints)
+    if files and _loaded(files):
+        return None
     db.disable_tracing()
-    return True
+    return _LazyTracing(db, files)
 
 
-_untraced = False
+def _canonical(path):
+    import pydevd_file_utils
+
+    return pydevd_file_utils.canonical_normalized_path(path)
 
 
-class _UntraceWhenPytestLoads:
-    """A meta path finder that finds nothing: it notices the program importing pytest while the debugger traces it,
-    turns tracing off if nothing needs it (_untraced_until_tests_run) and steps aside. (sys.monitoring, Python
-    3.12+, leaves sys.gettrace() empty: it never acts there, as _untraced_until_tests_run would not.)"""
+def _loaded(files):
+    """Whether a module of one of these files (pydevd's canonical paths) is imported already."""
+    names = {os.path.basename(f) for f in files}
+    for module in list(sys.modules.values()):
+        path = getattr(module, "__file__", None)
+        if isinstance(path, str) and os.path.basename(path) in names and _canonical(path) in files:
+            return True
+    return False
+
+
+_UNTIL_TESTS_RUN = "until the test loop"
+#: None (traced), _UNTIL_TESTS_RUN, or the _LazyTracing that turns the tracer back on.
+_untraced = None
+
+
+class _LazyTracing:
+    """The main thread, untraced until something needs the tracer (see _untrace_test_run)."""
+
+    def __init__(self, db, files):
+        self.db = db
+        self.thread = threading.get_ident()
+        self.lock = threading.Lock()
+        self.stopped = 0  # how many stops of the main thread are waiting (do_wait_suspend) right now
+        self.done = False
+        self._wrap(db)
+        if files:
+            self._watch(files)
+
+    def _watch(self, files):
+        """Trace again when code of one of `files` (with line breakpoints) is about to run: the audit event `exec`
+        comes before a module's code runs, on the thread importing it. (An audit hook stays for the process's life;
+        once tracing is back it returns at once.)"""
+        names = {os.path.basename(f) for f in files}
+
+        def on_audit(event, args):
+            if event != "exec" or self.done:
+                return
+            try:
+                path = args[0].co_filename
+                if os.path.basename(path) in names and _canonical(path) in files:
+                    self.here() if threading.get_ident() == self.thread else self.from_other_thread()
+            except Exception:
+                pass
+
+        sys.addaudithook(on_audit)
+
+    @staticmethod
+    def possible():
+        try:
+            import pydevd_tracing
+
+            return pydevd_tracing._load_python_helper_lib() is not None and hasattr(
+                pydevd_tracing, "set_trace_to_threads"
+            )
+        except Exception:
+            return False
+
+    def _wrap(self, db):
+        # Instance attributes: pydevd calls these as methods of its one PyDB object, so only it is changed.
+        changed, suspend, wait = db.on_breakpoints_changed, db.set_suspend, db.do_wait_suspend
+
+        def on_breakpoints_changed(*args, **kwargs):
+            if not self.done and _tracing_needed(db):
+                self.from_other_thread()
+            return changed(*args, **kwargs)
+
+        def set_suspend(thread, *args, **kwargs):
+            if not self.done and (kwargs.get("is_pause") or (len(args) >= 3 and args[2])):
+                self.from_other_thread()  # a pause: the main thread must reach the tracer to stop
+            return suspend(thread, *args, **kwargs)
+
+        def do_wait_suspend(thread, *args, **kwargs):
+            main = threading.get_ident() == self.thread
+            self.stopped += main
+            try:
+                return wait(thread, *args, **kwargs)
+            finally:
+                self.stopped -= main
+                if main and not self.done:
+                    info = db.set_additional_thread_info(thread)
+                    if _tracing_needed(db) or getattr(info, "pydev_step_cmd", -1) != -1:
+                        self.here()
+
+        db.on_breakpoints_changed, db.set_suspend, db.do_wait_suspend = (
+            on_breakpoints_changed,
+            set_suspend,
+            do_wait_suspend,
+        )
+
+    def here(self):
+        """On the main thread: trace it again, the frames running now included."""
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+        self.db.enable_tracing()
+        self.db.set_trace_for_frame_and_parents(self.thread, sys._getframe().f_back)
+
+    def from_other_thread(self):
+        """From pydevd's reader thread: give the main thread pydevd's tracer (pydevd sets the running frames' trace
+        functions itself, after this). While the main thread waits in a stop, it does so itself when resumed."""
+        if self.stopped:
+            return
+        with self.lock:
+            if self.done:
+                return
+            self.done = True
+        import pydevd_tracing
+
+        pydevd_tracing.set_trace_to_threads(self.db.trace_dispatch, thread_idents=[self.thread])
+
+
+class _UntraceWhenRunnerLoads:
+    """A meta path finder that finds nothing: it notices the program importing the runner (pytest, or unittest's
+    `-m` entry point) while the debugger traces it, turns tracing off if nothing needs it (_untrace_test_run) and
+    steps aside. (sys.monitoring, Python 3.12+, leaves sys.gettrace() empty: it never acts there, as
+    _untrace_test_run would not.)"""
+
+    def __init__(self, runner, names):
+        self.runner = runner
+        self.names = names
 
     def find_spec(self, name, path=None, target=None):
         global _untraced
-        # (debugpy looks pytest up before it starts tracing: only an import made while traced counts)
-        if name.partition(".")[0] in ("pytest", "_pytest") and sys.gettrace() is not None:
+        # (debugpy looks the runner up before it starts tracing: only an import made while traced counts)
+        if sys.gettrace() is not None and (name in self.names or name.partition(".")[0] in self.names):
             sys.meta_path[:] = [f for f in sys.meta_path if f is not self]
-            _untraced = _untraced_until_tests_run()
+            _untraced = _untrace_test_run(self.runner)
         return None
+
+
+# ----- pytest: a plugin (pairdbg passes `-p pairdbg_testhook`) ------------------------------------------------------
 
 
 def pytest_configure(config):
@@ -153,10 +312,11 @@ def pytest_configure(config):
 
 
 def pytest_runtestloop(session):
-    """Tracing comes back on as the first test is about to run (see _untraced_until_tests_run)."""
+    """Where pydevd could not trace the main thread again later, tracing comes back as the first test is about to
+    run (see _untrace_test_run)."""
     global _untraced
-    if _untraced:
-        _untraced = False
+    if _untraced is _UNTIL_TESTS_RUN:
+        _untraced = None
         db = _debugger()
         if db is not None:
             db.enable_tracing()

@@ -44,12 +44,17 @@ async def test_not_a_python_fails_fast_with_a_hint(registry) -> None:
 
 @pytest.mark.asyncio
 async def test_the_program_sees_a_clean_sys_path(registry, tmp_path) -> None:
-    """Neither debugpy's folder nor pairdbg's boot folder may shadow the program's own imports."""
+    """Neither debugpy's folder nor pairdbg's boot folder may shadow the program's own imports, and none of the
+    variables the boot scripts pass each other reaches its environment."""
     program = tmp_path / "paths.py"
-    program.write_text("import sys, importlib.util\nprint(sys.path[:3])\nprint(importlib.util.find_spec('common'))\n")
+    program.write_text(
+        "import os, sys, importlib.util\n"
+        "print([k for k in ('PAIRDBG_DEBUGPY_ROOT', 'PAIRDBG_TEST_HOOK') if k in os.environ])\n"
+        "print(sys.path[:3])\nprint(importlib.util.find_spec('common'))\n"
+    )
     reply = await registry.run("start_debugging", {"program": str(program), "wait_s": 10}, "agent:test")
     assert reply.data["state"] == "terminated", reply.text
     printed = "\n".join(reply.data["output_tail"])
-    assert printed.startswith(f"['{tmp_path}'"), printed
+    assert printed.startswith(f"[]\n['{tmp_path}'"), printed  # (no pairdbg variable reaches the program)
     assert "debugpy" not in printed and "backends" not in printed
     assert printed.endswith("None")

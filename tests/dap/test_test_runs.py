@@ -11,12 +11,13 @@ import sys
 
 import pytest
 
-from support import PROGRAMS, line_of, local_values, missing_target, stop_of
+from support import PROGRAMS, line_of, local_values, missing_target, stop_of, until
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
 PYTEST_SUITE = PROGRAMS / "pytest_suite"
 UNITTEST_SUITE = PROGRAMS / "unittest_suite"
+RUNNING_SUITE = PROGRAMS / "pytest_running"
 PERSON = "human"
 
 
@@ -53,7 +54,7 @@ async def test_a_failing_pytest_run_is_one_call_to_the_failing_assertion(registr
         "runner": "pytest", "test": "test_orders.py::test_discount_fails", "depth": failures_of(stop)["depth"],
         "repeats": 1,
     }  # fmt: skip
-    assert stop["location"]["line"] == line_of("pytest_suite/test_orders.py", 'assert price == 180')
+    assert stop["location"]["line"] == line_of("pytest_suite/test_orders.py", "assert price == 180")
     assert stop["exception"]["type"] == "AssertionError"
     assert "ten percent off 200" in stop["exception"]["message"] and "220.0 == 180" in stop["exception"]["message"]
     assert local_values(stop)["price"] == "220.0"
@@ -121,9 +122,7 @@ async def test_unittest_stops_once_per_failure_and_never_at_assert_raises(regist
 
 
 async def test_a_run_whose_tests_pass_ends_without_a_stop(registry):
-    reply = await registry.run(
-        "debug_tests", {"cwd": str(PYTEST_SUITE), "args": ["-k", "passes or xfail"]}, PERSON
-    )
+    reply = await registry.run("debug_tests", {"cwd": str(PYTEST_SUITE), "args": ["-k", "passes or xfail"]}, PERSON)
     assert reply.data["state"] == "terminated" and reply.data["exit_code"] == 0, reply.text
 
 
@@ -139,8 +138,9 @@ async def test_a_project_that_configures_pytest_without_it_is_refused_with_the_f
 
 
 async def test_breakpoints_hit_in_a_test_run_set_before_or_at_a_failure(registry):
-    """pytest's imports and collection run untraced when nothing needs tracing (a speed-up); a breakpoint set before
-    the run keeps it traced, and one set at a failure stops the tests that run after it."""
+    """A test run goes untraced until something needs the tracer (a speed-up): a breakpoint set before the run brings
+    it back when its file's module is imported (here during collection), and one set at a failure stops the tests
+    that run after it."""
     orders = str(PYTEST_SUITE / "orders.py")
     line = line_of("pytest_suite/orders.py", "return total_price / count")
     reply = await registry.run("debug_tests", {"cwd": str(PYTEST_SUITE)}, PERSON)
@@ -158,3 +158,74 @@ async def test_breakpoints_hit_in_a_test_run_set_before_or_at_a_failure(registry
     assert first["reason"] == "breakpoint" and first["location"]["line"] == cut
     then = stop_of(await registry.run("continue_execution", {"session_id": reply.data["session_id"]}, PERSON))
     assert failures_of(then)["test"] == "test_orders.py::test_discount_fails"
+
+
+async def running_test(registry, tmp_path) -> tuple[str, object]:
+    """Start tests/programs/pytest_running with nothing set that needs tracing (so its test loop runs untraced) and
+    wait until its one test is running; returns the session id and the flag file that lets the test end."""
+    flag = tmp_path / "flag"
+    run = {"program": "pytest", "module": True, "cwd": str(RUNNING_SUITE), "env": {"PAIRDBG_FLAG": str(flag)}}
+    reply = await registry.run("start_debugging", {**run, "wait_s": 0}, PERSON)
+    assert reply.data["state"] == "running", reply.text
+    started = tmp_path / "flag.started"
+    await until(started.exists, "the test to start running", timeout=60)
+    return reply.data["session_id"], flag
+
+
+async def test_an_untraced_test_run_hits_a_breakpoint_set_in_the_running_test(registry, tmp_path):
+    """The test loop runs untraced when nothing needs tracing; a breakpoint set while a test runs brings the tracer
+    back at once, in the frames already running too: it hits on the loop's next round, and steps work from there."""
+    sid, flag = await running_test(registry, tmp_path)
+    test_file = str(RUNNING_SUITE / "test_running.py")
+    loop = line_of("pytest_running/test_running.py", "# loop")
+    bp = await registry.run("set_breakpoint", {"session_id": sid, "file": test_file, "line": loop}, PERSON)
+    hit = stop_of(await registry.run("wait_for_stop", {"session_id": sid, "timeout_s": 30}, PERSON))
+    assert hit["reason"] == "breakpoint" and hit["location"]["line"] == loop, hit
+    stepped = stop_of(await registry.run("step_into", {"session_id": sid, "wait_s": 30}, PERSON))
+    assert stepped["location"]["function"] == "tick", stepped["location"]
+    await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": bp.data["id"]}, PERSON)
+    flag.touch()
+    failed = stop_of(await registry.run("continue_execution", {"session_id": sid, "wait_s": 60}, PERSON))
+    assert failures_of(failed)["test"] == "test_running.py::test_runs_until_the_flag_then_fails", failed
+
+
+async def test_an_untraced_test_run_can_be_paused(registry, tmp_path):
+    """A pause reaches the untraced test loop (it brings the tracer back) and lands in the running test's code."""
+    sid, flag = await running_test(registry, tmp_path)
+    paused = stop_of(await registry.run("pause_execution", {"session_id": sid, "wait_s": 30}, PERSON))
+    assert paused["reason"] == "pause", paused
+    assert paused["location"]["file"] == str(RUNNING_SUITE / "test_running.py"), paused["location"]
+    flag.touch()
+    failed = stop_of(await registry.run("continue_execution", {"session_id": sid, "wait_s": 60}, PERSON))
+    assert failures_of(failed)["test"] == "test_running.py::test_runs_until_the_flag_then_fails", failed
+
+
+# Whether the run's main thread is untraced on purpose (testhook.py's _LazyTracing), read in the program.
+LAZY_STATE = (
+    "(lambda t: type(t).__name__ + (' traced' if getattr(t, 'done', True) else ' untraced'))"
+    "(__import__('sys').modules['pairdbg_testhook']._untraced)"
+)
+
+
+async def test_a_unittest_run_goes_untraced_until_a_file_with_a_breakpoint_runs(registry):
+    """unittest's run goes untraced like pytest's: with no breakpoint it is still untraced at its first failure; a
+    breakpoint set before the run (in the code under test) brings the tracer back as its module is imported, and
+    hits, also after the RecursionError of an earlier test (raised in pydevd's tracer, which CPython then drops)."""
+    run = {"program": "unittest", "module": True, "cwd": str(UNITTEST_SUITE), "wait_s": 60}
+    reply = await registry.run("start_debugging", run, PERSON)
+    sid = reply.data["session_id"]
+    assert failures_of(stop_of(reply))["test"] == "test_shop.ShopTest.test_deep_recursion_fails"
+    state = await registry.run("evaluate_expression", {"session_id": sid, "expression": LAZY_STATE}, PERSON)
+    assert state.data["value"] == "'_LazyTracing untraced'", state.text
+    await registry.run("close_debug_session", {"session_id": sid}, PERSON)
+
+    shop = str(UNITTEST_SUITE / "shop.py")
+    line = line_of("unittest_suite/shop.py", "def add_tax") + 1
+    reply = await registry.run("start_debugging", {**run, "breakpoints": [{"file": shop, "line": line}]}, PERSON)
+    sid = reply.data["session_id"]
+    state = await registry.run("evaluate_expression", {"session_id": sid, "expression": LAZY_STATE}, PERSON)
+    assert state.data["value"] == "'_LazyTracing traced'", state.text
+    stops, end = await every_stop(registry, reply)
+    assert [s["reason"] for s in stops] == ["exception", "exception", "breakpoint", "exception"], stops
+    assert stops[2]["location"]["line"] == line and failures_of(stops[3])["test"] == "test_shop.ShopTest.test_tax_fails"
+    assert end["state"] == "terminated"
