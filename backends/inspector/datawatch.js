@@ -9,7 +9,8 @@
 //   clear become own (non-enumerable) methods that call the original ones; Map.prototype and Set.prototype are
 //   untouched.
 // A change whose condition holds sends a pairdbgDataChange binding call naming it, then runs `debugger;`: pairdbg
-// reports that pause from the writing frame. A log-only watch sends the call and goes on.
+// reports that pause from the writing frame. A log-only watch sends the call and goes on. While it is paused there,
+// takeStop() gives the same change once (js-debug's path: its binding calls and pauses come on two sockets).
 (() => {
   const KEY = Symbol.for("pairdbg.datawatch");
   if (globalThis[KEY]) return globalThis[KEY];
@@ -22,6 +23,7 @@
   // The one line pairdbg leaves out of the blackboxed ranges: V8 ignores `debugger;` in blackboxed code.
   const pause = () => { debugger; }; // pairdbg-datawatch: pause
 
+  let stopping = null; // the change the helper's `debugger;` is pausing for, until pairdbg takes it
   const watches = new Map(); // id -> watch
   const properties = new WeakMap(); // object -> Map(key -> {watches: [], restore})
   const collections = new WeakMap(); // Map/Set -> {watches: [], saved}
@@ -103,8 +105,12 @@
     };
     if (holds !== true) body.note = holds;
     else if (w.sent === MAX_EVENTS) body.note = `${MAX_EVENTS} changes logged; later ones are counted, not logged`;
-    send(JSON.stringify(body));
-    if (stop) pause();
+    const text = JSON.stringify(body);
+    send(text);
+    if (!stop) return;
+    stopping = text;
+    pause();
+    stopping = null;
   }
 
 
@@ -336,6 +342,11 @@
       if (enabled !== null && enabled !== undefined) w.enabled = !!enabled;
       if (hasTest) w.test = test || null;
       return { updated: true };
+    },
+    takeStop() {
+      const text = stopping;
+      stopping = null;
+      return text;
     },
   };
   defineProperty(globalThis, KEY, { value: api, enumerable: false, configurable: true, writable: false });

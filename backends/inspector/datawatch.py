@@ -19,7 +19,6 @@ HELPER = Path(__file__).with_name("datawatch.js")
 #: The sourceURL of the helper and of the conditions it runs: blackboxed, and their frames hidden.
 HELPER_URL = "pairdbg-datawatch.js"
 CONDITION_URL = "pairdbg-datawatch-condition.js"
-CONDITION_BLACKBOX = r"pairdbg-datawatch-condition\.js$"
 PAUSE_MARK = "// pairdbg-datawatch: pause"
 BINDING = "pairdbgDataChange"
 GROUP = "pairdbg-datawatch"
@@ -28,6 +27,7 @@ IDENTIFIER = re.compile(r"[A-Za-z_$][\w$]*\Z")
 HINT = "watch a property (obj.key, obj[key]), a Map entry (map.get(key)) or a Set value (set.has(value))"
 
 Send = Callable[..., Awaitable[dict[str, Any]]]
+Locate = Callable[[str, int, int], tuple[str, int]]  # the engine's (file, line, column) -> the source's (file, line)
 
 
 def split_target(expression: str) -> tuple[str, str, str]:
@@ -114,7 +114,6 @@ class DataWatches:
             return
         # The binding first: the helper takes it off the global object as it loads.
         await self._send("Runtime.addBinding", {"name": BINDING})
-        await self._send("Debugger.setBlackboxPatterns", {"patterns": [CONDITION_BLACKBOX]})
         source = HELPER.read_text()
         lines = source.splitlines()
         pause = next(n for n, text in enumerate(lines) if PAUSE_MARK in text)
@@ -162,7 +161,8 @@ class DataWatches:
 
     async def _compile(self, condition: str, call_frame_id: str | None) -> dict[str, Any]:
         """`value < 0` as a function of (value, old), made once where the watch is set (its other names are that
-        frame's), under the blackboxed condition URL: steps never stop in it."""
+        frame's); its script is blackboxed, so steps never stop in it. (By its script, not by a URL pattern: js-debug
+        keeps its skipFiles in the session's one list of patterns.)"""
         source = f"((value, old) => (\n{condition}\n))\n//# sourceURL={CONDITION_URL}\n"
         if call_frame_id is not None:
             made = await self._in_frame(call_frame_id, source, "the condition", condition)
@@ -174,7 +174,23 @@ class DataWatches:
                     ErrorCode.INVALID_PARAMETERS, f"the condition {condition!r} does not compile: {thrown}"
                 )
             made = result.get("result") or {}
+        await self._blackbox_function(made)
         return argument(made)
+
+    async def _blackbox_function(self, made: dict[str, Any]) -> None:
+        if not made.get("objectId"):
+            return
+        found = await self._send("Runtime.getProperties", {"objectId": made["objectId"], "ownProperties": True})
+        for item in found.get("internalProperties") or []:
+            if item.get("name") == "[[FunctionLocation]]":
+                script = ((item.get("value") or {}).get("value") or {}).get("scriptId")
+                if script:
+                    await self._send(
+                        "Debugger.setBlackboxedRanges",
+                        {"scriptId": script, "positions": [{"lineNumber": 0, "columnNumber": 0}]},
+                    )
+                    return
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, "the condition's script could not be found to keep steps out of it")
 
     async def arm(self, spec: DataBreakpointSpec, call_frame_id: str) -> DataWatch:
         if spec.access != "write":
@@ -266,20 +282,17 @@ class DataWatches:
 
     # ----- events from the helper ----------------------------------------------------------------------------------
 
-    def on_change(self, payload: str, locate: Callable[[str, int, int], tuple[str, int]]) -> str | None:
+    @property
+    def armed(self) -> bool:
+        """Some watch is set in the program (its pauses are worth telling apart from others)."""
+        return bool(self._conditions)
+
+    def on_change(self, payload: str, locate: Locate) -> str | None:
         """A change-log line for one binding call; a stopping change is kept for the pause that follows it.
         `locate` turns the engine's (file, line, column) into the source's (a source-mapped file's original)."""
-        try:
-            body = json.loads(payload)
-        except ValueError:
+        body = placed(payload, locate)
+        if body is None:
             return None
-        if not isinstance(body, dict):
-            return None
-        file = str(body.get("file") or "?").removeprefix("file://")
-        line, column = body.get("line"), body.get("column")
-        if isinstance(line, int) and isinstance(column, int) and line > 0:
-            file, line = locate(file, line, column)
-        body["file"], body["line"] = file, line
         if body.get("stop"):
             self._pending_stop = body
         return change_line(body)
@@ -287,6 +300,35 @@ class DataWatches:
     def take_stop(self) -> dict[str, Any] | None:
         change, self._pending_stop = self._pending_stop, None
         return change
+
+    async def take_stop_in_page(self, locate: Locate) -> dict[str, Any] | None:
+        """The change the helper is paused for, asked of the paused program itself (once; None for any other pause).
+        For js-debug, whose binding calls come on another socket than its pauses."""
+        if not self._loaded:
+            return None
+        answer = await self._send(
+            "Runtime.evaluate", {"expression": f"{API}.takeStop()", "returnByValue": True, "silent": True}
+        )
+        self._fail_if_thrown(answer, "the data-breakpoint helper failed")
+        payload = (answer.get("result") or {}).get("value")
+        self._pending_stop = None
+        return placed(payload, locate) if isinstance(payload, str) else None
+
+
+def placed(payload: str, locate: Locate) -> dict[str, Any] | None:
+    """One change as the helper sent it, its place turned into the source's."""
+    try:
+        body = json.loads(payload)
+    except ValueError:
+        return None
+    if not isinstance(body, dict):
+        return None
+    file = str(body.get("file") or "?").removeprefix("file://")
+    line, column = body.get("line"), body.get("column")
+    if isinstance(line, int) and isinstance(column, int) and line > 0:
+        file, line = locate(file, line, column)
+    body["file"], body["line"] = file, line
+    return body
 
 
 def is_helper_url(url: str) -> bool:
