@@ -14,6 +14,7 @@ from typing import Any
 from ..base import DataBreakpointSpec, DataWatch
 from ..errors import DebugError, ErrorCode
 from ..dap.datawatch import change_line
+from .dialect import Dialect
 
 HELPER = Path(__file__).with_name("datawatch.js")
 #: The sourceURL of the helper and of the conditions it runs: blackboxed, and their frames hidden.
@@ -102,12 +103,14 @@ class DataWatches:
         self._loaded = False
         self._pending_stop: dict[str, Any] | None = None  # the change the helper's next `debugger;` is for
         self._conditions: dict[str, str] = {}  # id -> the condition its test was compiled from
+        self.script_ids: set[str] = set()  # the helper's script and its conditions' (their frames are hidden)
 
     def forget(self) -> None:
         """A new target (a reconnect, a reload): the helper is not in it."""
         self._loaded = False
         self._pending_stop = None
         self._conditions.clear()
+        self.script_ids.clear()
 
     async def _load(self) -> None:
         if self._loaded:
@@ -136,6 +139,7 @@ class DataWatches:
                 ],
             },
         )
+        self.script_ids.add(str(compiled["scriptId"]))
         result = await self._send("Runtime.runScript", {"scriptId": compiled["scriptId"], "returnByValue": True})
         self._fail_if_thrown(result, "the data-breakpoint helper did not load")
         self._loaded = True
@@ -185,6 +189,7 @@ class DataWatches:
             if item.get("name") == "[[FunctionLocation]]":
                 script = ((item.get("value") or {}).get("value") or {}).get("scriptId")
                 if script:
+                    self.script_ids.add(str(script))
                     await self._send(
                         "Debugger.setBlackboxedRanges",
                         {"scriptId": script, "positions": [{"lineNumber": 0, "columnNumber": 0}]},
@@ -282,6 +287,10 @@ class DataWatches:
 
     # ----- events from the helper ----------------------------------------------------------------------------------
 
+    def in_helper(self, call_frame: dict[str, Any]) -> bool:
+        """A CDP call frame of the helper or of a condition (V8 leaves call frames' `url` empty)."""
+        return str((call_frame.get("location") or {}).get("scriptId")) in self.script_ids
+
     @property
     def armed(self) -> bool:
         """Some watch is set in the program (its pauses are worth telling apart from others)."""
@@ -329,6 +338,9 @@ def placed(payload: str, locate: Locate) -> dict[str, Any] | None:
         file, line = locate(file, line, column)
     body["file"], body["line"] = file, line
     return body
+
+
+v8_thrown = Dialect("v8").thrown  # what an evaluation threw, for a V8 reached otherwise (js-debug's CDP proxy)
 
 
 def is_helper_url(url: str) -> bool:
