@@ -314,7 +314,7 @@ class JsDebugTarget(DapBackend):
             proxy.on_event = self._on_cdp_event
             await proxy.subscribe(["Runtime.bindingCalled"])
             self._binding_heard = True
-        return await self.data_watches.arm(spec, await self._call_frame_id(proxy, frame_id))
+        return await self.data_watches.arm(spec, await self._call_frame(proxy, frame_id))
 
     async def clear_data_breakpoint(self, bp_id: str) -> None:
         await self.data_watches.clear(bp_id)
@@ -323,7 +323,7 @@ class JsDebugTarget(DapBackend):
         frames = ((await (await self._cdp()).paused()) or {}).get("callFrames") or []
         await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
 
-    async def _call_frame_id(self, proxy: CdpProxy, frame_id: int) -> str:
+    async def _call_frame(self, proxy: CdpProxy, frame_id: int) -> dict[str, Any]:
         """The CDP call frame of js-debug's frame `frame_id`: js-debug lists the paused call frames in V8's order,
         then the async ones after a label."""
         paused = await proxy.paused()
@@ -336,7 +336,7 @@ class JsDebugTarget(DapBackend):
             if frame.get("presentationHint") == "label":
                 break
             if frame.get("id") == frame_id and index < len(call_frames):
-                return str(call_frames[index]["callFrameId"])
+                return dict(call_frames[index])
         raise DebugError(
             ErrorCode.INVALID_PARAMETERS,
             "a data breakpoint is set from a frame of the paused call stack (not an async caller's)",

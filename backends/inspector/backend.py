@@ -195,7 +195,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         refusal = self._data_refusal()
         if refusal is not None:
             return DataWatch(False, reason=refusal, hint="debug the program with Node, or use a log point")
-        return await self.data_watches.arm(spec, self._call_frame(frame_id)["callFrameId"])
+        return await self.data_watches.arm(spec, self._call_frame(frame_id))
 
     async def clear_data_breakpoint(self, bp_id: str) -> None:
         await self.data_watches.clear(bp_id)

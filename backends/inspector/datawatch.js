@@ -107,7 +107,7 @@
 
   function check(w, value, old) {
     try {
-      return !!w.test(value, old);
+      return !!w.test(value === UNSET_MARK ? undefined : value, old === UNSET_MARK ? undefined : old);
     } catch (e) {
       return `condition raised ${(e && e.name) || "error"}: ${(e && e.message) || e}`; // logged, never a stop
     }
@@ -156,7 +156,71 @@
       if (getOwnPropertyDescriptor(obj, key)?.set !== set) return; // the program redefined it: left as it is
       defineProperty(obj, key, { value, writable: true, enumerable: own.enumerable, configurable: true });
     };
+    // An array element an array method removed and put back (pop then push): the accessor again, with its value.
+    entry.rearm = (v) => {
+      value = v;
+      defineProperty(obj, key, { get, set, enumerable: own.enumerable, configurable: true });
+    };
+    entry.current = () => value;
+    entry.isArmed = () => getOwnPropertyDescriptor(obj, key)?.set === set;
     return { get, set, enumerable: own.enumerable };
+  }
+
+  // ----- array elements ---------------------------------------------------------------------------------------------
+  // An element is a property of the array (an index), watched as one: made an accessor, which V8 honours in every
+  // write, the array methods' included (sort, reverse, fill, copyWithin and the moves of shift/unshift/splice call its
+  // setter). An accessor element keeps that one array's elements in V8's slow (dictionary) mode while it is watched.
+  // What no setter sees: pop, shift and splice delete the last elements, and push, unshift and splice add new ones as
+  // plain properties. So those five methods become own methods of the instance (Array.prototype is untouched) that,
+  // after the original ran, see whether the watched index was removed (a change to <unset>) or added back (a change
+  // to its value, and the accessor again). `arr.length = n` drops elements without running any code: not seen.
+  const ARRAY_METHODS = ["pop", "shift", "splice", "push", "unshift"];
+  const arrays = new WeakMap(); // array -> {entries: Set, saved}
+
+  function guardArray(arr, entry) {
+    let guard = arrays.get(arr);
+    if (!guard) {
+      guard = { entries: new Set(), saved: {} };
+      for (const name of ARRAY_METHODS) guard.saved[name] = getOwnPropertyDescriptor(arr, name);
+      for (const name of ARRAY_METHODS) {
+        const original = arr[name];
+        const wrapped = {
+          [name](...args) {
+            const result = original.apply(this, args);
+            if (this === arr) for (const e of guard.entries) e.recheck(wrapped);
+            return result;
+          },
+        }[name];
+        defineProperty(arr, name, { value: wrapped, writable: true, enumerable: false, configurable: true });
+      }
+      arrays.set(arr, guard);
+    }
+    guard.entries.add(entry);
+    entry.present = true;
+    entry.recheck = (skip) => {
+      if (entry.isArmed()) return;
+      const d = getOwnPropertyDescriptor(arr, entry.key);
+      if (!d) {
+        if (entry.present) {
+          entry.present = false;
+          changed(entry, entry.current(), UNSET_MARK, skip);
+        }
+      } else if ("value" in d && d.writable && d.configurable) {
+        const old = entry.present ? entry.current() : UNSET_MARK;
+        entry.present = true;
+        entry.rearm(d.value);
+        if (!Object.is(old, d.value)) changed(entry, old, d.value, skip);
+      }
+    };
+    return () => {
+      guard.entries.delete(entry);
+      if (guard.entries.size) return;
+      for (const [name, own] of Object.entries(guard.saved)) {
+        if (own) defineProperty(arr, name, own);
+        else delete arr[name];
+      }
+      arrays.delete(arr);
+    };
   }
 
   // An own accessor, or a setter the object inherits: called as before, the value read through its getter.
@@ -224,17 +288,27 @@
     const own = getOwnPropertyDescriptor(obj, key);
     const kind = `${(obj.constructor && obj.constructor.name) || "Object"}`;
     if (isFrozen(obj)) return { refused: `the ${kind} object is frozen (Object.freeze): its properties cannot change` };
+    if (own && !own.configurable && obj === globalThis) {
+      return { refused: `${String(key)} is a top-level var or function of a script: a non-configurable property of ` +
+        "the global object, which cannot be turned into an accessor that sees its writes" };
+    }
     if (own && !own.configurable) {
       const why = isSealed(obj) ? "the object is sealed (Object.seal)" : "the property is non-configurable";
       return { refused: `${why}: it cannot be turned into an accessor that sees its writes` };
     }
-    if (Array.isArray(obj) && /^(0|[1-9]\d*)$/.test(String(key))) {
+    const index = /^(0|[1-9]\d*)$/.test(String(key));
+    if (index && ArrayBuffer.isView(obj)) {
+      return { refused: "a typed array's elements live in its buffer: the engine writes them without running any " +
+        "code, and they cannot become accessors" };
+    }
+    const element = index && Array.isArray(obj);
+    if (element && !own) {
       return {
-        refused: "an array element can be removed by pop, shift, splice or a shorter length without running any " +
-          "code a watch could catch (the watch would end unseen), and a Proxy cannot take an existing array's place",
+        refused: Number(key) >= obj.length ? `the array has no element ${key} (its length is ${obj.length})`
+          : `element ${key} of the array is a hole (never set): watching it would make \`in\` see one`,
       };
     }
-    const entry = { watches: [w], only: w, several: false };
+    const entry = { watches: [w], only: w, several: false, key };
     let accessor;
     if (own && "value" in own) {
       if (!own.writable) return { refused: "the property is read-only (writable: false): a write cannot change it" };
@@ -256,7 +330,8 @@
     }
     if (!isExtensible(obj) && !own) return { refused: "the object is not extensible (Object.preventExtensions)" };
     defineProperty(obj, key, { get: accessor.get, set: accessor.set, enumerable: accessor.enumerable, configurable: true });
-    fastAgain(obj);
+    const unguard = element ? guardArray(obj, entry) : null;
+    if (!element) fastAgain(obj);
     const byKey = have || new Map();
     byKey.set(key, entry);
     properties.set(obj, byKey);
@@ -264,8 +339,9 @@
       entry.watches = entry.watches.filter((y) => y !== x);
       refresh(entry);
       if (entry.watches.length) return;
+      if (unguard) unguard();
       entry.restore();
-      fastAgain(obj);
+      if (!element) fastAgain(obj);
       byKey.delete(key);
     };
     w.entry = entry;
@@ -343,6 +419,14 @@
       }
       if (answer.refused) return answer;
       watches.set(id, w);
+      if (kind === "property" && Array.isArray(obj) && /^(0|[1-9]\d*)$/.test(String(key))) {
+        answer.watching = `element ${key} of an Array (length ${obj.length})`;
+        answer.missed = "`arr.length = n` dropping the element (seen at the next push, pop, shift, unshift or " +
+          "splice on it), Array.prototype methods called on it directly (Array.prototype.pop.call(arr)), " +
+          "Object.defineProperty on the index; while watched, hasOwnProperty('push'/'pop'/'shift'/'unshift'/" +
+          "'splice') is true and the array's elements are in V8's slower dictionary mode";
+        return answer;
+      }
       const what = kind === "property" ? `property ${JSON.stringify(String(key))}` :
         kind === "map" ? `entry ${show(key)}` : `membership of ${show(key)}`;
       answer.watching = `${what} of a ${describeTarget(obj)} object`;

@@ -33,7 +33,8 @@ Locate = Callable[[str, int, int], tuple[str, int]]  # the engine's (file, line,
 
 def split_target(expression: str) -> tuple[str, str, str]:
     """`cart.total` -> ("cart", "property", '"total"'); `m.get(k)` -> ("m", "map", "k"); `s.has(v)` -> ("s", "set",
-    "v"); `a[i]` -> ("a", "property", "i"): the object holding the value, how, and the key's source."""
+    "v"); `a[i]` -> ("a", "property", "i"); `x` -> ("", "binding", "x"): the object holding the value, how, and the
+    key's source."""
     text = expression.strip().rstrip(";").strip()
     marks: list[tuple[str, int]] = []  # (kind, index) of each accessor at the outer level
     depth, i, quote = 0, 0, ""
@@ -73,13 +74,33 @@ def split_target(expression: str) -> tuple[str, str, str]:
         dot = marks[-1][1]
         return holder(dot), "property", json.dumps(text[dot + 1 :])
     if IDENTIFIER.match(text):
-        raise DebugError(
-            ErrorCode.INVALID_PARAMETERS,
-            f"{text} is a variable (a let/const/var binding): the engine writes it without running any code a "
-            "watch could catch, so it cannot be watched",
-            hint=HINT,
-        )
+        return "", "binding", text  # a property of the global object, or a variable (arm() tells which)
     raise DebugError(ErrorCode.INVALID_PARAMETERS, f"{expression!r} does not name a place a value is stored", hint=HINT)
+
+
+#: Why a variable found in a scope of the paused frame cannot be watched, by the scope's type (V8's and JSC's names).
+#: Neither engine runs any code when such a binding is written, and neither inspector protocol has a watchpoint.
+UNWATCHABLE_SCOPES = {
+    "local": "a variable of the function (a let, const, var or parameter; in a CommonJS module the top-level ones "
+    "are locals of the module's function)",
+    "closure": "a variable of an enclosing function (in a CommonJS module the top-level let, const and var are "
+    "locals of the module's function)",
+    "block": "a let or const of a block",
+    "catch": "the error binding of a catch clause",
+    "script": "a top-level let, const or class of a script (the script scope, not a property of the global object)",
+    "globalLexicalEnvironment": "a top-level let, const or class of a script (not a property of the global object)",
+    "module": "a binding of the ES module's scope",
+    "eval": "a variable of code run by eval",
+    "nestedLexical": "a let or const of a block",
+    "functionName": "the name of a named function expression",
+}
+BINDING_WHY = (
+    ": the engine stores it in a scope without running any code a watch could catch, and the inspector protocol has "
+    "no watchpoint on a binding (V8's and JavaScriptCore's alike)"
+)
+BINDING_HINT = (
+    "watch a property of an object it holds (x.key), or log its writes with a log point on the lines that assign it"
+)
 
 
 def argument(result: dict[str, Any]) -> dict[str, Any]:
@@ -197,7 +218,31 @@ class DataWatches:
                     return
         raise DebugError(ErrorCode.PROTOCOL_ERROR, "the condition's script could not be found to keep steps out of it")
 
-    async def arm(self, spec: DataBreakpointSpec, call_frame_id: str) -> DataWatch:
+    async def _binding_refusal(self, call_frame: dict[str, Any], name: str) -> DataWatch | None:
+        """None when `name` is, seen from the paused frame, a property of the global object (a watchable place);
+        else why not: the scope holding it, or that nothing does."""
+        for scope in call_frame.get("scopeChain") or []:
+            kind = str(scope.get("type") or "")
+            if kind == "global":
+                break
+            object_id = (scope.get("object") or {}).get("objectId")
+            if not object_id:
+                continue
+            found = await self._send("Runtime.getProperties", {"objectId": object_id, "ownProperties": True})
+            names = {str(item.get("name")) for item in self._properties(found)}
+            if name not in names:
+                continue
+            if kind == "with":
+                return DataWatch(False, reason=f"{name} is a property of a `with` statement's object", hint=HINT)
+            what = UNWATCHABLE_SCOPES.get(kind, f"a variable of a {kind} scope")
+            return DataWatch(False, reason=f"{name} is {what}{BINDING_WHY}", hint=BINDING_HINT)
+        return None
+
+    @staticmethod
+    def _properties(found: dict[str, Any]) -> list[dict[str, Any]]:
+        return list(found.get("result") or found.get("properties") or [])  # (V8's name, JSC's)
+
+    async def arm(self, spec: DataBreakpointSpec, call_frame: dict[str, Any]) -> DataWatch:
         if spec.access != "write":
             return DataWatch(
                 False,
@@ -206,6 +251,12 @@ class DataWatches:
                 hint="set it with access=write",
             )
         holder, kind, key = split_target(spec.expression)
+        call_frame_id = str(call_frame["callFrameId"])
+        if kind == "binding":
+            refused = await self._binding_refusal(call_frame, key)
+            if refused is not None:
+                return refused
+            holder, kind, key = "globalThis", "property", json.dumps(key)  # a property of the global object
         target = await self._in_frame(call_frame_id, f"({holder})", "the object", spec.expression)
         if not target.get("objectId"):
             shown = target.get("description") or target.get("value")
@@ -245,7 +296,10 @@ class DataWatches:
         if "refused" in answer:
             return DataWatch(False, reason=str(answer["refused"]), hint=HINT)
         self._conditions[spec.id] = spec.condition or ""
-        return DataWatch(True, watching=answer.get("watching"), value=answer.get("value"), missed=answer.get("missed"))
+        watching = answer.get("watching")
+        if holder == "globalThis" and split_target(spec.expression)[1] == "binding":
+            watching = f"global variable {spec.expression} (a property of the global object)"
+        return DataWatch(True, watching=watching, value=answer.get("value"), missed=answer.get("missed"))
 
     async def _api(self, call: str, arguments: list[dict[str, Any]]) -> Any:
         result = await self._send(

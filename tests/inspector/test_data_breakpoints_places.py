@@ -1,0 +1,71 @@
+"""Data breakpoints on array elements (written directly, by sort, removed by pop and added back by push) and on a
+global variable; precise refusals for a CommonJS module's top-level let, a local, a frozen object, a non-configurable
+property and a typed array's element (issue 23, part 5). Node under the inspector backend and under js-debug."""
+
+from __future__ import annotations
+
+import pytest
+from support import stop_of
+from test_data_breakpoints_node import helper_free, output_text, refused, watch
+from test_inspector_node import js, line, need_runtime, run, where
+from test_jsdebug import need_js_debug
+
+pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
+
+PROGRAM = "data_places.js"
+
+
+async def paused_at_ready(registry, backend: str) -> str:
+    need_runtime("bun" if backend == "bun" else "node")
+    if backend == "js-debug":
+        need_js_debug()
+    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": backend if backend == "bun" else "node"}
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=js(PROGRAM),
+        language="javascript",
+        breakpoints=[{"file": js(PROGRAM), "line": line(PROGRAM, "// stop here")}],
+        wait_s=30,
+        **how,
+    )
+    stop = stop_of(reply)
+    assert where(stop)[:2] == (PROGRAM, line(PROGRAM, "// stop here")), stop
+    return reply.data["session_id"]
+
+
+@pytest.mark.parametrize("backend", ["inspector", "js-debug"])
+async def test_array_elements_a_global_and_what_no_watch_sees(registry, backend):
+    sid = await paused_at_ready(registry, backend)
+    second = await watch(registry, sid, "queue[1]")
+    assert second["watching"] == "element 1 of an Array (length 3)" and "length = n" in second["missed"], second
+    third = await watch(registry, sid, "queue[2]")
+    hits = await watch(registry, sid, "hits")
+    assert hits["watching"] == "global variable hits (a property of the global object)", hits
+
+    assert "no element 7 (its length is 3)" in await refused(registry, sid, "queue[7]")
+    why = await refused(registry, sid, "moduleLevel")
+    assert "variable of an enclosing function" in why and "CommonJS" in why and "no watchpoint" in why, why
+    assert "a variable of the function" in await refused(registry, sid, "ready")
+    assert "frozen" in await refused(registry, sid, "frozen.a")
+    assert "non-configurable" in await refused(registry, sid, "locked.fixed")
+    assert "typed array" in await refused(registry, sid, "bytes[1]")
+
+    expected = [
+        (second, 'queue[1] "b" → "B"', "// sets b"),
+        (second, 'queue[1] "B" → "a"', "// sorts"),  # sort writes the elements back through the setter
+        (third, 'queue[2] "c" → <unset>', "// pops"),  # removed: seen by the instance's own pop
+        (third, 'queue[2] <unset> → "d"', "// pushes"),  # added back: watched again
+        (hits, "hits 0 → 1", "// counts a hit"),
+    ]
+    for bp, change, marker in expected:
+        stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+        assert stop["hit_breakpoints"] == [bp["id"]], (change, stop)
+        assert stop["description"] == f"data breakpoint {bp['id']}: {change}", stop
+        assert where(stop)[:2] == (PROGRAM, line(PROGRAM, marker)) and helper_free(stop), stop
+    for bp in (second, third, hits):
+        await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=bp["id"])
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    text = await output_text(registry, sid, "end ")
+    assert 'end B,a,d 1 2 true ["B","a","d"] 3' in text, text
