@@ -14,14 +14,28 @@
 (() => {
   const KEY = Symbol.for("pairdbg.datawatch");
   if (globalThis[KEY]) return globalThis[KEY];
-  const send = globalThis.pairdbgDataChange; // the binding pairdbg added (Runtime.addBinding)
+  // The binding pairdbg added (Runtime.addBinding). JavaScriptCore's inspector (Bun) has none: there the changes wait
+  // in `unsent` until pairdbg takes them (takeLog): at every pause, by polling while the program idles, and at a
+  // pause of the helper's own (flush) when they pile up in a busy program or as it exits.
+  const binding = globalThis.pairdbgDataChange;
   delete globalThis.pairdbgDataChange;
+  const unsent = [];
+  let lastFlush = Date.now();
+  const FLUSH_AFTER = 1000, FLUSH_MS = 500;
   const VALUE_CHARS = 120;
   const MAX_EVENTS = 10000; // per watch: later changes are neither sent nor stopped at
   const UNSET = "<unset>";
   const UNSET_MARK = Symbol("unset"); // no value (a missing Map entry, a getter that failed)
   // The one line pairdbg leaves out of the blackboxed ranges: V8 ignores `debugger;` in blackboxed code.
   const pause = () => { debugger; }; // pairdbg-datawatch: pause
+  const flush = () => { debugger; }; // pairdbg-datawatch: flush
+  const send = binding || ((text) => {
+    unsent.push(text);
+    if (unsent.length >= FLUSH_AFTER || Date.now() - lastFlush >= FLUSH_MS) flush();
+  });
+  if (!binding && typeof process === "object" && process && typeof process.on === "function") {
+    process.on("exit", () => { if (unsent.length) flush(); }); // the last changes, before the inspector goes
+  }
 
   let stopping = null; // the change the helper's `debugger;` is pausing for, until pairdbg takes it
   const watches = new Map(); // id -> watch
@@ -68,7 +82,7 @@
     }
     for (const s of sites) {
       const file = s.getFileName && s.getFileName();
-      if (!file || file.includes("pairdbg-datawatch")) continue;
+      if (!file || file.includes("pairdbg-datawatch") || (s.isNative && s.isNative()) || file === "[native code]") continue;
       return { file, line: s.getLineNumber(), column: s.getColumnNumber(), function: s.getFunctionName() || "(anonymous)" };
     }
     return { file: "?", line: 0, column: 0, function: "?" };
@@ -126,8 +140,12 @@
     if (holds !== true) body.note = holds;
     else if (w.sent === MAX_EVENTS) body.note = `${MAX_EVENTS} changes logged; later ones are neither logged nor stopped at`;
     const text = JSON.stringify(body);
-    send(text);
-    if (!stop) return;
+    if (!stop) {
+      send(text);
+      return;
+    }
+    if (binding) binding(text);
+    else unsent.push(text); // taken at the pause that follows
     stopping = text;
     pause();
     stopping = null;
@@ -451,6 +469,10 @@
       if (w.entry) refresh(w.entry);
       if (hasTest) w.test = test || null;
       return { updated: true };
+    },
+    takeLog() {
+      lastFlush = Date.now();
+      return unsent.splice(0, unsent.length);
     },
     takeStop() {
       const text = stopping;

@@ -21,6 +21,7 @@ HELPER = Path(__file__).with_name("datawatch.js")
 HELPER_URL = "pairdbg-datawatch.js"
 CONDITION_URL = "pairdbg-datawatch-condition.js"
 PAUSE_MARK = "// pairdbg-datawatch: pause"
+FLUSH_MARK = "// pairdbg-datawatch: flush"
 BINDING = "pairdbgDataChange"
 GROUP = "pairdbg-datawatch"
 API = 'globalThis[Symbol.for("pairdbg.datawatch")]'
@@ -118,9 +119,13 @@ class DataWatches:
     """One Node program's data breakpoints: arms, changes and clears them through the helper, turns its binding calls
     into change-log lines and the next pause's reason."""
 
-    def __init__(self, send: Send, thrown: Callable[[dict[str, Any]], str | None]) -> None:
+    def __init__(self, send: Send, thrown: Callable[[dict[str, Any]], str | None], jsc: bool = False) -> None:
         self._send = send
         self._thrown = thrown
+        #: JavaScriptCore's inspector (Bun): no Runtime.addBinding (the changes are taken from the helper: takeLog),
+        #: no Runtime.compileScript, and blackboxing by URL with line ranges.
+        self.jsc = jsc
+        self.log_only: set[str] = set()  # ids of the log-only watches (on JSC, their changes are polled for)
         self._loaded = False
         self._pending_stop: dict[str, Any] | None = None  # the change the helper's next `debugger;` is for
         self._conditions: dict[str, str] = {}  # id -> the condition its test was compiled from
@@ -132,9 +137,14 @@ class DataWatches:
         self._pending_stop = None
         self._conditions.clear()
         self.script_ids.clear()
+        self.log_only.clear()
 
     async def _load(self) -> None:
         if self._loaded:
+            return
+        if self.jsc:
+            await self._load_in_jsc()
+            self._loaded = True
             return
         # The binding first: the helper takes it off the global object as it loads.
         await self._send("Runtime.addBinding", {"name": BINDING})
@@ -164,6 +174,42 @@ class DataWatches:
         result = await self._send("Runtime.runScript", {"scriptId": compiled["scriptId"], "returnByValue": True})
         self._fail_if_thrown(result, "the data-breakpoint helper did not load")
         self._loaded = True
+
+    async def _load_in_jsc(self) -> None:
+        """The helper evaluated under its sourceURL, blackboxed by URL but for the lines of its two `debugger;`
+        (JavaScriptCore ignores a pause in blackboxed code too); its script found through one of its functions."""
+        source = HELPER.read_text()
+        lines = source.splitlines()
+        stops = sorted(n for n, text in enumerate(lines) if PAUSE_MARK in text or FLUSH_MARK in text)
+        ranges: list[int] = []
+        start = 0
+        for line in stops:
+            if line > start:
+                ranges += [start, 0, line, 0]
+            start = line + 1
+        ranges += [start, 0, len(lines) + 2, 0]
+        await self._send(
+            "Debugger.setShouldBlackboxURL",
+            {"url": HELPER_URL, "shouldBlackbox": True, "caseSensitive": True, "sourceRanges": ranges},
+        )
+        await self._send(
+            "Debugger.setShouldBlackboxURL", {"url": CONDITION_URL, "shouldBlackbox": True, "caseSensitive": True}
+        )
+        result = await self._send(
+            "Runtime.evaluate", {"expression": f"{source}\n//# sourceURL={HELPER_URL}\n", "objectGroup": GROUP}
+        )
+        self._fail_if_thrown(result, "the data-breakpoint helper did not load")
+        found = await self._send("Runtime.evaluate", {"expression": f"{API}.takeLog", "objectGroup": GROUP})
+        await self._note_script((found.get("result") or {}).get("objectId"))
+
+    async def _note_script(self, function_id: str | None) -> None:
+        """JSC: the script of a function of the helper's (or a condition), whose frames are hidden."""
+        if not function_id:
+            return
+        details = await self._send("Debugger.getFunctionDetails", {"functionId": function_id})
+        script = ((details.get("details") or {}).get("location") or {}).get("scriptId")
+        if script:
+            self.script_ids.add(str(script))
 
     def _fail_if_thrown(self, result: dict[str, Any], what: str) -> None:
         thrown = self._thrown(result)
@@ -205,6 +251,9 @@ class DataWatches:
     async def _blackbox_function(self, made: dict[str, Any]) -> None:
         if not made.get("objectId"):
             return
+        if self.jsc:  # (blackboxed by its URL already)
+            await self._note_script(made["objectId"])
+            return
         found = await self._send("Runtime.getProperties", {"objectId": made["objectId"], "ownProperties": True})
         for item in found.get("internalProperties") or []:
             if item.get("name") == "[[FunctionLocation]]":
@@ -223,6 +272,8 @@ class DataWatches:
         else why not: the scope holding it, or that nothing does."""
         for scope in call_frame.get("scopeChain") or []:
             kind = str(scope.get("type") or "")
+            if kind == "closure" and scope.get("name") and scope.get("name") == call_frame.get("functionName"):
+                kind = "local"  # (JavaScriptCore calls the frame's own function scope a closure scope too)
             if kind == "global":
                 break
             object_id = (scope.get("object") or {}).get("objectId")
@@ -236,7 +287,19 @@ class DataWatches:
                 return DataWatch(False, reason=f"{name} is a property of a `with` statement's object", hint=HINT)
             what = UNWATCHABLE_SCOPES.get(kind, f"a variable of a {kind} scope")
             return DataWatch(False, reason=f"{name} is {what}{BINDING_WHY}", hint=BINDING_HINT)
-        return None
+        frame_id = str(call_frame["callFrameId"])
+        on_global = await self._in_frame(frame_id, f"({json.dumps(name)} in globalThis)", "the name", name)
+        if on_global.get("value") is True:
+            return None
+        await self._in_frame(frame_id, f"(void {name})", "the name", name)  # (no such variable: said by the engine)
+        # A variable of a scope the engine does not list for this frame (JavaScriptCore leaves a CommonJS module's
+        # function scope out)
+        return DataWatch(
+            False,
+            reason=f"{name} is a variable of an enclosing scope (in a CommonJS module, its top-level let, const and "
+            f"var are locals of the module's function){BINDING_WHY}",
+            hint=BINDING_HINT,
+        )
 
     @staticmethod
     def _properties(found: dict[str, Any]) -> list[dict[str, Any]]:
@@ -296,6 +359,8 @@ class DataWatches:
         if "refused" in answer:
             return DataWatch(False, reason=str(answer["refused"]), hint=HINT)
         self._conditions[spec.id] = spec.condition or ""
+        if spec.log_only:
+            self.log_only.add(spec.id)
         watching = answer.get("watching")
         if holder == "globalThis" and split_target(spec.expression)[1] == "binding":
             watching = f"global variable {spec.expression} (a property of the global object)"
@@ -320,6 +385,7 @@ class DataWatches:
 
     async def clear(self, bp_id: str) -> None:
         self._conditions.pop(bp_id, None)
+        self.log_only.discard(bp_id)
         if self._loaded:
             await self._api("unwatch", [{"value": bp_id}])
 
@@ -363,6 +429,19 @@ class DataWatches:
     def take_stop(self) -> dict[str, Any] | None:
         change, self._pending_stop = self._pending_stop, None
         return change
+
+    async def take_log(self, locate: Locate) -> list[str]:
+        """JSC: the change-log lines of the changes the helper holds (taken once)."""
+        if not self._loaded:
+            return []
+        answer = await self._send(
+            "Runtime.evaluate", {"expression": f"{API}.takeLog()", "returnByValue": True, "silent": True}
+        )
+        self._fail_if_thrown(answer, "the data-breakpoint helper failed")
+        texts = (answer.get("result") or {}).get("value") or []
+        lines = [self.on_change(text, locate) for text in texts if isinstance(text, str)]
+        self._pending_stop = None
+        return [line for line in lines if line is not None]
 
     async def take_stop_in_page(self, locate: Locate) -> dict[str, Any] | None:
         """The change the helper is paused for, asked of the paused program itself (once; None for any other pause).

@@ -1,7 +1,7 @@
 """Data breakpoints on Node programs (issue 23, part 5): "stop where cart.total changes" and "every write to
 cache.get('host')", on a real Node with a property written from a timer, an npm library's object (semver's SemVer,
 written inside semver's own code) and a Map entry. Refusals say why (a frozen or sealed object, a missing array
-element, a variable); Bun refuses with the reason."""
+element, a variable); on Node and on Bun (whose inspector has no bindings: the changes are taken from the helper)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import os
 import subprocess
 
 import pytest
-from support import TESTS, expect_error, missing_target, stop_of, until
+from support import TESTS, missing_target, stop_of, until
 from test_inspector_node import launch, line, need_runtime, run, where
 
 from pairdbg.backends.errors import DebugError, ErrorCode
@@ -58,8 +58,9 @@ def helper_free(stop: dict) -> bool:
     return not any("pairdbg-datawatch" in (f.get("file") or "") for f in stop["stack"])
 
 
-async def test_stops_at_the_writing_statement(registry):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_stops_at_the_writing_statement(registry, runtime):
+    sid = await paused_at_ready(registry, runtime)
     total = await watch(registry, sid, "cart.total")
     assert total["id"].startswith("DB") and "Cart" in total["watching"], total
     assert "defineProperty" in total["missed"]
@@ -115,8 +116,9 @@ async def test_stops_at_the_writing_statement(registry):
     assert 'done 3 1.3.0 db.internal {"total":0,"items":[]} total,items true' in text, text
 
 
-async def test_condition_log_only_update_and_remove(registry, hub):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_condition_log_only_update_and_remove(registry, hub, runtime):
+    sid = await paused_at_ready(registry, runtime)
     negative = await watch(registry, sid, "cart.total", condition="value < 0")
     logged = await watch(registry, sid, "cache.get('host')", log_only=True)
     assert logged["log_only"] is True
@@ -155,8 +157,9 @@ async def test_condition_log_only_update_and_remove(registry, hub):
     assert mime == "text/plain" and text.startswith("# 3 changes") and logged_line in text, text
 
 
-async def test_steps_from_a_data_stop_stay_in_the_program(registry):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_steps_from_a_data_stop_stay_in_the_program(registry, runtime):
+    sid = await paused_at_ready(registry, runtime)
     await watch(registry, sid, "cart.total")
     stop = stop_of(await run(registry, "continue_execution", session_id=sid))
     assert where(stop)[1] == line(PROGRAM, "// writes total")
@@ -165,8 +168,11 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
         stepped = stop_of(await run(registry, "step_into", session_id=sid))
         assert stepped["reason"] == "step" and helper_free(stepped), stepped
         places.append(where(stepped))
+    # (JavaScriptCore's step back out of the setter pauses once more on the writing statement, where V8 goes on to
+    # the function's end)
+    first = line(PROGRAM, "// writes total") + (1 if runtime == "node" else 0)
     assert places == [
-        (PROGRAM, line(PROGRAM, "// writes total") + 1, "add"),  # the function's end
+        (PROGRAM, first, "add"),
         (PROGRAM, line(PROGRAM, "// another instance"), "main"),
         (PROGRAM, line(PROGRAM, "for (const price"), "main"),
         (PROGRAM, line(PROGRAM, "    add(cart, price)"), "main"),
@@ -176,7 +182,14 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
     stop = stop_of(await run(registry, "step_over", session_id=sid))
     assert stop["reason"] == "data breakpoint" and where(stop)[1] == line(PROGRAM, "// writes total"), stop
     stepped = stop_of(await run(registry, "step_over", session_id=sid))
-    assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
+    if runtime == "bun":  # the end of the writing statement first (see above), said as such; JSC has no stop at
+        # the function's closing brace: the next step is back in main
+        assert where(stepped)[1] == line(PROGRAM, "// writes total"), stepped
+        assert "now at column" in stepped["description"], stepped
+        stepped = stop_of(await run(registry, "step_over", session_id=sid))
+        assert stepped["reason"] == "step" and where(stepped)[1:] == (line(PROGRAM, "// another instance"), "main")
+    else:
+        assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
     # out of add from the next change: back in main, at the call, with add's return value
     stop = stop_of(await run(registry, "continue_execution", session_id=sid))
     assert stop["reason"] == "data breakpoint" and where(stop)[2] == "add", stop
@@ -184,28 +197,20 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
     assert out["reason"] == "step" and where(out)[2] == "main" and helper_free(out), out
 
 
-async def test_bun_refuses_with_the_reason(registry):
-    need_runtime("bun")
-    sid = await paused_at_ready(registry, "bun")
-    error = await expect_error(
-        registry, "set_data_breakpoint", {"session_id": sid, "expression": "cart.total"}, ErrorCode.INVALID_PARAMETERS
-    )
-    assert "Node's inspector only" in error.message and "Runtime.addBinding" in error.message, error.message
-
-
 KINDS = "data_kinds.js"
 
 
-async def paused_in_kinds(registry) -> str:
-    sid, reply = await launch(registry, "node", KINDS, (KINDS, line(KINDS, "// stop here")))
+async def paused_in_kinds(registry, runtime: str = "node") -> str:
+    sid, reply = await launch(registry, runtime, KINDS, (KINDS, line(KINDS, "// stop here")))
     assert where(stop_of(reply))[1] == line(KINDS, "// stop here")
     return sid
 
 
-async def test_setters_accessors_and_set_values(registry):
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_setters_accessors_and_set_values(registry, runtime):
     """A class's setter and an own accessor keep running (the value is read back through the getter); a Set value's
     membership; a write through an inheriting object makes its own property, as before, and never stops."""
-    sid = await paused_in_kinds(registry)
+    sid = await paused_in_kinds(registry, runtime)
     balance = await watch(registry, sid, "account.balance")
     size = await watch(registry, sid, "box.size")
     raising = await watch(registry, sid, "box.size", condition="value.nope.x")  # raises: logged with the reason
@@ -238,8 +243,9 @@ async def test_setters_accessors_and_set_values(registry):
     assert len(noted) == 1 and "condition raised TypeError" in noted[0] and "(stopped)" not in noted[0], lines
 
 
-async def test_removed_while_running_and_every_change_logged(registry):
-    sid = await paused_in_kinds(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_removed_while_running_and_every_change_logged(registry, runtime):
+    sid = await paused_in_kinds(registry, runtime)
     logged = await watch(registry, sid, "counter.value", log_only=True)
     late = await watch(registry, sid, "counter.value", condition="value >= 150")  # ~0.75 s after the start
     running = await run(registry, "continue_execution", session_id=sid, wait_s=0.2)
