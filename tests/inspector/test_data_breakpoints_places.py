@@ -69,3 +69,25 @@ async def test_array_elements_a_global_and_what_no_watch_sees(registry, backend)
     assert end.data["state"] == "terminated", end.text
     text = await output_text(registry, sid, "end ")
     assert 'end B,a,d 1 2 true ["B","a","d"] 3' in text, text
+
+
+@pytest.mark.parametrize("backend", ["inspector", "js-debug", "bun"])
+async def test_every_write_of_a_busy_loop_is_logged_up_to_the_exit(registry, backend):
+    """2500 writes with no pause in between and the program's end right after: on Bun the helper hands its changes
+    over at a pause of its own every 1000 and as the program exits; on Node each is a binding call."""
+    sid = await paused_at_ready(registry, backend)
+    await run(registry, "set_breakpoint", session_id=sid, file=js(PROGRAM), line=line(PROGRAM, "// a busy loop"))
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert where(stop)[1] == line(PROGRAM, "// a busy loop"), stop
+    logged = await watch(registry, sid, "tally.count", log_only=True)
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    await output_text(registry, sid, "end ")
+    entries, since, more = [], 0, True
+    while more:
+        page = await run(registry, "get_output", session_id=sid, category="changes", since=since, limit=1000)
+        entries += page.data["entries"]
+        since, more = page.data["next_since"], page.data["has_more"]
+    changes = [e["text"].split(f"{logged['id']} tally.count ")[1].split("  at ")[0] for e in entries]
+    assert changes == [f"{i - 1} → {i}" for i in range(1, 2501)], (len(changes), changes[:2], changes[-2:])
+    assert all(f"{PROGRAM}:{line(PROGRAM, '// a busy loop')} in " in e["text"] for e in entries), entries[-1]

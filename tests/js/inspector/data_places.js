@@ -17,6 +17,8 @@ function main() {
   queue.push("d"); // pushes
   hits += 1; // counts a hit
   moduleLevel += 1;
+  const tally = { count: 0 };
+  for (let i = 1; i <= 2500; i++) tally.count = i; // a busy loop
   console.log(`end ${queue.join()} ${hits} ${moduleLevel} ${Array.isArray(queue)} ${JSON.stringify(queue)} ${ready}`);
 }
 
