@@ -8,6 +8,7 @@ watched instance. Target: the watched instance's loop <= 3x the baseline's; the 
 Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--runs 3] [--python python3.12]
      .venv/bin/python scripts/bench_data_breakpoints.py --node   (the same loops in Node, under the inspector backend)
      .venv/bin/python scripts/bench_data_breakpoints.py --js-debug   (the same loops in Node, under js-debug)
+     .venv/bin/python scripts/bench_data_breakpoints.py --bun   (the same loops in Bun, under the inspector backend)
 Each loop is timed as the fastest of 5 in a run (a single 1,000,000-write loop takes ~1 ms: one timing is mostly
 noise and compile time).
 """
@@ -81,10 +82,10 @@ ME = "human"
 
 
 async def one_run(
-    folder: Path, writes: int, watched: bool, python: str | None, js_debug: bool = False
+    folder: Path, writes: int, watched: bool, python: str | None, js: str = "node"
 ) -> dict[str, float]:
-    """One run of the Python program (under `python`) or, with python None, of the Node one (under js-debug with
-    `js_debug`, else the inspector backend)."""
+    """One run of the Python program (under `python`) or, with python None, of the JavaScript one: `js` is "node"
+    (the inspector backend), "js-debug" or "bun"."""
     source, name, marker = (
         (PROGRAM, "bench_writes.py", "    ready = True  # watch here")
         if python
@@ -97,8 +98,8 @@ async def one_run(
         {"executable_path": python}
         if python
         else {"language": "javascript", "backend": "dap"}
-        if js_debug
-        else {"runtime": "node"}
+        if js == "js-debug"
+        else {"runtime": js}
     )
     hub = Hub()
     registry = build_registry(hub)
@@ -135,16 +136,18 @@ async def main() -> None:
     parser.add_argument("--python", default=sys.executable, help="the program's interpreter (3.12+: sys.monitoring)")
     parser.add_argument("--node", action="store_true", help="time the loops in Node instead (the inspector backend)")
     parser.add_argument("--js-debug", action="store_true", help="time the loops in Node under js-debug")
+    parser.add_argument("--bun", action="store_true", help="time the loops in Bun (the inspector backend)")
     args = parser.parse_args()
-    python = None if args.node or args.js_debug else args.python
+    js = "js-debug" if args.js_debug else "bun" if args.bun else "node"
+    python = None if args.node or args.js_debug or args.bun else args.python
     base: dict[str, list[float]] = {}
     watch: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
             for watched, into in ((False, base), (True, watch)):
-                for name, seconds in (await one_run(Path(folder), args.writes, watched, python, args.js_debug)).items():
+                for name, seconds in (await one_run(Path(folder), args.writes, watched, python, js)).items():
                     into.setdefault(name, []).append(seconds)
-    target = python or ("node under js-debug" if args.js_debug else "node")
+    target = python or {"node": "node", "js-debug": "node under js-debug", "bun": "bun"}[js]
     print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({target}):")
     for name in base:
         b, w = statistics.median(base[name]), statistics.median(watch[name])

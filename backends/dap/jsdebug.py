@@ -321,7 +321,7 @@ class JsDebugTarget(DapBackend):
 
     async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
         frames = ((await (await self._cdp()).paused()) or {}).get("callFrames") or []
-        await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
+        await self.data_watches.update(bp_id, enabled, condition, frames[0] if frames else None)
 
     async def _call_frame(self, proxy: CdpProxy, frame_id: int) -> dict[str, Any]:
         """The CDP call frame of js-debug's frame `frame_id`: js-debug lists the paused call frames in V8's order,

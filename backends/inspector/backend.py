@@ -205,7 +205,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
         frames = (self._paused or {}).get("callFrames") or []
-        await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
+        await self.data_watches.update(bp_id, enabled, condition, frames[0] if frames else None)
 
     def _source_site(self, file: str, line: int, column: int) -> tuple[str, int]:
         """(file, 1-based line) of a place the engine names by its file (a call site): through the script's source
