@@ -9,8 +9,9 @@ Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--ru
      .venv/bin/python scripts/bench_data_breakpoints.py --node   (the same loops in Node, under the inspector backend)
      .venv/bin/python scripts/bench_data_breakpoints.py --js-debug   (the same loops in Node, under js-debug)
      .venv/bin/python scripts/bench_data_breakpoints.py --bun   (the same loops in Bun, under the inspector backend)
-Each loop is timed as the fastest of 5 in a run (a single 1,000,000-write loop takes ~1 ms: one timing is mostly
-noise and compile time).
+Each JavaScript loop is timed as the fastest of 5 in a run (a single 1,000,000-write loop takes ~1 ms: one timing is
+mostly noise and compile time), in CPU time of the process (on a loaded machine a long loop is preempted more often
+than a short one, which skews wall-clock ratios).
 """
 
 from __future__ import annotations
@@ -55,9 +56,10 @@ class Plain {}
 class Cart {}
 
 function loop(obj, n) {
-  const start = process.hrtime.bigint();
+  const start = process.cpuUsage();
   for (let i = 0; i < n; i++) obj.total = i;
-  return Number(process.hrtime.bigint() - start) / 1e9;
+  const spent = process.cpuUsage(start);
+  return (spent.user + spent.system) / 1e6;
 }
 
 function best(obj, n) {

@@ -165,7 +165,21 @@
       }
       const old = value;
       value = v;
-      if (!Object.is(old, v)) changed(entry, old, v, set);
+      if (Object.is(old, v)) return;
+      // The usual case without a call but the condition's: one watch whose condition does not hold. (V8 inlines
+      // changed() anyway; JavaScriptCore with a debugger attached runs far slower code, 1M plain writes in ~4 ms
+      // instead of ~0.2, and pays for every call: 19x -> 9x the unwatched loop.)
+      const w = entry.only;
+      if (w !== null && w.test !== null) {
+        let holds = true;
+        try {
+          holds = w.test(v, old);
+        } catch (e) {
+          // changed() evaluates it again and logs why
+        }
+        if (!holds) return;
+      }
+      changed(entry, old, v, set);
     }
     function get() {
       return value;
