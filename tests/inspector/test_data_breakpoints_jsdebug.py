@@ -114,3 +114,18 @@ async def test_steps_from_a_data_stop_stay_in_the_program_under_js_debug(registr
     assert stop["reason"] == "data breakpoint", stop
     out = stop_of(await run(registry, "step_out", session_id=sid))
     assert out["reason"] == "step" and where(out)[2].endswith("main") and helper_free(out), out
+
+
+async def test_a_raising_condition_is_a_note_not_a_stop_when_pausing_on_all_exceptions(registry):
+    """The condition's TypeError is caught in the (blackboxed) helper: no pause for it even with pause on all
+    exceptions, a change-log note instead; the next watch on the same property still stops."""
+    sid = await paused_at_ready(registry, "data_kinds.js")
+    await run(registry, "set_pause_on_exceptions", session_id=sid, mode="all")
+    raising = await watch(registry, sid, "box.size", condition="value.nope.x")
+    size = await watch(registry, sid, "box.size")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["hit_breakpoints"] == [size["id"]] and helper_free(stop), stop  # not the condition's TypeError
+    assert where(stop)[:2] == ("data_kinds.js", line("data_kinds.js", "// writes size")), stop
+    changes = await run(registry, "get_output", session_id=sid, category="changes")
+    noted = [e["text"] for e in changes.data["entries"] if e["text"].split()[1] == raising["id"]]
+    assert len(noted) == 1 and "condition raised TypeError" in noted[0], changes.data["entries"]
