@@ -48,7 +48,7 @@ from ..hosts import check_host
 from ..tcp import ack_now, no_delay
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
-from ..inspector.datawatch import BINDING, DataWatches, is_helper_url, v8_thrown
+from ..inspector.datawatch import BINDING, DataWatches, FileMaps, is_helper_url, v8_thrown
 from ..inspector.process import RuntimeProcess
 from ..tcp_relay import TcpRelay
 from .backend import MAX_WHOLE_STACK, DapBackend
@@ -185,11 +185,6 @@ class CdpProxy:
         await self._session.close()
 
 
-def _as_reported(file: str, line: int, column: int) -> tuple[str, int]:
-    """A change's place as V8 names it (js-debug keeps the source maps it follows to itself)."""
-    return file, line
-
-
 def _is_helper_frame(frame: dict[str, Any]) -> bool:
     source = frame.get("source") or {}
     return any(is_helper_url(str(source.get(key) or "")) for key in ("path", "name"))
@@ -231,6 +226,7 @@ class JsDebugTarget(DapBackend):
         # Data breakpoints: the inspector backend's helper (datawatch.js), reached through js-debug's CDP proxy.
         self.data_watches = DataWatches(self._cdp_send, v8_thrown)
         self._binding_heard = False
+        self._file_maps = FileMaps()  # a change's place in the original source (js-debug keeps its maps to itself)
 
     @staticmethod
     def _is_noise(body: dict[str, Any]) -> bool:
@@ -345,7 +341,7 @@ class JsDebugTarget(DapBackend):
 
     def _on_cdp_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Runtime.bindingCalled" and params.get("name") == BINDING:
-            line = self.data_watches.on_change(str(params.get("payload") or ""), _as_reported)
+            line = self.data_watches.on_change(str(params.get("payload") or ""), self._file_maps.site)
             if line is not None and self.listener is not None:
                 self.listener.on_output("changes", line)
 
@@ -354,7 +350,7 @@ class JsDebugTarget(DapBackend):
         frames hidden), a step that ended in the helper (it goes on out into the program), or any other stop."""
         thread = body.get("threadId")
         try:
-            change = await self.data_watches.take_stop_in_page(_as_reported)
+            change = await self.data_watches.take_stop_in_page(self._file_maps.site)
             if change is None and body.get("reason") == "step" and await self._top_is_helper(thread):
                 await DapBackend.step(self, "out", thread)
                 return

@@ -34,7 +34,7 @@ from ..base import (
 from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
-from .datawatch import BINDING, DataWatches, is_helper_url
+from .datawatch import BINDING, DataWatches, FileMaps, is_helper_url
 from .dialect import Dialect
 from .inspection import TEST_HOOK_FILE, InspectorValues, _Ref
 from .process import RuntimeProcess
@@ -156,6 +156,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self.test_hook = False
         self.data_watches = DataWatches(self._send, self.dialect.thrown, jsc=self.dialect.is_jsc)
         self._changes_lock = asyncio.Lock()
+        self._file_maps = FileMaps()
         self._polling = False  # JSC: a task takes the log-only changes while the program runs
         self._paused_in_helper = False  # the current pause is the data-breakpoint helper's (its frames hidden)
         self._out_twice = False  # JSC: a step out from a data stop, past the writing frame too
@@ -210,8 +211,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     def _source_site(self, file: str, line: int, column: int) -> tuple[str, int]:
         """(file, 1-based line) of a place the engine names by its file (a call site): through the script's source
         map when it has one."""
+        if self.dialect.is_jsc:  # Bun's call sites name places in the file on disk: mapped by that file's own map
+            return self._file_maps.site(file, line, column)
         script = self.scripts.for_file(file)
-        if script is None or self.dialect.is_jsc:  # (Bun's call sites name the original source's places already)
+        if script is None:
             return file, line
         mapped, line0, _ = self.scripts.from_wire(script.script_id, line - 1, max(column - 1, 0))
         return mapped, line0 + 1

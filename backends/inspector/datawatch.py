@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import os
 import re
 from collections.abc import Awaitable, Callable
 from pathlib import Path
@@ -494,6 +495,39 @@ def placed(payload: str, locate: Locate) -> dict[str, Any] | None:
         file, line = locate(file, line, column)
     body["file"], body["line"] = file, line
     return body
+
+
+MAP_COMMENT = re.compile(r"//[#@] sourceMappingURL=(\S+)\s*$")
+
+
+class FileMaps:
+    """A change's place in the source of a compiled file, through the map its last lines name: for js-debug, which
+    keeps the maps it follows to itself. Each file's map is read once."""
+
+    def __init__(self) -> None:
+        self._maps: dict[str, Any] = {}
+
+    def site(self, file: str, line: int, column: int) -> tuple[str, int]:
+        found = self._maps.get(file, False)
+        if found is False:
+            found = self._maps[file] = self._load(file)
+        original = found.original_for(line - 1, max(column - 1, 0)) if found is not None else None
+        return (original.source, original.line + 1) if original is not None else (file, line)
+
+    @staticmethod
+    def _load(file: str) -> Any:
+        from .sourcemap import SourceMap, SourceMapError, chain_file_map
+
+        try:
+            with open(file, "rb") as handle:
+                handle.seek(0, os.SEEK_END)
+                handle.seek(max(handle.tell() - 4096, 0))
+                tail = handle.read().decode("utf-8", "replace").rstrip().splitlines()
+            named = MAP_COMMENT.search(tail[-1]) if tail else None
+            found = SourceMap.from_url(named.group(1), file) if named else None
+            return chain_file_map(found) if found is not None else None
+        except (OSError, SourceMapError, ValueError):
+            return None  # no map to be had: the compiled file's place is reported
 
 
 v8_thrown = Dialect("v8").thrown  # what an evaluation threw, for a V8 reached otherwise (js-debug's CDP proxy)

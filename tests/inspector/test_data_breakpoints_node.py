@@ -11,6 +11,7 @@ import subprocess
 import pytest
 from support import TESTS, missing_target, stop_of, until
 from test_inspector_node import launch, line, need_runtime, run, where
+from test_jsdebug import need_js_debug
 
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.mcp_bridge.server import read_for_agent
@@ -270,9 +271,15 @@ def marker_line(path, marker: str) -> int:
     return hits[0]
 
 
-async def test_typescript_places_come_from_the_source_map(registry, tmp_path):
-    """tsc's output with a source map: the stop and the change-log line name the .ts file and line."""
+@pytest.mark.parametrize("backend", ["node", "js-debug", "bun"])
+async def test_typescript_places_come_from_the_source_map(registry, tmp_path, backend):
+    """tsc's output with a source map: the stop and the change-log line name the .ts file and line (js-debug keeps
+    the maps it follows to itself: pairdbg reads the compiled file's own)."""
     node = need_runtime("node")
+    if backend == "js-debug":
+        need_js_debug()
+    elif backend == "bun":
+        need_runtime("bun")
     tsc = TESTS / "js" / "tsproject" / "node_modules" / "typescript" / "bin" / "tsc"
     if not tsc.is_file():
         missing_target("tests/js/tsproject/node_modules/typescript is missing: run scripts/setup-targets.sh")
@@ -301,9 +308,8 @@ async def test_typescript_places_come_from_the_source_map(registry, tmp_path):
         registry,
         "start_debugging",
         program=str(program),
-        runtime="node",
         wait_s=20,
-        breakpoints=[{"file": str(source), "line": ts_line}],
+        **({"backend": "dap", "language": "javascript"} if backend == "js-debug" else {"runtime": backend}),
     )
     sid = reply.data["session_id"]
     assert stop_of(reply)["location"]["line"] == ts_line, reply.text
