@@ -1,6 +1,6 @@
 """Data breakpoints on an npm library's objects (issue 23): yaml's document nodes (yaml pinned in tests/js/npmlibs),
 one written inside yaml's own code, one from the program's visitor callback that yaml calls, and a plain property
-written from an Array callback; on Node under the inspector backend and under js-debug alike."""
+written from an Array callback; on Node under the inspector backend and under js-debug, and on Bun, alike."""
 
 from __future__ import annotations
 
@@ -19,12 +19,12 @@ YAML = TESTS / "js" / "npmlibs" / "node_modules" / "yaml"
 
 
 async def paused_at_ready(registry, backend: str) -> str:
-    need_runtime("node")
+    need_runtime("bun" if backend == "bun" else "node")
     if backend == "js-debug":
         need_js_debug()
     if not (YAML / "package.json").is_file():
         missing_target("tests/js/npmlibs/node_modules/yaml is missing: run scripts/setup-targets.sh")
-    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": "node"}
+    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": "bun" if backend == "bun" else "node"}
     reply = await run(
         registry,
         "start_debugging",
@@ -39,7 +39,7 @@ async def paused_at_ready(registry, backend: str) -> str:
     return reply.data["session_id"]
 
 
-@pytest.mark.parametrize("backend", ["inspector", "js-debug"])
+@pytest.mark.parametrize("backend", ["inspector", "js-debug", "bun"])
 async def test_yaml_nodes_written_by_yaml_and_from_callbacks(registry, backend):
     sid = await paused_at_ready(registry, backend)
     host = await watch(registry, sid, "host.value")
