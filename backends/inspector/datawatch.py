@@ -315,11 +315,11 @@ class DataWatches:
             return None
         await self._in_frame(frame_id, f"(void {name})", "the name", name)  # (no such variable: said by the engine)
         # A variable of a scope the engine does not list for this frame (JavaScriptCore leaves a CommonJS module's
-        # function scope out)
+        # function scope and an ES module's scope out)
         return DataWatch(
             False,
-            reason=f"{name} is a variable of an enclosing scope (in a CommonJS module, its top-level let, const and "
-            f"var are locals of the module's function){BINDING_WHY}",
+            reason=f"{name} is a variable of an enclosing scope (a CommonJS module's top-level let, const and var are "
+            f"locals of the module's function, an ES module's are bindings of its scope){BINDING_WHY}",
             hint=BINDING_HINT,
         )
 

@@ -1,6 +1,7 @@
 """Data breakpoints on array elements (written directly, by sort, removed by pop and added back by push) and on a
 global variable; precise refusals for a CommonJS module's top-level let, a local, a frozen object, a non-configurable
-property and a typed array's element (issue 23, part 5). Node under the inspector backend and under js-debug."""
+property, a typed array's element and an ES module's top-level let (issue 23, part 5). Node under the inspector
+backend and under js-debug, and Bun."""
 
 from __future__ import annotations
 
@@ -91,3 +92,37 @@ async def test_every_write_of_a_busy_loop_is_logged_up_to_the_exit(registry, bac
     changes = [e["text"].split(f"{logged['id']} tally.count ")[1].split("  at ")[0] for e in entries]
     assert changes == [f"{i - 1} → {i}" for i in range(1, 2501)], (len(changes), changes[:2], changes[-2:])
     assert all(f"{PROGRAM}:{line(PROGRAM, '// a busy loop')} in " in e["text"] for e in entries), entries[-1]
+
+
+MODULE = "data_module.mjs"
+
+
+@pytest.mark.parametrize("backend", ["inspector", "js-debug", "bun"])
+async def test_an_es_module_let_is_refused_and_a_module_object_watched(registry, backend):
+    need_runtime("bun" if backend == "bun" else "node")
+    if backend == "js-debug":
+        need_js_debug()
+    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": "bun" if backend == "bun" else "node"}
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=js(MODULE),
+        language="javascript",
+        breakpoints=[{"file": js(MODULE), "line": line(MODULE, "// stop here")}],
+        wait_s=30,
+        **how,
+    )
+    stop = stop_of(reply)
+    assert where(stop)[:2] == (MODULE, line(MODULE, "// stop here")), stop
+    sid = reply.data["session_id"]
+    why = await refused(registry, sid, "hits")
+    # (JavaScriptCore does not list a module's scope for the frame: Bun says which scopes it may be)
+    precise = "hits is a binding of the ES module's scope" if backend != "bun" else "an ES module's are bindings"
+    assert precise in why and "no watchpoint" in why, why
+    mode = await watch(registry, sid, "settings.mode")
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert stop["description"] == f'data breakpoint {mode["id"]}: settings.mode "dev" → "prod"', stop
+    assert where(stop)[:2] == (MODULE, line(MODULE, "// sets mode")) and helper_free(stop), stop
+    end = await run(registry, "continue_execution", session_id=sid)
+    assert end.data["state"] == "terminated", end.text
+    await output_text(registry, sid, "module 1 prod 0")
