@@ -480,6 +480,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if in_helper and self.data_watches.jsc:  # no binding calls: the changes are asked of the helper
             self._spawn(self._pulled_helper_pause(params))
             return
+        if self.data_watches.jsc and self.data_watches.log_only:  # any stop: the change log is complete up to it
+            self._spawn(self._take_changes_quietly())
         if self._helper_pause(params, in_helper, self.data_watches.take_stop() if in_helper else None):
             return
         hit = self.dialect.hit_breakpoint_ids(params)
@@ -534,6 +536,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             for line in lines:
                 self.listener.on_output("changes", line)
 
+    async def _take_changes_quietly(self) -> None:
+        with contextlib.suppress(DebugError):
+            await self._take_changes()
+
     async def _poll_changes(self) -> None:
         """JSC: while log-only watches are set, their changes are taken every half second the program runs (a
         program busy in a loop hands them over itself, at a pause of the helper's)."""
@@ -541,8 +547,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             while self.data_watches.log_only and not self._closing:
                 await asyncio.sleep(CHANGES_POLL_S)
                 if self._paused is None and self.rpc is not None and not self.rpc.closed:
-                    with contextlib.suppress(DebugError):
-                        await self._take_changes()
+                    await self._take_changes_quietly()
         finally:
             self._polling = False
 

@@ -6,7 +6,7 @@ backend and under js-debug, and Bun."""
 from __future__ import annotations
 
 import pytest
-from support import stop_of
+from support import stop_of, until
 from test_data_breakpoints_node import helper_free, output_text, refused, watch
 from test_inspector_node import js, line, need_runtime, run, where
 from test_jsdebug import need_js_debug
@@ -126,3 +126,21 @@ async def test_an_es_module_let_is_refused_and_a_module_object_watched(registry,
     end = await run(registry, "continue_execution", session_id=sid)
     assert end.data["state"] == "terminated", end.text
     await output_text(registry, sid, "module 1 prod 0")
+
+
+async def test_bun_log_is_complete_at_a_breakpoint_stop(registry):
+    """Bun keeps log-only changes in the program until pairdbg takes them: a stop at a breakpoint takes them too."""
+    sid = await paused_at_ready(registry, "bun")
+    logged = await watch(registry, sid, "queue[1]", log_only=True)
+    await run(registry, "set_breakpoint", session_id=sid, file=js(PROGRAM), line=line(PROGRAM, "// counts a hit"))
+    stop = stop_of(await run(registry, "continue_execution", session_id=sid))
+    assert where(stop)[1] == line(PROGRAM, "// counts a hit"), stop
+
+    async def both_logged() -> bool:
+        page = await run(registry, "get_output", session_id=sid, category="changes")
+        return [e["text"].split(f"{logged['id']} ")[1].split("  at ")[0] for e in page.data["entries"]] == [
+            'queue[1] "b" → "B"',
+            'queue[1] "B" → "a"',
+        ]
+
+    await until(both_logged, "the two changes before the breakpoint in the change log", timeout=5)
