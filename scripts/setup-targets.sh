@@ -62,9 +62,10 @@ fi
 # Toolkit, redux, ws for the fake app; the adapter itself has no dependencies) and the debug-bridge React page's
 # (tests/bridge/react: react, react-dom, esbuild, bundled by the tests; the SDK itself has no dependencies) and the
 # TypeScript project's (tests/js/tsproject: typescript, compiled by the tests with its tsc; marked and semver, real
-# packages whose files the debugger stops in; versions pinned exactly in its package.json).
+# packages whose files the debugger stops in; versions pinned exactly in its package.json) and the data-breakpoint
+# tests' npm library (tests/js/npmlibs: yaml, whose document nodes they watch; pinned exactly).
 HARNESSES=("tests/rn:ws redux @reduxjs/toolkit" "tests/bridge/react:react react-dom esbuild"
-  "tests/js/tsproject:typescript marked semver")
+  "tests/js/tsproject:typescript marked semver" "tests/js/npmlibs:yaml")
 harness_ok() {
   local dir=$1 pkg
   for pkg in $2; do [ -f "$dir/node_modules/$pkg/package.json" ] || return 1; done

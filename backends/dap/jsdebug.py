@@ -25,6 +25,7 @@ import dataclasses
 import itertools
 import os
 import re
+from collections.abc import Callable
 from typing import Any
 
 import aiohttp
@@ -32,6 +33,8 @@ import aiohttp
 from ..base import (
     BreakpointState,
     Capabilities,
+    DataBreakpointSpec,
+    DataWatch,
     ExceptionMode,
     FunctionBreakpointSpec,
     FunctionLocation,
@@ -48,9 +51,10 @@ from ..hosts import check_host
 from ..tcp import ack_now, no_delay
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
+from ..inspector.datawatch import BINDING, DataWatches, FileMaps, is_helper_url, v8_thrown
 from ..inspector.process import RuntimeProcess
 from ..tcp_relay import TcpRelay
-from .backend import DapBackend
+from .backend import MAX_WHOLE_STACK, DapBackend
 from .client import DapClient
 
 ENTRY_STOP_WAIT_S = 3.0
@@ -92,7 +96,8 @@ def compiled_folders(root: str, limit: int = 50) -> list[str]:
 class CdpProxy:
     """js-debug's CDP proxy for one target (the custom `requestCDPProxy` request): plain CDP requests beside the DAP
     session, for what DAP cannot ask, such as where a function returns. js-debug replays the current pause to a
-    client that enables the Debugger domain, which is how the paused call frames are read."""
+    client that enables the Debugger domain, which is how the paused call frames are read; other events come only
+    once subscribed to (`subscribe`), to `on_event`."""
 
     def __init__(self, session: aiohttp.ClientSession, socket: aiohttp.ClientWebSocketResponse) -> None:
         self._session = session
@@ -102,7 +107,10 @@ class CdpProxy:
         self._tcp = socket.get_extra_info("socket")
         no_delay(self._tcp)
         self._ids = itertools.count(1)
-        self._lock = asyncio.Lock()  # one request at a time: a reply is read off the socket by its caller
+        self._waiting: dict[int, tuple[asyncio.Future[dict], list[dict]]] = {}  # id -> (reply, events meanwhile)
+        self.on_event: Callable[[str, dict[str, Any]], None] | None = None
+        self._lost: str | None = None
+        self._reader = asyncio.ensure_future(self._read())
 
     @classmethod
     async def open(cls, where: dict[str, Any]) -> CdpProxy:
@@ -116,27 +124,55 @@ class CdpProxy:
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy: {exc.__class__.__name__}") from None
         return cls(session, socket)
 
+    async def _read(self) -> None:
+        try:
+            while True:
+                message = await self._socket.receive_json()
+                ack_now(self._tcp)
+                waiting = self._waiting.pop(message.get("id"), None) if "id" in message else None
+                if waiting is not None:
+                    if not waiting[0].done():
+                        waiting[0].set_result(message)
+                    continue
+                for _, events in self._waiting.values():
+                    events.append(message)
+                if self.on_event is not None and message.get("method"):
+                    self.on_event(str(message["method"]), message.get("params") or {})
+        except (aiohttp.ClientError, OSError, TypeError, ValueError) as exc:  # (TypeError: the socket closed)
+            self._lost = exc.__class__.__name__
+        finally:
+            for reply, _ in self._waiting.values():
+                if not reply.done():
+                    reply.set_exception(
+                        DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy closed ({self._lost})")
+                    )
+            self._waiting.clear()
+
     async def call(self, method: str, params: dict[str, Any] | None = None) -> tuple[dict[str, Any], list[dict]]:
         """The result of one CDP request, and the events that arrived before it."""
-        async with self._lock:
-            number = next(self._ids)
-            events: list[dict] = []
-            try:
-                ack_now(self._tcp)
-                await self._socket.send_json({"id": number, "method": method, "params": params or {}})
-                while True:
-                    message = await asyncio.wait_for(self._socket.receive_json(), 5)
-                    ack_now(self._tcp)
-                    if message.get("id") == number:
-                        break
-                    events.append(message)
-            except (aiohttp.ClientError, OSError, TimeoutError, TypeError, ValueError) as exc:
-                raise DebugError(
-                    ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy ({method}): {exc.__class__.__name__}"
-                ) from None
-            if "error" in message:
-                raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{method}: {(message['error'] or {}).get('message')}")
-            return message.get("result") or {}, events
+        if self._reader.done():
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy closed ({self._lost})")
+        number = next(self._ids)
+        reply: asyncio.Future[dict] = asyncio.get_running_loop().create_future()
+        events: list[dict] = []
+        self._waiting[number] = (reply, events)
+        try:
+            ack_now(self._tcp)
+            await self._socket.send_json({"id": number, "method": method, "params": params or {}})
+            message = await asyncio.wait_for(reply, 5)
+        except (aiohttp.ClientError, OSError, TimeoutError) as exc:
+            raise DebugError(
+                ErrorCode.CONNECTION_FAILED, f"js-debug's CDP proxy ({method}): {exc.__class__.__name__}"
+            ) from None
+        finally:
+            self._waiting.pop(number, None)
+        if "error" in message:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, f"{method}: {(message['error'] or {}).get('message')}")
+        return message.get("result") or {}, events
+
+    async def subscribe(self, events: list[str]) -> None:
+        """Have js-debug pass on these CDP events (its own `JsDebug` domain)."""
+        await self.call("JsDebug.subscribe", {"events": events})
 
     async def paused(self) -> dict[str, Any] | None:
         """The current pause's `Debugger.paused` parameters (None while running)."""
@@ -146,7 +182,15 @@ class CdpProxy:
     async def close(self) -> None:
         with contextlib.suppress(Exception):
             await self._socket.close()
+        self._reader.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await self._reader
         await self._session.close()
+
+
+def _is_helper_frame(frame: dict[str, Any]) -> bool:
+    source = frame.get("source") or {}
+    return any(is_helper_url(str(source.get(key) or "")) for key in ("path", "name"))
 
 
 @dataclasses.dataclass
@@ -182,6 +226,11 @@ class JsDebugTarget(DapBackend):
         self._returned_scope: int | None = None
         self._step_tasks: set[asyncio.Future[None]] = set()
         self.inherited_place: jsfunction.Place | None = None  # a child's: where its parent looks module names up
+        self._proxy_lock = asyncio.Lock()
+        # Data breakpoints: the inspector backend's helper (datawatch.js), reached through js-debug's CDP proxy.
+        self.data_watches = DataWatches(self._cdp_send, v8_thrown)
+        self._binding_heard = False
+        self._file_maps = FileMaps()  # a change's place in the original source (js-debug keeps its maps to itself)
 
     @staticmethod
     def _is_noise(body: dict[str, Any]) -> bool:
@@ -205,6 +254,12 @@ class JsDebugTarget(DapBackend):
         return {}
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event == "stopped" and self.data_watches.armed and body.get("reason") != "data breakpoint":
+            self._spawn_task(self._data_stop_or_not(body))  # the helper's `debugger;` is told by asking the program
+            return
+        self._on_checked_event(event, body)
+
+    def _on_checked_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "stopped" and self._step_out is not None:
             self._spawn_task(self._continue_step_out(body))  # at one of the function's returns, or stopped before
             return
@@ -242,6 +297,88 @@ class JsDebugTarget(DapBackend):
             return
         await super().step(kind, thread_id)
 
+    # ----- data breakpoints (the inspector backend's helper, through js-debug's CDP proxy) ---------------------------
+
+    async def _cdp(self) -> CdpProxy:
+        async with self._proxy_lock:
+            if self._proxy is None:
+                self._proxy = await CdpProxy.open(await self._req("requestCDPProxy"))
+            return self._proxy
+
+    async def _cdp_send(self, method: str, params: dict[str, Any] | None = None) -> dict[str, Any]:
+        result, _ = await (await self._cdp()).call(method, params)
+        return result
+
+    async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
+        proxy = await self._cdp()
+        if not self._binding_heard:  # the helper's change reports: js-debug passes them on once asked
+            proxy.on_event = self._on_cdp_event
+            await proxy.subscribe(["Runtime.bindingCalled"])
+            self._binding_heard = True
+        return await self.data_watches.arm(spec, await self._call_frame(proxy, frame_id))
+
+    async def clear_data_breakpoint(self, bp_id: str) -> None:
+        await self.data_watches.clear(bp_id)
+
+    async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
+        frames = ((await (await self._cdp()).paused()) or {}).get("callFrames") or []
+        await self.data_watches.update(bp_id, enabled, condition, frames[0] if frames else None)
+
+    async def _call_frame(self, proxy: CdpProxy, frame_id: int) -> dict[str, Any]:
+        """The CDP call frame of js-debug's frame `frame_id`: js-debug lists the paused call frames in V8's order,
+        then the async ones after a label."""
+        paused = await proxy.paused()
+        call_frames = (paused or {}).get("callFrames") or []
+        threads = await self.threads()
+        body = await self._req(
+            "stackTrace", {"threadId": threads[0][0] if threads else 0, "startFrame": 0, "levels": MAX_WHOLE_STACK}
+        )
+        for index, frame in enumerate(body.get("stackFrames") or []):
+            if frame.get("presentationHint") == "label":
+                break
+            if frame.get("id") == frame_id and index < len(call_frames):
+                return dict(call_frames[index])
+        raise DebugError(
+            ErrorCode.INVALID_PARAMETERS,
+            "a data breakpoint is set from a frame of the paused call stack (not an async caller's)",
+            hint="select a frame above the first async label in get_call_stack",
+        )
+
+    def _on_cdp_event(self, method: str, params: dict[str, Any]) -> None:
+        if method == "Runtime.bindingCalled" and params.get("name") == BINDING:
+            line = self.data_watches.on_change(str(params.get("payload") or ""), self._file_maps.site)
+            if line is not None and self.listener is not None:
+                self.listener.on_output("changes", line)
+
+    async def _data_stop_or_not(self, body: dict[str, Any]) -> None:
+        """A stop while watches are set: the helper's pause for a change (reported at the writing statement, its
+        frames hidden), a step that ended in the helper (it goes on out into the program), or any other stop."""
+        thread = body.get("threadId")
+        try:
+            change = await self.data_watches.take_stop_in_page(self._file_maps.site)
+            if change is None and body.get("reason") == "step" and await self._top_is_helper(thread):
+                await DapBackend.step(self, "out", thread)
+                return
+        except DebugError:
+            change = None  # the program could not be asked: the stop is reported as the adapter gave it
+        if change is not None:
+            self._pausing = False
+            self._step_note = None
+            body = {
+                **body,
+                "reason": "data breakpoint",
+                "description": f"data breakpoint {change['id']}: {change['expression']} {change['old']} → "
+                f"{change['new']}",
+                "hitBreakpointIds": [change["id"]],
+            }
+        self._on_checked_event("stopped", body)
+
+    async def _top_is_helper(self, thread: int | None) -> bool:
+        if thread is None:
+            return False
+        frames = (await self._req("stackTrace", {"threadId": thread, "startFrame": 0, "levels": 1})).get("stackFrames")
+        return bool(frames) and _is_helper_frame(frames[0])
+
     # ----- step out with the function's return value ------------------------------------------------------------
 
     async def _arm_step_out(self, thread_id: int | None) -> bool:
@@ -251,10 +388,11 @@ class JsDebugTarget(DapBackend):
         value, then step out. False: a plain step out (already at a return, or the value cannot be had; then the
         stop says why)."""
         try:
-            if self._proxy is None:
-                self._proxy = await CdpProxy.open(await self._req("requestCDPProxy"))
-            paused = await self._proxy.paused()
+            proxy = await self._cdp()
+            paused = await proxy.paused()
             frames = (paused or {}).get("callFrames") or []
+            while frames and self.data_watches.in_helper(frames[0]):
+                frames = frames[1:]  # paused in the data-breakpoint helper: the step out is the writing frame's
             if not frames:
                 raise DebugError(ErrorCode.PROTOCOL_ERROR, "no paused call frames")
             top = frames[0]
@@ -268,7 +406,7 @@ class JsDebugTarget(DapBackend):
             start, end = top.get("functionLocation"), (local or {}).get("endLocation")
             if not start or not end:
                 raise DebugError(ErrorCode.PROTOCOL_ERROR, "the function's extent is unknown")
-            found, _ = await self._proxy.call(
+            found, _ = await proxy.call(
                 "Debugger.getPossibleBreakpoints", {"start": start, "end": end, "restrictToFunction": True}
             )
             returns = [loc for loc in found.get("locations") or [] if loc.get("type") == "return"]
@@ -281,7 +419,7 @@ class JsDebugTarget(DapBackend):
             for r in returns:
                 where = {k: r[k] for k in ("scriptId", "lineNumber", "columnNumber") if k in r}
                 with contextlib.suppress(DebugError):
-                    bound, _ = await self._proxy.call("Debugger.setBreakpoint", {"location": where})
+                    bound, _ = await proxy.call("Debugger.setBreakpoint", {"location": where})
                     if bound.get("breakpointId"):
                         ids.append(str(bound["breakpointId"]))
             if not ids:
@@ -435,6 +573,8 @@ class JsDebugTarget(DapBackend):
         if source.get("sourceReference") and source.get("path"):
             self._source_refs[source["path"]] = source["sourceReference"]
         path = source.get("path") or ""
+        if _is_helper_frame(frame):  # pairdbg's data-breakpoint helper: the stop is the writing frame's
+            return False
         return not path.startswith("<node_internals>") and frame.get("presentationHint") != "label"
 
 

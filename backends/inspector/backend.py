@@ -37,7 +37,7 @@ from .. import jsfunction
 from ..errors import DebugError, ErrorCode
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
-from .datawatch import BINDING, DataWatches, is_helper_url
+from .datawatch import BINDING, DataWatches, FileMaps, is_helper_url
 from .dialect import Dialect
 from .inspection import TEST_HOOK_FILE, InspectorValues, _Ref
 from .process import RuntimeProcess
@@ -55,6 +55,7 @@ STACK_SITE = re.compile(r"\n\s+at (?:(\S+) \()?(?:file://)?([^\s()]+?):(\d+):\d+
 TEST_HOOK = "globalThis[Symbol.for('pairdbg.testhook')]"
 DELIVERED = f"function () {{ const hook = {TEST_HOOK}; return !!hook && hook.delivered(this); }}"
 CURRENT_TEST = f"{TEST_HOOK} ? {TEST_HOOK}.current() : null"
+CHANGES_POLL_S = 0.5  # JSC: how often a running program's log-only changes are taken
 
 
 def error_message(paused: dict[str, Any] | None) -> str | None:
@@ -158,7 +159,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
         self.test_hook = False
         self.inherited_place: jsfunction.Place | None = None  # a fork's: where its parent looks module names up
-        self.data_watches = DataWatches(self._send, self.dialect.thrown)
+        self.data_watches = DataWatches(self._send, self.dialect.thrown, jsc=self.dialect.is_jsc)
+        self._changes_lock = asyncio.Lock()
+        self._file_maps = FileMaps()
+        self._polling = False  # JSC: a task takes the log-only changes while the program runs
+        self._paused_in_helper = False  # the current pause is the data-breakpoint helper's (its frames hidden)
+        self._out_twice = False  # JSC: a step out from a data stop, past the writing frame too
         if process is not None:
             process.on_output = self._program_output
             process.on_exit = self._program_exited
@@ -203,32 +209,32 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     # ----- data breakpoints (datawatch.py, datawatch.js) ---------------------------------------------------
 
     def _data_refusal(self) -> str | None:
-        if self.dialect.is_jsc:
-            return (
-                "data breakpoints are built for Node's inspector only: JavaScriptCore's inspector (Bun, WebKit) has no "
-                "Runtime.addBinding, so pairdbg's helper could not report a change while the program runs without "
-                "writing to the program's own output"
-            )
         if self.endpoint.page:
-            return "data breakpoints are built for Node's inspector only, not for browser pages"
+            return "data breakpoints are built for Node's and Bun's inspectors only, not for browser pages"
         return None
 
     async def set_data_breakpoint(self, spec: DataBreakpointSpec, frame_id: int) -> DataWatch:
         refusal = self._data_refusal()
         if refusal is not None:
-            return DataWatch(False, reason=refusal, hint="debug the program with Node, or use a log point")
-        return await self.data_watches.arm(spec, self._call_frame(frame_id)["callFrameId"])
+            return DataWatch(False, reason=refusal, hint="debug the program with Node or Bun, or use a log point")
+        armed = await self.data_watches.arm(spec, self._call_frame(frame_id))
+        if self.data_watches.jsc and self.data_watches.log_only and not self._polling:
+            self._polling = True
+            self._spawn(self._poll_changes())
+        return armed
 
     async def clear_data_breakpoint(self, bp_id: str) -> None:
         await self.data_watches.clear(bp_id)
 
     async def update_data_breakpoint(self, bp_id: str, enabled: bool | None, condition: str | None) -> None:
         frames = (self._paused or {}).get("callFrames") or []
-        await self.data_watches.update(bp_id, enabled, condition, frames[0]["callFrameId"] if frames else None)
+        await self.data_watches.update(bp_id, enabled, condition, frames[0] if frames else None)
 
     def _source_site(self, file: str, line: int, column: int) -> tuple[str, int]:
         """(file, 1-based line) of a place the engine names by its file (a call site): through the script's source
         map when it has one."""
+        if self.dialect.is_jsc:  # Bun's call sites name places in the file on disk: mapped by that file's own map
+            return self._file_maps.site(file, line, column)
         script = self.scripts.for_file(file)
         if script is None:
             return file, line
@@ -241,7 +247,11 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         skip = 0
         while skip < len(frames) - 1:
             script = self.scripts.by_id.get(str((frames[skip].get("location") or {}).get("scriptId")))
-            if script is None or not is_helper_url(script.url):
+            helper = self.data_watches.in_helper(frames[skip]) or (script is not None and is_helper_url(script.url))
+            # (JavaScriptCore lists its builtins written in JS, Array.prototype.sort's, as frames of scripts it never
+            # announced: between the helper and the writing statement they are the engine's, not the program's)
+            builtin = skip > 0 and script is None and self.dialect.is_jsc
+            if not helper and not builtin:
                 break
             skip += 1
         if not skip:
@@ -481,25 +491,21 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     def _on_paused(self, params: dict[str, Any]) -> None:
         params, in_helper = self._without_helper_frames(params)
-        change = self.data_watches.take_stop() if in_helper else None
         self._paused = params
         self._refs.clear()
-        if change is not None:  # the helper's `debugger;` after a stopping change: reported at the writing statement
-            self._step_out = None
-            self._last_request = None
-            self._report_stop(
-                "data breakpoint",
-                None,
-                [],
-                f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}",
-                data_ids=[str(change["id"])],
-            )
+        self._paused_in_helper = in_helper
+        stepped = self._last_request == "step" and not self.dialect.hit_breakpoint_ids(params)
+        if self._out_twice and not in_helper and stepped:
+            self._out_twice = False
+            self._spawn(self._send_running("Debugger.stepOut"))
             return
-        if in_helper and (self._last_request == "step" or params.get("reason") in ("exception", "promiseRejection")):
-            # A step that ended in the helper (the line of its `debugger;`) goes on out of it into the program; an
-            # error a condition raised is the helper's to report (a note on the change), not a stop.
-            method = "Debugger.stepOut" if self._last_request == "step" else "Debugger.resume"
-            self._spawn(self._send_running(method))
+        self._out_twice = False
+        if in_helper and self.data_watches.jsc:  # no binding calls: the changes are asked of the helper
+            self._spawn(self._pulled_helper_pause(params))
+            return
+        if self.data_watches.jsc and self.data_watches.log_only:  # any stop: the change log is complete up to it
+            self._spawn(self._take_changes_quietly())
+        if self._helper_pause(params, in_helper, self.data_watches.take_stop() if in_helper else None):
             return
         hit = self.dialect.hit_breakpoint_ids(params)
         bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
@@ -510,6 +516,63 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             self._spawn(self._continue_step_out(params, hit))
             return
         self._dispatch_pause(params, hit)
+
+    def _helper_pause(self, params: dict[str, Any], in_helper: bool, change: dict[str, Any] | None) -> bool:
+        """A pause of the data-breakpoint helper, handled (True): a change's stop, or a step or a condition's error
+        that ended in it."""
+        if change is not None:  # the helper's `debugger;` after a stopping change: reported at the writing statement
+            self._step_out = None
+            self._last_request = None
+            self._report_stop(
+                "data breakpoint",
+                None,
+                [],
+                f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}",
+                data_ids=[str(change["id"])],
+            )
+            return True
+        if in_helper and (self._last_request == "step" or params.get("reason") in ("exception", "promiseRejection")):
+            # A step that ended in the helper (the line of its `debugger;`) goes on out of it into the program; an
+            # error a condition raised is the helper's to report (a note on the change), not a stop.
+            method = "Debugger.stepOut" if self._last_request == "step" else "Debugger.resume"
+            self._spawn(self._send_running(method))
+            return True
+        return False
+
+    async def _pulled_helper_pause(self, params: dict[str, Any]) -> None:
+        """JSC: a pause in the helper. Its changes are taken first (the change log), then the one it stops for, if
+        any; a pause only to hand over its changes (a busy program, its exit) goes on at once."""
+        try:
+            await self._take_changes()
+            change = await self.data_watches.take_stop_in_page(self._source_site)
+        except DebugError:
+            change = None  # the program could not be asked: reported as the pause it is
+        if self._helper_pause(params, True, change):
+            return
+        if params is self._paused:
+            await self._send_running("Debugger.resume")
+
+    async def _take_changes(self) -> None:
+        async with self._changes_lock:  # (one batch at a time: the log keeps the order of the changes)
+            lines = await self.data_watches.take_log(self._source_site)
+        if self.listener is not None:
+            for line in lines:
+                self.listener.on_output("changes", line)
+
+    async def _take_changes_quietly(self) -> None:
+        with contextlib.suppress(DebugError):
+            await self._take_changes()
+
+    async def _poll_changes(self) -> None:
+        """JSC: while log-only watches are set, their changes are taken every half second the program runs (a
+        program busy in a loop hands them over itself, at a pause of the helper's)."""
+        try:
+            while self.data_watches.log_only and not self._closing:
+                await asyncio.sleep(CHANGES_POLL_S)
+                if self._paused is None and self.rpc is not None and not self.rpc.closed:
+                    await self._take_changes_quietly()
+        finally:
+            self._polling = False
 
     def _dispatch_pause(self, params: dict[str, Any], hit: list[str]) -> None:
         # (ES modules the entry imports run before it: a breakpoint in one is a stop of its own, not the entry's)
@@ -715,6 +778,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if kind == "out" and not self.dialect.returns_values:
             # JSC's call frames carry no return value, and it has no return positions to stop at first.
             self._step_note = f"(return value not available on {'Bun' if self.transpiles else 'WebKit'}'s inspector)"
+            # From a data stop, JSC's step out ends at the writing frame (out of the blackboxed helper): one more
+            # step out leaves the function the stop shows.
+            self._out_twice = self._paused_in_helper
         if kind == "out" and self.dialect.returns_values and self._paused is not None:
             top = self._frames()[0]
             if "returnValue" in top:  # already at a return: the value is here

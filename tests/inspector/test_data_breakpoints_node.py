@@ -1,7 +1,7 @@
 """Data breakpoints on Node programs (issue 23, part 5): "stop where cart.total changes" and "every write to
 cache.get('host')", on a real Node with a property written from a timer, an npm library's object (semver's SemVer,
-written inside semver's own code) and a Map entry. Refusals say why (a frozen or sealed object, an array element,
-a variable); Bun refuses with the reason."""
+written inside semver's own code) and a Map entry. Refusals say why (a frozen or sealed object, a missing array
+element, a variable); on Node and on Bun (whose inspector has no bindings: the changes are taken from the helper)."""
 
 from __future__ import annotations
 
@@ -9,8 +9,9 @@ import os
 import subprocess
 
 import pytest
-from support import TESTS, expect_error, missing_target, stop_of, until
+from support import TESTS, missing_target, stop_of, until
 from test_inspector_node import launch, line, need_runtime, run, where
+from test_jsdebug import need_js_debug
 
 from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.mcp_bridge.server import read_for_agent
@@ -58,8 +59,9 @@ def helper_free(stop: dict) -> bool:
     return not any("pairdbg-datawatch" in (f.get("file") or "") for f in stop["stack"])
 
 
-async def test_stops_at_the_writing_statement(registry):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_stops_at_the_writing_statement(registry, runtime):
+    sid = await paused_at_ready(registry, runtime)
     total = await watch(registry, sid, "cart.total")
     assert total["id"].startswith("DB") and "Cart" in total["watching"], total
     assert "defineProperty" in total["missed"]
@@ -70,7 +72,7 @@ async def test_stops_at_the_writing_statement(registry):
 
     assert "frozen" in await refused(registry, sid, "frozen.a")
     assert "sealed" in await refused(registry, sid, "sealed.b")
-    assert "array element" in await refused(registry, sid, "list[1]")
+    assert "no element 5" in await refused(registry, sid, "list[5]")  # (elements: test_data_breakpoints_places)
     assert "variable" in await refused(registry, sid, "ready")
     assert "no property" in await refused(registry, sid, "cart.nothing")
     assert "cannot evaluate" in await refused(registry, sid, "nothing_here.x")
@@ -115,8 +117,9 @@ async def test_stops_at_the_writing_statement(registry):
     assert 'done 3 1.3.0 db.internal {"total":0,"items":[]} total,items true' in text, text
 
 
-async def test_condition_log_only_update_and_remove(registry, hub):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_condition_log_only_update_and_remove(registry, hub, runtime):
+    sid = await paused_at_ready(registry, runtime)
     negative = await watch(registry, sid, "cart.total", condition="value < 0")
     logged = await watch(registry, sid, "cache.get('host')", log_only=True)
     assert logged["log_only"] is True
@@ -155,8 +158,9 @@ async def test_condition_log_only_update_and_remove(registry, hub):
     assert mime == "text/plain" and text.startswith("# 3 changes") and logged_line in text, text
 
 
-async def test_steps_from_a_data_stop_stay_in_the_program(registry):
-    sid = await paused_at_ready(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_steps_from_a_data_stop_stay_in_the_program(registry, runtime):
+    sid = await paused_at_ready(registry, runtime)
     await watch(registry, sid, "cart.total")
     stop = stop_of(await run(registry, "continue_execution", session_id=sid))
     assert where(stop)[1] == line(PROGRAM, "// writes total")
@@ -165,8 +169,11 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
         stepped = stop_of(await run(registry, "step_into", session_id=sid))
         assert stepped["reason"] == "step" and helper_free(stepped), stepped
         places.append(where(stepped))
+    # (JavaScriptCore's step back out of the setter pauses once more on the writing statement, where V8 goes on to
+    # the function's end)
+    first = line(PROGRAM, "// writes total") + (1 if runtime == "node" else 0)
     assert places == [
-        (PROGRAM, line(PROGRAM, "// writes total") + 1, "add"),  # the function's end
+        (PROGRAM, first, "add"),
         (PROGRAM, line(PROGRAM, "// another instance"), "main"),
         (PROGRAM, line(PROGRAM, "for (const price"), "main"),
         (PROGRAM, line(PROGRAM, "    add(cart, price)"), "main"),
@@ -176,7 +183,14 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
     stop = stop_of(await run(registry, "step_over", session_id=sid))
     assert stop["reason"] == "data breakpoint" and where(stop)[1] == line(PROGRAM, "// writes total"), stop
     stepped = stop_of(await run(registry, "step_over", session_id=sid))
-    assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
+    if runtime == "bun":  # the end of the writing statement first (see above), said as such; JSC has no stop at
+        # the function's closing brace: the next step is back in main
+        assert where(stepped)[1] == line(PROGRAM, "// writes total"), stepped
+        assert "now at column" in stepped["description"], stepped
+        stepped = stop_of(await run(registry, "step_over", session_id=sid))
+        assert stepped["reason"] == "step" and where(stepped)[1:] == (line(PROGRAM, "// another instance"), "main")
+    else:
+        assert stepped["reason"] == "step" and where(stepped)[1] == line(PROGRAM, "// writes total") + 1, stepped
     # out of add from the next change: back in main, at the call, with add's return value
     stop = stop_of(await run(registry, "continue_execution", session_id=sid))
     assert stop["reason"] == "data breakpoint" and where(stop)[2] == "add", stop
@@ -184,28 +198,24 @@ async def test_steps_from_a_data_stop_stay_in_the_program(registry):
     assert out["reason"] == "step" and where(out)[2] == "main" and helper_free(out), out
 
 
-async def test_bun_refuses_with_the_reason(registry):
-    need_runtime("bun")
-    sid = await paused_at_ready(registry, "bun")
-    error = await expect_error(
-        registry, "set_data_breakpoint", {"session_id": sid, "expression": "cart.total"}, ErrorCode.INVALID_PARAMETERS
-    )
-    assert "Node's inspector only" in error.message and "Runtime.addBinding" in error.message, error.message
-
-
 KINDS = "data_kinds.js"
 
 
-async def paused_in_kinds(registry) -> str:
-    sid, reply = await launch(registry, "node", KINDS, (KINDS, line(KINDS, "// stop here")))
+async def paused_in_kinds(registry, runtime: str = "node") -> str:
+    if runtime == "js-debug":
+        need_js_debug()
+    how = {"backend": "dap"} if runtime == "js-debug" else {}
+    stop_line = (KINDS, line(KINDS, "// stop here"))
+    sid, reply = await launch(registry, "node" if runtime == "js-debug" else runtime, KINDS, stop_line, **how)
     assert where(stop_of(reply))[1] == line(KINDS, "// stop here")
     return sid
 
 
-async def test_setters_accessors_and_set_values(registry):
+@pytest.mark.parametrize("runtime", ["node", "bun", "js-debug"])
+async def test_setters_accessors_and_set_values(registry, runtime):
     """A class's setter and an own accessor keep running (the value is read back through the getter); a Set value's
     membership; a write through an inheriting object makes its own property, as before, and never stops."""
-    sid = await paused_in_kinds(registry)
+    sid = await paused_in_kinds(registry, runtime)
     balance = await watch(registry, sid, "account.balance")
     size = await watch(registry, sid, "box.size")
     raising = await watch(registry, sid, "box.size", condition="value.nope.x")  # raises: logged with the reason
@@ -224,7 +234,9 @@ async def test_setters_accessors_and_set_values(registry):
         stop = stop_of(await run(registry, "continue_execution", session_id=sid))
         assert stop["hit_breakpoints"] == [bp["id"]], (change, stop)
         assert stop["description"] == f"data breakpoint {bp['id']}: {change}"
-        assert where(stop)[1:] == (line(KINDS, marker), "main") and helper_free(stop), stop
+        # (js-debug names the function global.main)
+        assert where(stop)[1] == line(KINDS, marker) and where(stop)[2].split(".")[-1] == "main", stop
+        assert helper_free(stop), stop
     for bp in (level, has_a, has_b, balance, size, raising):  # removed: each place is as it was
         await run(registry, "remove_breakpoint", session_id=sid, breakpoint_id=bp["id"])
     end = await run(registry, "continue_execution", session_id=sid)
@@ -238,8 +250,9 @@ async def test_setters_accessors_and_set_values(registry):
     assert len(noted) == 1 and "condition raised TypeError" in noted[0] and "(stopped)" not in noted[0], lines
 
 
-async def test_removed_while_running_and_every_change_logged(registry):
-    sid = await paused_in_kinds(registry)
+@pytest.mark.parametrize("runtime", ["node", "bun", "js-debug"])
+async def test_removed_while_running_and_every_change_logged(registry, runtime):
+    sid = await paused_in_kinds(registry, runtime)
     logged = await watch(registry, sid, "counter.value", log_only=True)
     late = await watch(registry, sid, "counter.value", condition="value >= 150")  # ~0.75 s after the start
     running = await run(registry, "continue_execution", session_id=sid, wait_s=0.2)
@@ -264,9 +277,15 @@ def marker_line(path, marker: str) -> int:
     return hits[0]
 
 
-async def test_typescript_places_come_from_the_source_map(registry, tmp_path):
-    """tsc's output with a source map: the stop and the change-log line name the .ts file and line."""
+@pytest.mark.parametrize("backend", ["node", "js-debug", "bun"])
+async def test_typescript_places_come_from_the_source_map(registry, tmp_path, backend):
+    """tsc's output with a source map: the stop and the change-log line name the .ts file and line (js-debug keeps
+    the maps it follows to itself: pairdbg reads the compiled file's own)."""
     node = need_runtime("node")
+    if backend == "js-debug":
+        need_js_debug()
+    elif backend == "bun":
+        need_runtime("bun")
     tsc = TESTS / "js" / "tsproject" / "node_modules" / "typescript" / "bin" / "tsc"
     if not tsc.is_file():
         missing_target("tests/js/tsproject/node_modules/typescript is missing: run scripts/setup-targets.sh")
@@ -295,9 +314,8 @@ async def test_typescript_places_come_from_the_source_map(registry, tmp_path):
         registry,
         "start_debugging",
         program=str(program),
-        runtime="node",
         wait_s=20,
-        breakpoints=[{"file": str(source), "line": ts_line}],
+        **({"backend": "dap", "language": "javascript"} if backend == "js-debug" else {"runtime": backend}),
     )
     sid = reply.data["session_id"]
     assert stop_of(reply)["location"]["line"] == ts_line, reply.text

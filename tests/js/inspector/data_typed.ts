@@ -11,7 +11,8 @@ function bump(tally: Tally, by: number): void {
 }
 
 const tally: Tally = { count: 0 };
-const ready: boolean = true; // stop here
+const ready: boolean = true;
+debugger; // stop here (a statement, not a breakpoint: deterministic at the top of a module with a source map)
 bump(tally, 2);
 bump(tally, 3);
 console.log(`typed ${tally.count} ${ready}`);
