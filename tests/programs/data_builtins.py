@@ -1,13 +1,20 @@
 """Writes to built-in containers, module globals and locals (tests/dap/test_data_breakpoints.py): what Python 3.11
-watches (a local of a live frame) and what it refuses with the reason (dict items, module globals, list items)."""
+watches (a local of a live frame below the stopped one) and what it refuses with the reason (dict items, module
+globals, list items, a local of the frame it is stopped in)."""
 
 LIMIT = 3  # a module global
 
 
+def start(n):
+    steps = n  # a local of the stopped frame
+    print("counting", flush=True)  # stop in start
+    return steps
+
+
 def count(n):
     total = 0
-    print("counting", flush=True)  # stop in count
-    for i in range(n):
+    start(n)
+    for i in range(n):  # the line after the write
         total += i  # writes total
     label = "done"
     return total, label
@@ -16,7 +23,6 @@ def count(n):
 def main():
     config = {"db": {"host": "localhost"}}
     orders = [1, 2, 3, 4]
-    print("ready", flush=True)  # stop here
     config["db"]["host"] = "db.internal"
     orders[3] = 40
     first = count(4)
