@@ -128,7 +128,11 @@ async def main() -> None:
     print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({python or 'node'}):")
     for name in base:
         b, w = statistics.median(base[name]), statistics.median(watch[name])
-        print(f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x)")
+        runs = " ".join(f"{x / y:.2f}" for x, y in zip(watch[name], base[name], strict=True))
+        print(
+            f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x; "
+            f"run by run {runs})"
+        )
 
 
 if __name__ == "__main__":

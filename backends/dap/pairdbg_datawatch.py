@@ -13,7 +13,8 @@ sees all the writes Python code makes to it, or refused with the reason:
 - an item of a built-in dict and a module global (its module's dict), on Python 3.12+: CPython's dict watchers
   (`PyDict_Watch`, through ctypes) call back at every change to a watched dict, C code's included, in the writing
   thread before the change lands; the stop comes at the writing frame's next instruction, once the value is stored
-  (sys.monitoring INSTRUCTION events on that one code object). Python 3.11 has no dict watchers: refused.
+  (sys.monitoring INSTRUCTION events on that one code object). Python 3.11 has no dict watchers: refused. An
+  object's own __dict__ on 3.13+ is refused too: its attributes are written past the dict.
 - a local of a live frame: only that frame's code writes it, so only that frame is traced (3.11: its own f_trace,
   chained before pydevd's; 3.12+: sys.monitoring LINE events on its code), checked after each line that stores the
   name. The stop is at the next line of the writing frame; the watch ends when the frame returns.
@@ -511,8 +512,10 @@ class Monitor:
             tracer.end("the frame returned")
 
     def _unwind(self, code, offset, exc):
-        tracer = _frames.get(id(_getframe(1)))
-        if tracer is not None:
+        frame = _getframe(1)
+        tracer = _frames.get(id(frame))
+        if tracer is not None and tracer.frame is frame:
+            tracer.check(frame, frame.f_lineno)  # the line that raised may have stored first
             tracer.end("the frame ended by an exception")
 
 
@@ -707,12 +710,26 @@ def _in_trace_call(frame):
         return True
 
 
+def _shares_an_objects_values(d):
+    """Whether `d` is a split dict (its values kept apart from its keys: an instance's __dict__, whose values
+    Python 3.13+ embeds in the object and writes there without the dict seeing it). ma_values is PyDictObject's last
+    field; conservative: any split dict is said to."""
+    import ctypes
+
+    return ctypes.c_void_p.from_address(id(d) + dict.__basicsize__ - ctypes.sizeof(ctypes.c_void_p)).value is not None
+
+
 def _watch_dict(bp_id, target, key, expression, condition, log_only, what, scope):
     if not DICT_WATCHERS:
         raise Refused(
             f"a {what} is stored in a built-in dict, which Python {sys.version_info[0]}.{sys.version_info[1]} writes "
             "without running any code a watch could catch (CPython's dict watchers arrived in 3.12: run the program "
             "on Python 3.12+ to watch it)"
+        )
+    if sys.version_info >= (3, 13) and _shares_an_objects_values(target):
+        raise Refused(
+            "this dict is an object's __dict__: Python 3.13+ writes the object's attributes into the object's own "
+            "storage without the dict seeing them; watch the attribute (obj.name) instead"
         )
     w = Watch(bp_id, target, "dict", key, expression, condition, log_only, scope)
     _dicts().watch(w)
