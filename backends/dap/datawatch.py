@@ -132,9 +132,10 @@ class DataWatches:
 
     def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
         """The stop pydevd reports as a plain "breakpoint" right after a stopping change: that data breakpoint's."""
-        change, self._pending_stop = self._pending_stop, None
+        change = self._pending_stop
         if change is None or body.get("reason") != "breakpoint" or body.get("hitBreakpointIds"):
-            return body
+            return body  # another stop came first (pydevd's step ending on the same line): the change's comes next
+        self._pending_stop = None
         description = f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}"
         if change.get("after_write"):  # the stop came once the write was done, maybe at the next line
             description += f" (written at line {change['line']})"

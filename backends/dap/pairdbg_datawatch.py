@@ -502,7 +502,7 @@ class Monitor:
         frame = _getframe(1)
         tracer = _frames.get(id(frame))
         if tracer is not None and tracer.frame is frame:
-            tracer.check(frame, line)
+            tracer.check(frame, line, now=False)
 
     def _return(self, code, offset, value):
         frame = _getframe(1)
@@ -574,8 +574,9 @@ class FrameTracer:
                 self.then = result
         return self if self.watches else self.then
 
-    def check(self, frame, line):
-        """Compare the locals the last line stored; True when the program stopped here for a change."""
+    def check(self, frame, line, now=True):
+        """Compare the locals the last line stored; True when the program stopped (or, `now` false, will stop once
+        every tool has seen this line event: at its first instruction, so pydevd never sees it after the stop)."""
         last, self.last = self.last, line
         stopped = []
         for w in list(self.watches):
@@ -585,7 +586,7 @@ class FrameTracer:
                     w.value = new
                     _changed((w,), old, new, frame, line=last, suspend=stopped.append)
         if stopped:
-            _suspend(frame)
+            (_suspend if now else _suspend_after_write)(frame)
         return bool(stopped)
 
     def end(self, why):

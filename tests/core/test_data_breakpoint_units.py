@@ -51,5 +51,7 @@ def test_library_writers_ends_and_stops_after_the_write():
              "file": "/x/app.py", "line": 18, "function": "count", "stop": True, "after_write": True}  # fmt: skip
     watches = DataWatches(None)  # type: ignore[arg-type]
     watches.on_change(after)
+    step = {"reason": "step", "threadId": 1}
+    assert watches.annotate_stop(step) is step  # a step ending on that line came first: the change's stop is next
     stopped = watches.annotate_stop({"reason": "breakpoint", "threadId": 1})
     assert stopped["description"] == "data breakpoint DB4: total 0 → 1 (written at line 18)"
