@@ -755,6 +755,20 @@ def setup():
         pydevd_dont_trace_files.DONT_TRACE["pairdbg_datawatch.py"] = pydevd_dont_trace_files.PYDEV_FILE
     except ImportError:
         pass
+    import os
+
+    if hasattr(os, "register_at_fork"):
+        # A forked child is a session of its own, which set none of these: its copy of the parent's objects must
+        # not report (or stop) under the parent's ids.
+        os.register_at_fork(after_in_child=_forget_all)
+
+
+def _forget_all():
+    for bp_id in list(watches):
+        try:
+            unwatch(bp_id)
+        except Exception:
+            watches.pop(bp_id, None)
 
 
 def watch(bp_id, target, kind, key, expression, condition=None, log_only=False, frame_id=None):
