@@ -397,24 +397,41 @@ class DictWatcher:
         if group is None or event == DEALLOCATED:
             return 0
         try:
-            frame = _getframe(1)
-            value = self.ctypes.cast(new, self.ctypes.py_object).value if new else UNSET
-            if event in (ADDED, MODIFIED, DELETED):
-                k = self.ctypes.cast(key, self.ctypes.py_object).value
-                hit = [w for w in group if w.key is k or _same_key(w.key, k)]
-                changes = [(w, UNSET if event == DELETED else value) for w in hit]
+            as_object = self._object
+            if event <= DELETED:  # ADDED, MODIFIED, DELETED: of one key, often the very object watched (no conversion)
+                hit = [w for w in group if w.key_address == key]
+                if not hit:
+                    k = as_object(key)
+                    hit = [w for w in group if _same_key(w.key, k)]
+                    if not hit:
+                        return 0
+                after = UNSET if event == DELETED else as_object(new)
+                changes = [(w, after) for w in hit]
             elif event == CLONED:  # the empty dict becomes a copy of the one passed as `key`
-                source = self.ctypes.cast(key, self.ctypes.py_object).value
+                source = as_object(key)
                 changes = [(w, dict.get(source, w.key, UNSET)) for w in group]
             else:  # CLEARED
                 changes = [(w, UNSET) for w in group]
+            frame = _getframe(1)
             for w, after in changes:
-                before = w.read()
-                if after is not before:
-                    _changed((w,), before, after, frame, suspend=_suspend_after_write)
+                before = dict.get(w.target, w.key, UNSET)
+                if after is before:
+                    continue
+                test, tested = w.test, False
+                if test is not None and w.enabled:  # tried here: a change it rejects costs no further call
+                    try:
+                        if not test(None if after is UNSET else after, None if before is UNSET else before):
+                            continue
+                        tested = True
+                    except Exception:
+                        pass  # _changed tries it again and logs what it raised
+                _changed((w,), before, after, frame, suspend=_suspend_after_write, tested=tested)
         except Exception:  # never let the program's write fail because of a watch
             pass
         return 0
+
+    def _object(self, address):
+        return self.ctypes.cast(address, self.ctypes.py_object).value
 
 
 def _same_key(a, b):
@@ -733,6 +750,7 @@ def _watch_dict(bp_id, target, key, expression, condition, log_only, what, scope
             "storage without the dict seeing them; watch the attribute (obj.name) instead"
         )
     w = Watch(bp_id, target, "dict", key, expression, condition, log_only, scope)
+    w.key_address = id(key)  # the watch holds the key: its address stays its own
     _dicts().watch(w)
     if what == "global":
         name = scope.get("__name__", "?")
