@@ -147,7 +147,11 @@ def change_line(body: dict[str, Any]) -> str:
         time.strftime("%H:%M:%S", time.localtime(body.get("time") or 0))
         + f".{int((body.get('time') or 0) * 1000) % 1000:03d}"
     )
-    where = f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
+    where = (
+        f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
+        if body.get("file")
+        else "no Python frame"
+    )
     if body.get("library"):  # library code wrote it: where the user's code called it from
         where += f" (library code, called from {os.path.basename(str(body.get('caller')))})"
     if body.get("ended"):

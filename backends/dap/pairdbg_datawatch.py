@@ -290,15 +290,15 @@ def _send(w, old, new, frame, line, stop, note=None, ended=False):
         "new": _show(new),
         "time": time.time(),
         "thread": threading.current_thread().name,
-        "file": frame.f_code.co_filename,
-        "line": line or frame.f_lineno,
-        "function": frame.f_code.co_name,
+        "file": frame.f_code.co_filename if frame else None,
+        "line": line or (frame.f_lineno if frame else None),
+        "function": frame.f_code.co_name if frame else None,
         "stop": stop,
         "changes": w.changes,
     }
-    if (line is not None and line != frame.f_lineno) or (stop and note):
+    if (line is not None and frame is not None and line != frame.f_lineno) or (stop and note):
         body["after_write"] = True  # the stop comes once the write is done: at a later line, maybe
-    shown = _shown_frame(frame)
+    shown = _shown_frame(frame) if frame is not None else None
     if shown is not frame:  # library code justMyCode hides wrote it: said so, with the shown caller
         body["library"] = True
         body["caller"] = f"{shown.f_code.co_filename}:{shown.f_lineno}"
@@ -412,7 +412,10 @@ class DictWatcher:
                 changes = [(w, dict.get(source, w.key, UNSET)) for w in group]
             else:  # CLEARED
                 changes = [(w, UNSET) for w in group]
-            frame = _getframe(1)
+            try:
+                frame = _getframe(1)
+            except ValueError:  # C code with no Python frame on its thread: logged, never stopped
+                frame = None
             for w, after in changes:
                 before = dict.get(w.target, w.key, UNSET)
                 if after is before:
@@ -425,6 +428,11 @@ class DictWatcher:
                         tested = True
                     except Exception:
                         pass  # _changed tries it again and logs what it raised
+                if frame is None:
+                    if w.enabled and w.id in watches:
+                        w.changes += 1
+                        _send(w, before, after, None, None, stop=False, note="written by C code outside Python")
+                    continue
                 _changed((w,), before, after, frame, suspend=_suspend_after_write, tested=tested)
         except Exception:  # never let the program's write fail because of a watch
             pass
@@ -508,32 +516,41 @@ class Monitor:
         self.unwinds += 1 if on else -1
         sys.monitoring.set_events(self.tool, sys.monitoring.events.PY_UNWIND if self.unwinds else 0)
 
+    # An exception leaving a sys.monitoring callback would be raised in the program's code: each one keeps its own.
+
     def _instruction(self, code, offset):
-        frame = _getframe(1)
-        if _stops_after.get(get_ident()) is frame:
-            del _stops_after[get_ident()]
-            self.remove(code, sys.monitoring.events.INSTRUCTION)
-            _suspend(frame)
+        try:
+            frame = _getframe(1)
+            if _stops_after.get(get_ident()) is frame:
+                del _stops_after[get_ident()]
+                self.remove(code, sys.monitoring.events.INSTRUCTION)
+                _suspend(frame)
+        except Exception:
+            pass
 
     def _line(self, code, line):
-        frame = _getframe(1)
-        tracer = _frames.get(id(frame))
-        if tracer is not None and tracer.frame is frame:
-            tracer.check(frame, line, now=False)
+        try:
+            frame = _getframe(1)
+            tracer = _frames.get(id(frame))
+            if tracer is not None and tracer.frame is frame:
+                tracer.check(frame, line, now=False)
+        except Exception:
+            pass
 
     def _return(self, code, offset, value):
-        frame = _getframe(1)
-        tracer = _frames.get(id(frame))
-        if tracer is not None and tracer.frame is frame:
-            tracer.check(frame, frame.f_lineno)
-            tracer.end("the frame returned")
+        self._ended(_getframe(1), "the frame returned")
 
     def _unwind(self, code, offset, exc):
-        frame = _getframe(1)
-        tracer = _frames.get(id(frame))
-        if tracer is not None and tracer.frame is frame:
-            tracer.check(frame, frame.f_lineno)  # the line that raised may have stored first
-            tracer.end("the frame ended by an exception")
+        self._ended(_getframe(1), "the frame ended by an exception")
+
+    def _ended(self, frame, why):
+        try:
+            tracer = _frames.get(id(frame))
+            if tracer is not None and tracer.frame is frame:
+                tracer.check(frame, frame.f_lineno)  # the last line may have stored first
+                tracer.end(why)
+        except Exception:
+            pass
 
 
 _the_monitor = None
@@ -573,11 +590,14 @@ class FrameTracer:
 
     def __call__(self, frame, event, arg):  # Python 3.11: the frame's trace function
         stopped = False
-        if event == "line":
-            stopped = self.check(frame, frame.f_lineno)
-        elif event == "return":
-            stopped = self.check(frame, frame.f_lineno)
-            self.end("the frame returned")
+        try:  # an exception out of a trace function would turn tracing off in this thread, pydevd's too
+            if event == "line":
+                stopped = self.check(frame, frame.f_lineno)
+            elif event == "return":
+                stopped = self.check(frame, frame.f_lineno)
+                self.end("the frame returned")
+        except Exception:
+            pass
         then = self.then
         if stopped and event == "line":
             # pydevd had this stop: a step started from it goes on from here, it must not see this line again
