@@ -462,14 +462,18 @@ def _dicts():
     return _dict_watcher
 
 
-#: thread ident -> the frame to stop in at its next instruction (the write it made has landed by then)
+#: thread ident -> the frames to stop in at their next instruction (the write each made has landed by then)
 _stops_after = {}
 
 
 def _suspend_after_write(frame):
-    monitor = _monitor()
-    _stops_after[get_ident()] = frame
-    monitor.add(frame.f_code, sys.monitoring.events.INSTRUCTION)
+    # Several frames may wait on one thread: a write inside a C call (dict.update) can run Python code that writes
+    # another watched dict before the first frame's next instruction.
+    pending = _stops_after.setdefault(get_ident(), [])
+    if any(f is frame for f in pending):  # one write changed several watches: one stop
+        return
+    pending.append(frame)
+    _monitor().add(frame.f_code, sys.monitoring.events.INSTRUCTION)
 
 
 # ----- sys.monitoring (Python 3.12+): events on the few code objects a watch needs --------------------------------
@@ -521,8 +525,9 @@ class Monitor:
     def _instruction(self, code, offset):
         try:
             frame = _getframe(1)
-            if _stops_after.get(get_ident()) is frame:
-                del _stops_after[get_ident()]
+            pending = _stops_after.get(get_ident())
+            if pending and any(f is frame for f in pending):
+                pending[:] = [f for f in pending if f is not frame]
                 self.remove(code, sys.monitoring.events.INSTRUCTION)
                 _suspend(frame)
         except Exception:
