@@ -150,7 +150,7 @@ def change_line(body: dict[str, Any]) -> str:
     where = (
         f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
         if body.get("file")
-        else "no Python frame"
+        else "no frame"
     )
     if body.get("library"):  # library code wrote it: where the user's code called it from
         where += f" (library code, called from {os.path.basename(str(body.get('caller')))})"
