@@ -157,6 +157,9 @@ class StopReport(BaseModel):
     stack_total: int = 0
     hidden_frames: list[HiddenFrames] = Field(default_factory=list, description="library frames the stack leaves out")
     raise_site: RaiseSite | None = Field(None, description="an exception's raise site in hidden library code")
+    write_site: RaiseSite | None = Field(
+        None, description="where a data breakpoint's value was written, in hidden library code"
+    )
     watches: list[WatchView] = Field(default_factory=list)
     output_tail: list[str] = Field(default_factory=list)
     output_cursor: int = 0

@@ -150,9 +150,12 @@ class StopRecorder:
                 exception = ExceptionInfo(
                     type=cap_text(info.text or "Exception", 120), message=cap_text(info.description)
                 )
-        raise_site = None
+        raise_site = write_site = None
         if exception is not None and placed and placed[0][1].unwound:
             raise_site = await self._raise_site(snapshot, *placed[0])
+        elif info.reason == "data breakpoint" and placed and placed[0][1].library:
+            # The writer is library code justMyCode hides (the program stopped in it): shown like a raise site.
+            write_site = await self._raise_site(snapshot, *placed[0])
         thread_name = None
         with contextlib.suppress(DebugError):
             snapshot.threads = await backend.threads()
@@ -174,6 +177,7 @@ class StopRecorder:
             stack_total=total,
             hidden_frames=hidden,
             raise_site=raise_site,
+            write_site=write_site,
             watches=watches,
             output_tail=self.output.tail_text(output_mark, self.limits.report_output_lines),
             output_cursor=self.output.cursor,

@@ -39,6 +39,7 @@ def lean_stop(stop: dict[str, Any]) -> dict[str, Any]:
     out = {k: v for k, v in stop.items() if k not in STOP_TEXT_ONLY and k not in ("locals", "stack", "watches")}
     out.pop("session_id", None)  # the reply says it once, at the top
     site = stop.get("raise_site")
+    written = stop.get("write_site")
     exception = stop.get("exception")
     if isinstance(exception, dict):
         # raised_at says in a sentence where the raise site (when there is one) already says it with its handle
@@ -49,6 +50,11 @@ def lean_stop(stop: dict[str, Any]) -> dict[str, Any]:
         out["raise_site"] = {
             **{k: site[k] for k in ("handle", "function", "file", "line", "package") if site.get(k) is not None},
             **lean_locals(site.get("locals") or []),
+        }
+    if isinstance(written, dict):
+        out["write_site"] = {
+            **{k: written[k] for k in ("handle", "function", "file", "line", "package") if written.get(k) is not None},
+            **lean_locals(written.get("locals") or []),
         }
     frames = stop.get("stack") or []
     if frames:

@@ -5,7 +5,9 @@
   compared and its condition evaluated).
 Each run times three loops: an object of a class nothing watches, another instance of the watched class, and the
 watched instance. Target: the watched instance's loop <= 3x the baseline's; the unwatched class unchanged (<= 2 %).
-Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--runs 3] [--python python3.12]
+With --dict the Python loops write an item of built-in dicts instead (`bench.target["total"]` watched: CPython's dict
+watchers, Python 3.12+; a 3.11 program refuses the watch).
+Run: .venv/bin/python scripts/bench_data_breakpoints.py [--writes 1000000] [--runs 3] [--python python3.12] [--dict]
      .venv/bin/python scripts/bench_data_breakpoints.py --node   (the same loops in Node, under the inspector backend)
      .venv/bin/python scripts/bench_data_breakpoints.py --js-debug   (the same loops in Node, under js-debug)
      .venv/bin/python scripts/bench_data_breakpoints.py --bun   (the same loops in Bun, under the inspector backend)
@@ -42,14 +44,26 @@ def loop(obj, n):
         obj.total = i
     return time.perf_counter() - start
 
-def main(n):
+def loop_items(d, n):
+    start = time.perf_counter()
+    for i in range(n):
+        d["total"] = i
+    return time.perf_counter() - start
+
+def main(n, items):
     plain, other, target = Plain(), Cart(), Cart()
     plain.total = other.total = target.total = 0
+    if items:
+        plain, other, target = {"total": 0}, {"total": 0}, {"total": 0}
     ready = True  # watch here
-    times = {"unwatched class": loop(plain, n), "other instance": loop(other, n), "watched instance": loop(target, n)}
+    if items:
+        names, run = ("a dict", "another dict", "watched dict"), loop_items
+    else:
+        names, run = ("unwatched class", "other instance", "watched instance"), loop
+    times = {name: run(obj, n) for name, obj in zip(names, (plain, other, target))}
     print("TIMES " + json.dumps(times), flush=True)
 
-main(int(sys.argv[1]))
+main(int(sys.argv[1]), sys.argv[2:] == ["items"])
 """
 NODE_PROGRAM = """
 class Plain {}
@@ -84,10 +98,10 @@ ME = "human"
 
 
 async def one_run(
-    folder: Path, writes: int, watched: bool, python: str | None, js: str = "node"
+    folder: Path, writes: int, watched: bool, python: str | None, js: str = "node", items: bool = False
 ) -> dict[str, float]:
-    """One run of the Python program (under `python`) or, with python None, of the JavaScript one: `js` is "node"
-    (the inspector backend), "js-debug" or "bun"."""
+    """One run of the Python program (under `python`, writing dict items with `items`) or, with python None, of the
+    JavaScript one: `js` is "node" (the inspector backend), "js-debug" or "bun"."""
     source, name, marker = (
         (PROGRAM, "bench_writes.py", "    ready = True  # watch here")
         if python
@@ -108,7 +122,12 @@ async def one_run(
     try:
         started = await registry.run(
             "start_debugging",
-            {"program": str(program), "args": [str(writes)], "stop_on_entry": True, **runtime},
+            {
+                "program": str(program),
+                "args": [str(writes), *(["items"] if items else [])],
+                "stop_on_entry": True,
+                **runtime,
+            },
             ME,
         )
         sid = started.data["session_id"]
@@ -119,7 +138,13 @@ async def one_run(
         await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": bp.data["id"]}, ME)
         if watched:
             reply = await registry.run(
-                "set_data_breakpoint", {"session_id": sid, "expression": "target.total", "condition": "value < 0"}, ME
+                "set_data_breakpoint",
+                {
+                    "session_id": sid,
+                    "expression": 'target["total"]' if items else "target.total",
+                    "condition": "value < 0",
+                },
+                ME,
             )
             assert reply.data["verified"], reply.text
         end = await registry.run("continue_execution", {"session_id": sid, "wait_s": 300}, ME)
@@ -139,6 +164,7 @@ async def main() -> None:
     parser.add_argument("--node", action="store_true", help="time the loops in Node instead (the inspector backend)")
     parser.add_argument("--js-debug", action="store_true", help="time the loops in Node under js-debug")
     parser.add_argument("--bun", action="store_true", help="time the loops in Bun (the inspector backend)")
+    parser.add_argument("--dict", action="store_true", help="write built-in dicts' items (Python 3.12+: dict watchers)")
     args = parser.parse_args()
     js = "js-debug" if args.js_debug else "bun" if args.bun else "node"
     python = None if args.node or args.js_debug or args.bun else args.python
@@ -147,13 +173,18 @@ async def main() -> None:
     with tempfile.TemporaryDirectory() as folder:
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
             for watched, into in ((False, base), (True, watch)):
-                for name, seconds in (await one_run(Path(folder), args.writes, watched, python, js)).items():
+                for name, seconds in (await one_run(Path(folder), args.writes, watched, python, js, args.dict)).items():
                     into.setdefault(name, []).append(seconds)
     target = python or {"node": "node", "js-debug": "node under js-debug", "bun": "bun"}[js]
-    print(f"{args.writes:,} attribute writes under the debugger, median of {args.runs} runs ({target}):")
+    kind = "dict item" if args.dict and python else "attribute"
+    print(f"{args.writes:,} {kind} writes under the debugger, median of {args.runs} runs ({target}):")
     for name in base:
         b, w = statistics.median(base[name]), statistics.median(watch[name])
-        print(f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x)")
+        runs = " ".join(f"{x / y:.2f}" for x, y in zip(watch[name], base[name], strict=True))
+        print(
+            f"  {name:17} no watch {b * 1000:8.1f} ms   with the watch {w * 1000:8.1f} ms   ({w / b:.2f}x; "
+            f"run by run {runs})"
+        )
 
 
 if __name__ == "__main__":

@@ -56,7 +56,10 @@ async def set_breakpoint(hub: Hub, p: SetBreakpointParams, actor: str) -> Reply:
 
 
 class SetDataBreakpointParams(SessionParams):
-    expression: str = Field(description="obj.attr or obj[key] (JS also map.get(k), set.has(v)) to watch, in the frame")
+    expression: str = Field(
+        description="obj.attr, obj[key] or a variable (Python: a local; dicts, globals on 3.12+; JS: map.get(k), "
+        "set.has(v)) to watch, in the frame"
+    )
     access: Literal["write", "read_write"] = Field("write", description="write only (debugpy, Node)")
     condition: str | None = Field(None, description="stop only if true; names value (new) and old")
     log_only: bool = Field(False, description="log each change (get_output category changes), do not stop")
@@ -176,7 +179,8 @@ ACTIONS = [
         remove_breakpoint,
         "Remove breakpoint",
         level=Level.CONTROL,
-        destructive=True, idempotent=True,
+        destructive=True,
+        idempotent=True,
     ),
     Action(
         "update_breakpoint",

@@ -82,6 +82,8 @@ def stop_report(r: StopReport) -> str:
     lines.extend(variables_block(r.locals, r.locals_total))
     if r.raise_site:
         lines.extend(raise_site_lines(r.raise_site))
+    if r.write_site:
+        lines.extend(raise_site_lines(r.write_site, "Write site"))
     if r.watches:
         lines.append(
             "Watches: "
@@ -95,11 +97,12 @@ def stop_report(r: StopReport) -> str:
     return "\n".join(lines)
 
 
-def raise_site_lines(site: RaiseSite) -> list[str]:
-    """Where a library exception was raised: a frame just_my_code hides, shown once with its handle."""
+def raise_site_lines(site: RaiseSite, label: str = "Raise site") -> list[str]:
+    """Where a library exception was raised (or a watched value written): a frame just_my_code hides, shown once with
+    its handle."""
     package = f" ({site.package})" if site.package else ""
     lines = [
-        f"Raise site {site.handle}, library code hidden by just_my_code{package}: "
+        f"{label} {site.handle}, library code hidden by just_my_code{package}: "
         f"{where(site.file, site.line)} in {site.function}  ({site.file or 'no source'})"
     ]
     lines.extend(f"{'>' if s.current else ' '}{s.line:>5}| {s.text}" for s in site.source)

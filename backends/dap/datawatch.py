@@ -23,8 +23,9 @@ Evaluate = Callable[[str, int | None, str], Awaitable[RawValue]]
 
 
 def split_target(expression: str) -> tuple[str, str, str]:
-    """`cart.total` -> ("cart", "attr", "'total'"); `config["db"]["host"]` -> ('config["db"]', "item", "'host'"):
-    the object holding the value, how it holds it, and the key's source (evaluated in the program)."""
+    """`cart.total` -> ("cart", "attr", "'total'"); `config["db"]["host"]` -> ('config["db"]', "item", "'host'");
+    `total` -> ("None", "name", "'total'"): the object holding the value, how it holds it, and the key's source
+    (evaluated in the program). A bare name is a local of the selected frame or a global of its module."""
     try:
         node = ast.parse(expression.strip(), mode="eval").body
     except SyntaxError as exc:
@@ -36,12 +37,7 @@ def split_target(expression: str) -> tuple[str, str, str]:
     if isinstance(node, ast.Subscript) and not isinstance(node.slice, ast.Slice):
         return ast.unparse(node.value), "item", ast.unparse(node.slice)
     if isinstance(node, ast.Name):
-        raise DebugError(
-            ErrorCode.INVALID_PARAMETERS,
-            f"{node.id} is a variable (a local or a module global): CPython stores it without running any code a "
-            "watch could catch, so it cannot be watched",
-            hint="watch an attribute (obj.attr) or an item (obj[key]) of an object of a class written in Python",
-        )
+        return "None", "name", repr(node.id)
     raise DebugError(
         ErrorCode.INVALID_PARAMETERS,
         f"{expression!r} does not name a place a value is stored",
@@ -87,7 +83,12 @@ class DataWatches:
                 False, reason="debugpy programs can watch writes only: a read runs no code a watch can catch"
             )
         holder, kind, key = split_target(spec.expression)
-        for what, source in (("the object", holder), ("the key", key)):
+        checks = (
+            (("the variable", spec.expression.strip()),)
+            if kind == "name"
+            else (("the object", holder), ("the key", key))
+        )
+        for what, source in checks:
             try:
                 await self._evaluate(source, frame_id, "watch")  # said plainly if it fails, before anything is armed
             except DebugError as exc:
@@ -100,7 +101,7 @@ class DataWatches:
         try:
             answer = await self._call(
                 f"watch({spec.id!r}, ({holder}), {kind!r}, ({key}), {spec.expression!r}, {spec.condition!r}, "
-                f"{bool(spec.log_only)!r})",
+                f"{bool(spec.log_only)!r}, {frame_id!r})",
                 frame_id,
             )
             if not isinstance(answer, dict):
@@ -131,15 +132,14 @@ class DataWatches:
 
     def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
         """The stop pydevd reports as a plain "breakpoint" right after a stopping change: that data breakpoint's."""
-        change, self._pending_stop = self._pending_stop, None
+        change = self._pending_stop
         if change is None or body.get("reason") != "breakpoint" or body.get("hitBreakpointIds"):
-            return body
-        return {
-            **body,
-            "reason": "data breakpoint",
-            "description": f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}",
-            "hitBreakpointIds": [change["id"]],
-        }
+            return body  # another stop came first (pydevd's step ending on the same line): the change's comes next
+        self._pending_stop = None
+        description = f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}"
+        if change.get("after_write"):  # the stop came once the write was done, maybe at the next line
+            description += f" (written at line {change['line']})"
+        return {**body, "reason": "data breakpoint", "description": description, "hitBreakpointIds": [change["id"]]}
 
 
 def change_line(body: dict[str, Any]) -> str:
@@ -147,7 +147,17 @@ def change_line(body: dict[str, Any]) -> str:
         time.strftime("%H:%M:%S", time.localtime(body.get("time") or 0))
         + f".{int((body.get('time') or 0) * 1000) % 1000:03d}"
     )
-    where = f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
+    where = (
+        f"{os.path.basename(str(body.get('file')))}:{body.get('line')} in {body.get('function')}"
+        if body.get("file")
+        else "no frame"
+    )
+    if body.get("library"):  # library code wrote it: where the user's code called it from
+        where += f" (library code, called from {os.path.basename(str(body.get('caller')))})"
+    if body.get("ended"):
+        return (
+            f"{stamp} {body.get('id')} {body.get('expression')} {body.get('note')}  at {where} [{body.get('thread')}]\n"
+        )
     text = (
         f"{stamp} {body.get('id')} {body.get('expression')} {body.get('old')} → {body.get('new')}  at {where} "
         f"[{body.get('thread')}]" + ("  (stopped)" if body.get("stop") else "")

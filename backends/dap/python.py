@@ -319,6 +319,9 @@ class DebugpyChildren(DapBackend):
             line = self.data_watches.on_change(body)
             if self.listener is not None:
                 self.listener.on_output("changes", line)
+                if body.get("ended"):  # a local's frame returned: the watch is gone from the program
+                    state = BreakpointState(False, message=str(body.get("note") or "ended"), backend_id=body.get("id"))
+                    self.listener.on_breakpoint_changed(str(body.get("id")), state)
             return
         if event == "stopped":
             body = self.data_watches.annotate_stop(body)

@@ -12,8 +12,8 @@ def test_what_an_expression_watches():
     assert split_target("cart.total") == ("cart", "attr", "'total'")
     assert split_target('config["db"]["host"]') == ("config['db']", "item", "'host'")
     assert split_target("orders[i + 1]") == ("orders", "item", "i + 1")
+    assert split_target("total") == ("None", "name", "'total'")  # a local of the frame, else a module global
     for bad, says in (
-        ("total", "is a variable"),
         ("f(x)", "does not name"),
         ("a[1:2]", "does not name"),
         ("a.", "not a"),
@@ -34,3 +34,24 @@ def test_a_change_line_names_time_place_and_values():
     assert stopped["description"] == "data breakpoint DB1: cart.total 7.25 → 10.97"
     plain = {"reason": "breakpoint", "hitBreakpointIds": [3]}
     assert watches.annotate_stop(plain) is plain  # the next stop is an ordinary one
+
+
+def test_library_writers_ends_and_stops_after_the_write():
+    """A write made in library code names the user's line that called it; a local's watch that ended says so; a stop
+    that came once the write was done (a local's next line, a dict's next instruction) names the writing line."""
+    library = {"id": "DB2", "expression": "s.headers['A']", "old": "'x'", "new": "'y'", "time": 0.5, "thread": "Main",
+               "file": "/lib/_collections_abc.py", "line": 949, "function": "update", "stop": False,
+               "library": True, "caller": "/x/app.py:12"}  # fmt: skip
+    assert "at _collections_abc.py:949 in update (library code, called from app.py:12) [Main]" in change_line(library)
+    ended = {"id": "DB3", "expression": "total", "old": "6", "new": "6", "time": 0.5, "thread": "Main",
+             "file": "/x/app.py", "line": 20, "function": "count", "stop": False, "ended": True,
+             "note": "ended: the frame returned"}  # fmt: skip
+    assert change_line(ended).endswith("DB3 total ended: the frame returned  at app.py:20 in count [Main]\n")
+    after = {"id": "DB4", "expression": "total", "old": "0", "new": "1", "time": 0.5, "thread": "Main",
+             "file": "/x/app.py", "line": 18, "function": "count", "stop": True, "after_write": True}  # fmt: skip
+    watches = DataWatches(None)  # type: ignore[arg-type]
+    watches.on_change(after)
+    step = {"reason": "step", "threadId": 1}
+    assert watches.annotate_stop(step) is step  # a step ending on that line came first: the change's stop is next
+    stopped = watches.annotate_stop({"reason": "breakpoint", "threadId": 1})
+    assert stopped["description"] == "data breakpoint DB4: total 0 → 1 (written at line 18)"

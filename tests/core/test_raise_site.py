@@ -58,3 +58,22 @@ def test_a_secret_in_the_raise_sites_locals_does_not_reach_an_agent():
     text, data = for_agent(render.stop_report(r), r.model_dump(mode="json"))
     assert SECRET not in text and SECRET not in str(data), text
     assert data["raise_site"]["handle"] == "@f0-2" and data["raise_site"]["locals"][0]["name"] == "password"
+
+
+def test_a_data_stops_write_site_in_library_code():
+    """A data breakpoint whose value library code wrote: the same block, named the write site; an agent gets its
+    locals redacted like the raise site's."""
+    r = StopReport(
+        session_id="S1",
+        stop_number=2,
+        reason="data breakpoint",
+        description="data breakpoint DB1: s.headers['A'] 'x' → 'y'",
+        location=Location(file="/app/main.py", line=9, function="login"),
+        write_site=SITE,
+    )
+    text = render.stop_report(r)
+    assert "Write site @f0-2, library code hidden by just_my_code (auth): core.py:12 in check" in text, text
+    assert "Raise site" not in text
+    text, data = for_agent(text, r.model_dump(mode="json"))
+    assert SECRET not in text and SECRET not in str(data), text
+    assert data["write_site"]["handle"] == "@f0-2"

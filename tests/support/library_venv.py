@@ -1,5 +1,6 @@
-"""A venv with pinned PyPI libraries (Jinja2, MarkupSafe, PyYAML) for tests of library code: made once under build/,
-reused while it still imports those versions; under CI=true a failed install fails the tests that need it."""
+"""A venv with pinned PyPI libraries (Jinja2, MarkupSafe, PyYAML, requests and its dependencies) for tests of library
+code: made once under build/, reused while it still imports those versions; under CI=true a failed install fails the
+tests that need it."""
 
 from __future__ import annotations
 
@@ -9,9 +10,22 @@ from pathlib import Path
 
 from .core import ROOT, missing_target
 
-PINNED = {"Jinja2": "3.1.4", "MarkupSafe": "2.1.5", "PyYAML": "6.0.2"}
-VENV = ROOT / "build" / "venv-jinja2-pyyaml"
-CHECK = "import jinja2, markupsafe, yaml; print(jinja2.__version__, markupsafe.__version__, yaml.__version__)"
+PINNED = {
+    "Jinja2": "3.1.4",
+    "MarkupSafe": "2.1.5",
+    "PyYAML": "6.0.2",
+    "requests": "2.32.3",
+    "urllib3": "2.2.3",
+    "idna": "3.10",
+    "charset-normalizer": "3.4.0",
+    "certifi": "2024.8.30",
+}
+VENV = ROOT / "build" / "venv-jinja2-pyyaml"  # the name golden files show (its libraries grew since)
+CHECK = (
+    "import jinja2, markupsafe, yaml, requests, urllib3, idna, charset_normalizer, certifi; print(jinja2.__version__, "
+    "markupsafe.__version__, yaml.__version__, requests.__version__, urllib3.__version__, idna.__version__, "
+    "charset_normalizer.__version__, certifi.__version__)"
+)
 
 
 def library_python() -> str:
