@@ -31,6 +31,7 @@ from ..base import (
 from .backend import DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
+from .debugpy_launcher import DebugpyLauncher, launcher_command
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
@@ -502,6 +503,7 @@ class PythonLaunch(DebugpyChildren):
 
     launched = True
     local = True
+    runs_in_terminal = True  # debugpy hands pairdbg its launcher's command line (console below)
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     def __init__(
@@ -575,6 +577,15 @@ class PythonLaunch(DebugpyChildren):
             return answer if isinstance(answer, tuple) and answer else None
         return None
 
+    async def _run_in_terminal(self, args: dict[str, Any]) -> dict[str, Any]:
+        """debugpy's launcher command is not run: pairdbg plays the launcher and starts the program itself."""
+        found = launcher_command(args.get("args") or [])
+        if found is None:
+            return await super()._run_in_terminal(args)
+        self._check_first_start()
+        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output)
+        return {"processId": await launcher.open()}
+
     def module_runtime(self) -> ProgramRuntime | None:
         program_dir = None if self.module else os.path.dirname(os.path.abspath(self.program))
         cwd = self.cwd or program_dir
@@ -601,7 +612,9 @@ class PythonLaunch(DebugpyChildren):
             "type": "python",
             "request": "launch",
             "args": program_args,
-            "console": "internalConsole",
+            # pairdbg starts debugpy's launcher itself (runInTerminal) with its own pipes, and the program's output
+            # is read from them: nothing captures it to send as `output` events (redirectOutput off).
+            "console": "integratedTerminal",
             "cwd": self.cwd or os.path.dirname(os.path.abspath(self.program)),
             "env": env,
             "justMyCode": self.just_my_code,
@@ -609,7 +622,7 @@ class PythonLaunch(DebugpyChildren):
             "stopOnEntry": self.stop_on_entry,
             "python": [self.python],
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
-            "redirectOutput": True,
+            "redirectOutput": False,
             "showReturnValue": True,
             "subProcess": True,  # children announce themselves (debugpyAttach) and become sessions
         }
@@ -724,6 +737,10 @@ class PythonChild(DebugpyChildren):
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         config = dict(self.config)
+        if config.get("console") == "integratedTerminal":
+            # The child writes to its parent's pipes, which pairdbg reads as the parent's output; its session shows
+            # what it printed too, as it did when debugpy's launcher captured the output.
+            config["redirectOutput"] = True
         if self.just_my_code:
             config["rules"] = include_rules(
                 [r["path"] for r in config.get("rules") or [] if r.get("include")], self.breakpoint_files

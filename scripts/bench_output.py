@@ -1,0 +1,122 @@
+"""How long a Python program that prints a lot takes under pairdbg against on its own, and pairdbg's peak RSS
+(issue 20: goal <= 1.2x the program's own time, peak <= 100 MiB). Figures, not pass/fail.
+
+The program prints --mb MB in 1 KB lines. "alone" runs it on the same interpreter with the environment pairdbg gives
+a program (PYTHONUNBUFFERED=1), its stdout a pipe read in 64 KB chunks, as pairdbg reads it. "under pairdbg" starts it
+with start_debugging through the action registry, in a fresh process each time (so its peak RSS is its own), and
+times until the session has ended and holds the program's last line; a program that only prints "done" gives the
+session's fixed cost (adapter, launcher, pydevd, end), so "program under pairdbg" is the difference; the same program
+printing to /dev/null under pairdbg is what the debugger's tracing costs without any output, so what is left is the
+cost of the output's way to the session.
+Run: .venv/bin/python scripts/bench_output.py [--mb 100] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROGRAM = """\
+import os, sys
+out = open(os.devnull, "w") if sys.argv[1:] == ["devnull"] else sys.stdout
+line = "z" * 1023
+for _ in range({lines}):
+    print(line, file=out)
+print("done")
+"""
+QUIET = 'print("done")\n'  # a session's fixed cost: start-up and end of a program that does nothing
+
+
+async def alone(path: Path) -> float:
+    start = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(path), stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    while await proc.stdout.read(65536):
+        pass
+    await proc.wait()
+    return time.perf_counter() - start
+
+
+async def under_pairdbg(path: Path, args: list[str]) -> dict:
+    """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
+    from pairdbg.backends.hub import Hub
+    from pairdbg.runtime import build_registry
+
+    hub = Hub()
+    registry = build_registry(hub)
+    try:
+        start = time.perf_counter()
+        reply = await registry.run("start_debugging", {"program": str(path), "args": args, "wait_s": 0}, "bench")
+        session = hub.get(reply.data["session_id"])
+        while not session.phase.ended:
+            await asyncio.sleep(0.05)
+        took = time.perf_counter() - start
+        entries = session.output.read(0, limit=10**9, max_chars=10**12)[0]
+        tail = "".join(e.text for e in entries[-3:])
+    finally:
+        await hub.shutdown()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seconds": took, "peak_mib": peak, "complete": tail.rstrip().endswith("done")}
+
+
+def one_run(path: Path, *args: str) -> dict:
+    """under_pairdbg in a fresh interpreter (this script with --one)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one[0]), args.one[1:]))))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "loud.py"
+        path.write_text(PROGRAM.format(lines=args.mb * 1024))
+        quiet = Path(tmp) / "quiet.py"
+        quiet.write_text(QUIET)
+        own, runs, fixed, silent = [], [], [], []
+        for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
+            own.append(asyncio.run(alone(path)))
+            runs.append(one_run(path))
+            fixed.append(one_run(quiet)["seconds"])
+            silent.append(one_run(path, "devnull")["seconds"])
+    mine = statistics.median(own)
+    theirs = statistics.median(r["seconds"] for r in runs)
+    base = statistics.median(fixed)
+    traced = statistics.median(silent)
+    print(f"a Python program printing {args.mb} MB in 1 KB lines, {sys.executable}, median of {args.runs}")
+    print(f"  alone (stdout a pipe)                 {mine:7.2f} s")
+    print(f"  session under pairdbg, start to end   {theirs:7.2f} s")
+    print(f"  session of a program printing nothing {base:7.2f} s")
+    ratio = (theirs - base) / mine
+    print(f"  the program under pairdbg             {theirs - base:7.2f} s   {ratio:5.2f}x alone (target <= 1.2x)")
+    print(f"    of which the debugger's tracing     {traced - base:7.2f} s   (the same loop printing to /dev/null)")
+    print(f"    of which the output's way           {theirs - traced:7.2f} s")
+    print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
+    if not all(r["complete"] for r in runs):
+        print("  WARNING: a session did not hold the program's last line")
+
+
+if __name__ == "__main__":
+    main()
