@@ -290,7 +290,7 @@ class DapBackend(Debugger):
     async def _run_in_terminal(self, args: dict[str, Any]) -> dict[str, Any]:
         """Start what the adapter asks for (once per session), its output the session's own."""
         self._check_first_start()
-        program = self.terminal = await TerminalProgram.start(args, self._program_output)
+        program = self.terminal = await TerminalProgram.start(args, self._program_output, self.leftovers)
         return {"processId": program.pid}
 
     def _check_first_start(self) -> None:

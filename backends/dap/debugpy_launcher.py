@@ -4,8 +4,10 @@ For a launch, debugpy's adapter asks its client (`runInTerminal`) to run `python
 args>`; that launcher connects back to the adapter, takes the `launch` request, starts the program under debugpy and
 reports it (`process`, then `exited` and `terminated`). Playing that part here saves a Python process start and the
 launcher's imports on every session, and the program is pairdbg's own child: its process group, pipes and exit code
-are read directly, and when it exits, the processes it left behind (a child that outlives its parent) run on until
-the session closes, instead of being killed with the launcher's group.
+are read directly. As debugpy's launcher does, the program's end is reported to the adapter only once its output
+ends (its pipes close: a child that outlives it holds them, and the adapter ends a launch's remaining processes
+once it hears the end), or when the adapter asks to end it; what it left running belongs to the session
+(`Leftovers`) and ends when the session closes.
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ import struct
 from typing import Any
 
 from ..errors import DebugError, ErrorCode
+from ..process import Leftovers
 from .client import DapClient
 from .terminal import DRAIN_S, OutputSink, TerminalProgram, terminal_command
 
@@ -64,13 +67,17 @@ def program_command(launch: dict[str, Any], host: str, port: int, debugpy_dir: s
 class DebugpyLauncher:
     """One launch: the connection to the adapter's launcher port and, once `launch` came, the program."""
 
-    def __init__(self, runin: dict[str, Any], found: tuple[str, int, str, list[str]], sink: OutputSink) -> None:
+    def __init__(
+        self, runin: dict[str, Any], found: tuple[str, int, str, list[str]], sink: OutputSink, leftovers: Leftovers
+    ) -> None:
         _, self.cwd, self.env = terminal_command(runin)
         self.host, self.port, self.debugpy_dir, self.args = found
         self.sink = sink
+        self.leftovers = leftovers
         self.client: DapClient | None = None
         self.program: TerminalProgram | None = None
         self._started = asyncio.Event()
+        self._end_asked = asyncio.Event()  # the adapter (or pairdbg) ends the program: report without its output
         self._reporter: asyncio.Task[None] | None = None
         self._ending: asyncio.Task[None] | None = None
 
@@ -100,8 +107,9 @@ class DebugpyLauncher:
         if command == "launch":
             return await self._launch(args)
         if command == "terminate":
+            self._end_asked.set()
             if self.program is not None:
-                await self.program.end()  # its end is reported (exited, terminated) once its output is read
+                await self.program.end()  # its end is reported (exited, terminated) once it has exited
             return {}
         raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"pairdbg's launcher does not answer '{command}'")
 
@@ -109,7 +117,8 @@ class DebugpyLauncher:
         """The adapter went while the program runs (killed, crashed): the program goes too, as with debugpy's own
         launcher. After the program's end the adapter closes this connection as usual; what the program left
         running (a child) then lives on until the session closes."""
-        if self.program is not None and self.program.proc.returncode is None and self._ending is None:
+        self._end_asked.set()
+        if self.program is not None and self.program.running and self._ending is None:
             self._ending = asyncio.ensure_future(self.program.end())
 
     async def _launch(self, launch: dict[str, Any]) -> dict[str, Any]:
@@ -122,7 +131,7 @@ class DebugpyLauncher:
                 env.pop(name, None)
             else:
                 env[name] = str(value)
-        self.program = await TerminalProgram.spawn(command, self.cwd, env, self.sink)
+        self.program = await TerminalProgram.spawn(command, self.cwd, env, self.sink, self.leftovers)
         assert self.client is not None
         self.client.send_event(
             "process",
@@ -139,11 +148,21 @@ class DebugpyLauncher:
         return {}
 
     async def _report_exit(self) -> None:
-        """The program's end, after its last output (what children that outlive it hold open waits at most
-        DRAIN_S): debugpy tells pairdbg on `terminated`."""
+        """The program's end, after its last output: when its pipes close (a child it left that holds them ends),
+        or, once it has exited, when the adapter asks to end it (a session released while that child runs: its
+        output is read on all the same). debugpy tells pairdbg on `terminated`."""
         assert self.program is not None and self.client is not None
         code = await self.program.wait()
-        await self.program.drained()
+        output = asyncio.ensure_future(self.program.drained(None))
+        asked = asyncio.ensure_future(self._end_asked.wait())
+        try:
+            await asyncio.wait([output, asked], return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            read_all = output.done()
+            for task in (output, asked):
+                task.cancel()
+        if not read_all:
+            await self.program.drained(0.2)  # what it wrote last, as far as it has arrived
         self.client.send_event("exited", {"exitCode": code})
         self.client.send_event("terminated")
 

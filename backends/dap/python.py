@@ -583,7 +583,7 @@ class PythonLaunch(DebugpyChildren):
         if found is None:
             return await super()._run_in_terminal(args)
         self._check_first_start()
-        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output)
+        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output, self.leftovers)
         return {"processId": await launcher.open()}
 
     def module_runtime(self) -> ProgramRuntime | None:

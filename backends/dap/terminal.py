@@ -2,8 +2,9 @@
 
 The adapter hands over a command line (debugpy's: its launcher, which then starts the program). pairdbg runs it in a
 process group of its own with its own pipes, reads the program's stdout and stderr itself and hands them on as the
-session's output, so output never travels as protocol events (one event per write stalled a loud program), and ends
-the group, with whatever was seen under it, when the session closes.
+session's output, so output never travels as protocol events (one event per write stalled a loud program).
+Ending the program ends its group; what it left running (a child that outlives it, a daemon) belongs to the session
+(`Leftovers`) and ends when the session closes.
 """
 
 from __future__ import annotations
@@ -13,12 +14,13 @@ import codecs
 import contextlib
 import fcntl
 import os
+import signal
 import sys
 from collections.abc import Callable
 from typing import Any, Protocol
 
 from ..errors import DebugError, ErrorCode
-from ..process import spawn, stop_group
+from ..process import Leftovers, spawn, stop_group
 
 READ_CHUNK = 64 * 1024
 # Largest output entry made from one read: a reply of get_output cuts an entry longer than its character budget
@@ -69,18 +71,23 @@ class TerminalProgram:
         self.proc = proc
         self.pid = proc.pid
         self._sink: OutputSink | None = sink
+        self._ending = False  # pairdbg ends it: a death by its signal is no news
         self._pumps = [
             asyncio.create_task(self._pump(stream, category), name=f"program-{proc.pid}-{category}")
             for stream, category in zip(streams, ("stdout", "stderr"), strict=True)
         ]
+        self._exit_note = asyncio.create_task(self._note_signal(), name=f"program-{proc.pid}-signal")
 
     @classmethod
-    async def start(cls, args: dict[str, Any], sink: OutputSink) -> TerminalProgram:
+    async def start(cls, args: dict[str, Any], sink: OutputSink, leftovers: Leftovers) -> TerminalProgram:
         """What a `runInTerminal` request asks for."""
-        return await cls.spawn(*terminal_command(args), sink)
+        return await cls.spawn(*terminal_command(args), sink, leftovers)
 
     @classmethod
-    async def spawn(cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink) -> TerminalProgram:
+    async def spawn(
+        cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink, leftovers: Leftovers
+    ) -> TerminalProgram:
+        """Start `argv`; what it leaves running when it ends goes to `leftovers` (the session's)."""
         pipes = [_wide_pipe(), _wide_pipe()]
         try:
             # stdin closed, as with the adapter's own console
@@ -90,6 +97,7 @@ class TerminalProgram:
                 for fd in fds:
                     os.close(fd)
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
+        leftovers.keep(proc)
         streams = []
         for read_end, write_end in pipes:
             os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
@@ -99,6 +107,21 @@ class TerminalProgram:
     async def wait(self) -> int:
         """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
         return await self.proc.wait() & 0xFF
+
+    @property
+    def running(self) -> bool:
+        return self.proc.returncode is None
+
+    async def _note_signal(self) -> None:
+        """A program killed by a signal (not by pairdbg) says so in its output: its exit code alone (247 for
+        KILL, as debugpy reports it) would not."""
+        code = await self.proc.wait()
+        if code < 0 and not self._ending and self._sink is not None:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            self._sink("important", f"pairdbg: the program was killed by {name} (exit code {code & 0xFF})\n")
 
     async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
         if stream is None:
@@ -115,28 +138,27 @@ class TerminalProgram:
         if rest and self._sink is not None:
             self._sink(category, rest)
 
-    async def drained(self, timeout: float = DRAIN_S) -> None:
+    async def drained(self, timeout: float | None = DRAIN_S) -> None:
         """Until every byte the program wrote has been handed on (its pipes closed), or `timeout` (a child that
-        outlives it may hold them open)."""
+        outlives it may hold them open; None: no limit)."""
         with contextlib.suppress(TimeoutError):
             await asyncio.wait_for(asyncio.shield(asyncio.gather(*self._pumps, return_exceptions=True)), timeout)
 
     async def end(self) -> None:
-        """End the group and everything seen under it; its last output is still read."""
-        await stop_group(self.proc, EXIT_S)
+        """End the program and its group (TERM, then KILL); its last output is still read. What it left outside
+        its group stays with the session's leftovers."""
+        if self.running:
+            self._ending = True
+            await stop_group(self.proc, EXIT_S, escapees=False)
 
     async def stop(self, terminate: bool = True) -> None:
-        """End the program and stop reading. Detaching leaves it running: its output is no longer handed on but
-        still read to the end, so it never blocks on a full pipe."""
-        if not terminate:
-            self._sink = None
-            return
-        await self.end()
-        await self.drained(0.2)
-        for task in self._pumps:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        """End the program if it runs, and stop handing its output on. The pipes are still read to the end (that
+        comes when whatever holds them, a child it left, ends with the session), so nothing blocks on a full pipe.
+        Detaching leaves it running."""
+        if terminate and self.running:
+            await self.end()
+            await self.drained(0.2)
+        self._sink = None
 
 
 def pieces(text: str, size: int = PIECE) -> list[str]:

@@ -64,8 +64,8 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
     try:
         if program_does == "exit":
             await until(lambda: registry.hub.get(sid).phase.ended, "the program to exit, leaving its daemon")
-            # Released with the program's adapter if the lineage saw it under the program before the program
-            # exited, else at the close below; nothing else ends a `sleep`, so either way pairdbg ended it.
+            # What the program left belongs to its session: kept (and tracked) until the close below.
+            assert running(pid), "the daemon was ended with its program, before its session closed"
         await registry.run("close_debug_session", {"session_id": sid}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
     finally:

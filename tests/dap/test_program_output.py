@@ -116,3 +116,63 @@ async def test_closing_the_session_leaves_no_process(registry, tmp_path) -> None
     assert not pid_alive(pid)
     left = wait_gone(lambda: [p for p, _ in marked_processes() if p not in before], 10)
     assert not left, f"processes left after closing the session: {left}"
+
+
+async def test_what_the_program_leaves_runs_until_its_session_closes(registry, tmp_path) -> None:
+    """The program's end ends its session, not what it started: a child it left (holding its output pipes) runs on
+    and is tracked, and so is what that child starts after the program is gone, in a session of its own, even once
+    the child itself has exited. Closing the session ends all of it."""
+    require_debugpy()
+    pidfile, written = tmp_path / "grandchild.pid", str(tmp_path / "grandchild.tmp")
+    child = (
+        "import os, subprocess, sys, time\n"
+        "time.sleep(1)\n"  # the program has exited by now
+        "g = subprocess.Popen(['sleep', '300'], start_new_session=True)\n"
+        f"open({written!r}, 'w').write(str(g.pid)); os.rename({written!r}, {str(pidfile)!r})\n"
+        "time.sleep(1.5)\n"  # seen under the child before it goes
+    )
+    program = write(
+        tmp_path,
+        "leaves.py",
+        f"""\
+        import subprocess, sys
+        child = subprocess.Popen([sys.executable, "-c", {child!r}])
+        print("child", child.pid, flush=True)
+        """,
+    )
+    before = {pid for pid, _ in marked_processes()}
+    reply = await registry.run("start_debugging", {"program": program, "wait_s": 0}, "agent:t")
+    sid = reply.data["session_id"]
+    session = registry.hub.sessions[sid]
+    await until(lambda: session.phase.ended, "the program to end", timeout=30)
+    assert session.phase.value == "terminated", session.error
+    printed = "".join(e.text for e in session.output.read(0, 100)[0])
+    child_pid = int(printed.split("child ", 1)[1].split()[0])
+    assert pid_alive(child_pid), "the child the program left was ended with the program"
+    await until(pidfile.exists, "the child to start a process of its own", timeout=15)
+    grandchild = int(pidfile.read_text())
+    await until(lambda: not pid_alive(child_pid), "the child to exit, leaving its own child", timeout=15)
+    assert pid_alive(grandchild), "what the child started was ended before the session closed"
+    await registry.run("close_debug_session", {"session_id": sid}, "agent:t")
+    assert not wait_gone(lambda: [grandchild] if pid_alive(grandchild) else [], 5), "it outlived the session"
+    left = wait_gone(lambda: [p for p, _ in marked_processes() if p not in before], 10)
+    assert not left, f"processes left after closing the session: {left}"
+
+
+async def test_a_program_killed_by_a_signal_says_so(registry, tmp_path) -> None:
+    require_debugpy()
+    program = write(
+        tmp_path,
+        "killed.py",
+        """\
+        import os, signal
+        print("going", flush=True)
+        os.kill(os.getpid(), signal.SIGKILL)
+        """,
+    )
+    reply = await registry.run("start_debugging", {"program": program, "wait_s": 0}, "agent:t")
+    session = registry.hub.sessions[reply.data["session_id"]]
+    await until(lambda: session.phase.ended, "the program to be killed", timeout=30)
+    assert session.phase.value == "terminated" and session.exit_code == 247, (session.phase, session.exit_code)
+    printed = "".join(e.text for e in session.output.read(0, 100)[0])
+    assert "going" in printed and "killed by SIGKILL (exit code 247)" in printed, printed
