@@ -7,7 +7,9 @@ with start_debugging through the action registry, in a fresh process each time (
 times until the session has ended and holds the program's last line; a program that only prints "done" gives the
 session's fixed cost (adapter, launcher, pydevd, end), so "program under pairdbg" is the difference; the same program
 printing to /dev/null under pairdbg is what the debugger's tracing costs without any output, so what is left is the
-cost of the output's way to the session.
+cost of the output's way to the session. Those differences of whole sessions carry the noise of the session's
+fixed cost (seconds on a loaded machine), so the program also times its own loop (first line to last, inside it):
+that, under pairdbg against alone, is the stall output causes, free of start-up and end.
 Run: .venv/bin/python scripts/bench_output.py [--mb 100] [--runs 3]
 """
 
@@ -26,27 +28,38 @@ import time
 from pathlib import Path
 
 PROGRAM = """\
-import os, sys
+import os, sys, time
+began = time.perf_counter()
 out = open(os.devnull, "w") if sys.argv[1:] == ["devnull"] else sys.stdout
 line = "z" * 1023
 for _ in range({lines}):
     print(line, file=out)
-print("done")
+print("done", time.perf_counter() - began)
 """
-QUIET = 'print("done")\n'  # a session's fixed cost: start-up and end of a program that does nothing
+QUIET = 'print("done", 0)\n'  # a session's fixed cost: start-up and end of a program that does nothing
 
 
-async def alone(path: Path) -> float:
+def own_time(tail: str) -> float | None:
+    """The program's own loop time, from its last line ("done SECONDS"); None if that line is missing."""
+    last = tail.rstrip().rsplit("\n", 1)[-1].split()
+    return float(last[1]) if len(last) == 2 and last[0] == "done" else None
+
+
+async def alone(path: Path) -> tuple[float, float]:
+    """Seconds from start to end, and the program's own loop time."""
     start = time.perf_counter()
     proc = await asyncio.create_subprocess_exec(
         sys.executable, str(path), stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
         env={**os.environ, "PYTHONUNBUFFERED": "1"},
     )  # fmt: skip
     assert proc.stdout is not None
-    while await proc.stdout.read(65536):
-        pass
+    tail = b""
+    while chunk := await proc.stdout.read(65536):
+        tail = (tail + chunk)[-4096:]
     await proc.wait()
-    return time.perf_counter() - start
+    inside = own_time(tail.decode())
+    assert inside is not None, "the program's last line is missing"
+    return time.perf_counter() - start, inside
 
 
 async def under_pairdbg(path: Path, args: list[str]) -> dict:
@@ -68,7 +81,7 @@ async def under_pairdbg(path: Path, args: list[str]) -> dict:
     finally:
         await hub.shutdown()
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": took, "peak_mib": peak, "complete": tail.rstrip().endswith("done")}
+    return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
 
 
 def one_run(path: Path, *args: str) -> dict:
@@ -95,9 +108,11 @@ def main() -> None:
         path.write_text(PROGRAM.format(lines=args.mb * 1024))
         quiet = Path(tmp) / "quiet.py"
         quiet.write_text(QUIET)
-        own, runs, fixed, silent = [], [], [], []
+        own, own_inside, runs, fixed, silent = [], [], [], [], []
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
-            own.append(asyncio.run(alone(path)))
+            took, inside = asyncio.run(alone(path))
+            own.append(took)
+            own_inside.append(inside)
             runs.append(one_run(path))
             fixed.append(one_run(quiet)["seconds"])
             silent.append(one_run(path, "devnull")["seconds"])
@@ -113,9 +128,13 @@ def main() -> None:
     print(f"  the program under pairdbg             {theirs - base:7.2f} s   {ratio:5.2f}x alone (target <= 1.2x)")
     print(f"    of which the debugger's tracing     {traced - base:7.2f} s   (the same loop printing to /dev/null)")
     print(f"    of which the output's way           {theirs - traced:7.2f} s")
-    print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
-    if not all(r["complete"] for r in runs):
+    if all(r["own"] is not None for r in runs):
+        inside, under = statistics.median(own_inside), statistics.median(r["own"] for r in runs)
+        ratio = under / inside
+        print(f"  its loop, timed inside it: alone {inside:.2f} s, under pairdbg {under:.2f} s   {ratio:5.2f}x")
+    else:
         print("  WARNING: a session did not hold the program's last line")
+    print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
 
 
 if __name__ == "__main__":
