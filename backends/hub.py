@@ -106,6 +106,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             raise
 
     async def open(
@@ -151,6 +152,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             self.sessions.pop(session_id, None)
             self.bus.publish(SessionRemoved(session_id))
             raise
@@ -179,6 +181,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             raise
         return session
 

@@ -559,7 +559,7 @@ class DapBackend(Debugger):
                 await client.request("disconnect", {"terminateDebuggee": terminate, "restart": False}, timeout=3)
         if client is not None:
             await client.close()
-        if terminate:
+        if terminate and self.terminal is None:  # what pairdbg started itself it ends itself, just below
             self._kill_debuggee()
         if self.terminal is not None:
             await self.terminal.stop(terminate)
