@@ -115,11 +115,11 @@ def main() -> None:
             own_inside.append(inside)
             runs.append(one_run(path))
             fixed.append(one_run(quiet)["seconds"])
-            silent.append(one_run(path, "devnull")["seconds"])
+            silent.append(one_run(path, "devnull"))
     mine = statistics.median(own)
     theirs = statistics.median(r["seconds"] for r in runs)
     base = statistics.median(fixed)
-    traced = statistics.median(silent)
+    traced = statistics.median(r["seconds"] for r in silent)
     print(f"a Python program printing {args.mb} MB in 1 KB lines, {sys.executable}, median of {args.runs}")
     print(f"  alone (stdout a pipe)                 {mine:7.2f} s")
     print(f"  session under pairdbg, start to end   {theirs:7.2f} s")
@@ -132,6 +132,8 @@ def main() -> None:
         inside, under = statistics.median(own_inside), statistics.median(r["own"] for r in runs)
         ratio = under / inside
         print(f"  its loop, timed inside it: alone {inside:.2f} s, under pairdbg {under:.2f} s   {ratio:5.2f}x")
+        quiet_loop = statistics.median(r["own"] for r in silent)
+        print(f"    the same loop to /dev/null under pairdbg {quiet_loop:.2f} s (the debugger's tracing)")
     else:
         print("  WARNING: a session did not hold the program's last line")
     print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
