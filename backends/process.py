@@ -83,12 +83,12 @@ def process_table() -> dict[int, ProcInfo]:
     return {pid: info for pid, info in table.items() if info is not None}
 
 
-def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
-    """Every process under `root` in `table` (children, their children, ...)."""
+def descendants(root: int | list[int], table: dict[int, ProcInfo]) -> list[int]:
+    """Every process under `root` (or under each of several) in `table` (children, their children, ...)."""
     children: dict[int, list[int]] = {}
     for pid, info in table.items():
         children.setdefault(info.ppid, []).append(pid)
-    found, todo = [], list(children.get(root, []))
+    found, todo = [], [kid for top in (root if isinstance(root, list) else [root]) for kid in children.get(top, [])]
     while todo:
         pid = todo.pop()
         found.append(pid)
@@ -145,9 +145,8 @@ class Lineage:
                     del self._roots[pid]  # gone with everything under it, and never ended by stop_group
                     continue
                 # What it left runs on (re-parented to pairdbg): what those start is its too.
-                for left in alive:
-                    for found in descendants(left, table):
-                        root.seen.setdefault(found, table[found].start)
+                for found in descendants(alive, table) if alive else ():
+                    root.seen.setdefault(found, table[found].start)
                 exited.append(root)
                 continue
             for found in descendants(pid, table):
