@@ -220,16 +220,15 @@ class Leftovers:
         self._pids.add(proc.pid)
 
     async def end(self, grace_s: float = 2.0) -> int:
-        """KILL every kept process's group and everything seen under it that still runs; how many outlived that."""
+        """KILL everything seen under the kept processes that still runs; how many outlived that. (Not their
+        groups by number: an exited program's pid, and so its group's, may belong to another process by now; what
+        stayed in its group was seen under it, or claimed when it exited.)"""
         pids, self._pids = self._pids, set()
         if not pids:
             return 0
         LINEAGE.observe()  # what was started since the last look
         seen: dict[int, int] = {}
         for pid in pids:
-            for member in group_members(pid):  # the group: a leftover that kept it and was not seen yet
-                if (info := proc_info(member)) is not None:
-                    seen.setdefault(member, info.start)
             seen.update(LINEAGE.release(pid))
         return await end_seen(seen, grace_s)
 
