@@ -16,6 +16,7 @@ from dataclasses import dataclass, field, fields, replace
 from typing import Literal, Protocol
 
 from .errors import DebugError, ErrorCode
+from .process import Leftovers
 
 ExceptionMode = Literal["none", "uncaught", "all"]
 StepKind = Literal["over", "into", "out"]
@@ -230,6 +231,9 @@ class Backend(ABC):
         self.listener: BackendListener | None = None
         self.pid: int | None = None
         self.program: str | None = None
+        # What the programs pairdbg started for this backend left running when they ended: the session ends it
+        # when it closes (not when the program's process exits: a child process's session lives on).
+        self.leftovers = Leftovers()
 
     @property
     def debugs_code(self) -> bool:

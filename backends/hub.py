@@ -35,6 +35,7 @@ class Hub:
         self.notes = NoteBook(self.bus, self.limits.max_notes, self.limits.note_chars)  # between person and agents
         self.services: list[Service] = []  # listeners apps connect to (started by the runtime)
         self._next = 1
+        self._forgetting: set[asyncio.Future[None]] = set()  # forgotten sessions being closed
         self.bus.add_listener(self._on_event)
 
     def get(self, session_id: str | None) -> Session:
@@ -105,6 +106,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             raise
 
     async def open(
@@ -150,6 +152,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             self.sessions.pop(session_id, None)
             self.bus.publish(SessionRemoved(session_id))
             raise
@@ -178,6 +181,7 @@ class Hub:
         except BaseException:
             with contextlib.suppress(Exception):
                 await backend.close(terminate=True)
+            await backend.leftovers.end()  # a start that failed after its program was started leaves nothing
             raise
         return session
 
@@ -244,7 +248,9 @@ class Hub:
             with contextlib.suppress(Exception):
                 await service.stop()
         LINEAGE.observe()  # as in close
-        await asyncio.gather(*(s.close(True) for s in list(self.sessions.values())), return_exceptions=True)
+        await asyncio.gather(
+            *(s.close(True) for s in list(self.sessions.values())), *self._forgetting, return_exceptions=True
+        )
         for sid in list(self.sessions):
             if self.sessions.pop(sid, None) is not None:
                 self.bus.publish(SessionRemoved(sid))
@@ -262,11 +268,15 @@ class Hub:
             left = max(0, left - session.output.size)
 
     def _forget_old_ended(self) -> None:
-        """Ended sessions stay readable (output, last stop) until there are too many; the oldest go first."""
-        ended = [s.id for s in self.sessions.values() if s.phase.ended]
-        for sid in ended[: max(0, len(ended) - MAX_ENDED_KEPT)]:
-            self.sessions.pop(sid, None)
-            self.bus.publish(SessionRemoved(sid))
+        """Ended sessions stay readable (output, last stop) until there are too many; the oldest go first, closed
+        (what their programs left running ends with them). One whose child sessions still run stays."""
+        ended = [s for s in self.sessions.values() if s.phase.ended and all(c.phase.ended for c in s.descendants())]
+        for session in ended[: max(0, len(ended) - MAX_ENDED_KEPT)]:
+            self.sessions.pop(session.id, None)
+            self.bus.publish(SessionRemoved(session.id))
+            closing = asyncio.ensure_future(session.close(True))
+            self._forgetting.add(closing)
+            closing.add_done_callback(self._forgetting.discard)
 
 
 def display_name(program: str) -> str:

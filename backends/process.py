@@ -83,12 +83,12 @@ def process_table() -> dict[int, ProcInfo]:
     return {pid: info for pid, info in table.items() if info is not None}
 
 
-def descendants(root: int, table: dict[int, ProcInfo]) -> list[int]:
-    """Every process under `root` in `table` (children, their children, ...)."""
+def descendants(root: int | list[int], table: dict[int, ProcInfo]) -> list[int]:
+    """Every process under `root` (or under each of several) in `table` (children, their children, ...)."""
     children: dict[int, list[int]] = {}
     for pid, info in table.items():
         children.setdefault(info.ppid, []).append(pid)
-    found, todo = [], list(children.get(root, []))
+    found, todo = [], [kid for top in (root if isinstance(root, list) else [root]) for kid in children.get(top, [])]
     while todo:
         pid = todo.pop()
         found.append(pid)
@@ -101,6 +101,7 @@ class _Root:
     start: int
     seen: dict[int, int] = field(default_factory=dict)  # pid seen under it -> its start time
     exited_at: float | None = None  # monotonic time it was first found gone
+    held: bool = False  # a Leftovers keeps what it leaves: tracked until that ends it, whenever the process exits
 
 
 class Lineage:
@@ -139,11 +140,13 @@ class Lineage:
             if info is None or info.start != root.start or info.state in (b"Z", b"X"):
                 now = time.monotonic()
                 root.exited_at = root.exited_at or now
-                if now - root.exited_at > ORPHAN_GRACE_S and not any(
-                    (i := table.get(p)) and i.start == start for p, start in root.seen.items()
-                ):
+                alive = [p for p, start in root.seen.items() if (i := table.get(p)) and i.start == start]
+                if not root.held and not alive and now - root.exited_at > ORPHAN_GRACE_S:
                     del self._roots[pid]  # gone with everything under it, and never ended by stop_group
                     continue
+                # What it left runs on (re-parented to pairdbg): what those start is its too.
+                for found in descendants(alive, table) if alive else ():
+                    root.seen.setdefault(found, table[found].start)
                 exited.append(root)
                 continue
             for found in descendants(pid, table):
@@ -184,6 +187,14 @@ class Lineage:
         root = self._roots.pop(pid, None)
         return root.seen if root is not None else {}
 
+    def hold(self, pid: int) -> None:
+        """Keep tracking what `pid` leaves after it exits or is ended, until `release`."""
+        if (root := self._roots.get(pid)) is not None:
+            root.held = True
+
+    def held(self, pid: int) -> bool:
+        return (root := self._roots.get(pid)) is not None and root.held
+
     async def _watching(self) -> None:
         while self._roots:
             self.observe()
@@ -191,6 +202,35 @@ class Lineage:
 
 
 LINEAGE = Lineage()
+
+
+class Leftovers:
+    """What the programs a session started leave running after they end (a child that outlives its parent, a daemon
+    that left its group): its lifetime is the session's, not the program's. Each program `keep`s its process here;
+    when it exits or is ended, what was seen under it (its group, its session, what those start later) stays
+    tracked by LINEAGE, and `end` ends all of it when the session closes. pairdbg's exit closes every session; if
+    pairdbg is killed, the Reaper ends it (it is all under pairdbg, the subreaper)."""
+
+    def __init__(self) -> None:
+        self._pids: set[int] = set()
+
+    def keep(self, proc: asyncio.subprocess.Process) -> None:
+        """`proc` (started by `spawn`) leaves its leftovers here."""
+        LINEAGE.hold(proc.pid)
+        self._pids.add(proc.pid)
+
+    async def end(self, grace_s: float = 2.0) -> int:
+        """KILL everything seen under the kept processes that still runs; how many outlived that. (Not their
+        groups by number: an exited program's pid, and so its group's, may belong to another process by now; what
+        stayed in its group was seen under it, or claimed when it exited.)"""
+        pids, self._pids = self._pids, set()
+        if not pids:
+            return 0
+        LINEAGE.observe()  # what was started since the last look
+        seen: dict[int, int] = {}
+        for pid in pids:
+            seen.update(LINEAGE.release(pid))
+        return await end_seen(seen, grace_s)
 
 
 def _reap(pid: int) -> None:
@@ -295,7 +335,8 @@ async def stop_group(
     in the group after `proc` exited (False when a detached program may share the group and must live on).
     `wait_group`: also wait up to `grace_s` for every member to be gone (browsers' helper processes) before KILL.
     `escapees`: then KILL every process ever seen under `proc` that still runs, in whatever group or session it
-    went to (False when a program detached from must live on).
+    went to (False when a program detached from must live on). A process kept by a `Leftovers` stays tracked
+    then: what it left is ended with them.
     """
     pgid = proc.pid
     LINEAGE.observe()  # the tree as it is now, before ending it orphans anything
@@ -318,9 +359,10 @@ async def stop_group(
                 await _wait_group_gone(pgid, grace_s)
     if sweep:
         signal_group(pgid, signal.SIGKILL)
-    seen = LINEAGE.release(pgid)
     if escapees:
-        await end_seen(seen, grace_s)
+        await end_seen(LINEAGE.release(pgid), grace_s)
+    elif not LINEAGE.held(pgid):
+        LINEAGE.release(pgid)
 
 
 OWNER_VAR = "PAIRDBG_OWNER"  # inherited by every process pairdbg starts, and by theirs

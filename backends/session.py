@@ -414,6 +414,9 @@ class Session:
                 await self._release_task
         with contextlib.suppress(Exception):
             await self.backend.close(terminate)
+        # What the program left running lives as long as the session, not as long as the program's process: a
+        # launched program's leftovers end here, whatever `terminate` says (they cannot outlive pairdbg).
+        await self.backend.leftovers.end()
         self._set_phase(Phase.TERMINATED, "closed")
 
     # ----- execution control --------------------------------------------------------------------------------------

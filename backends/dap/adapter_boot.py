@@ -4,8 +4,9 @@ The adapter talks to each debugged process over TCP, and both sides write a mess
 separate sends. With Nagle's algorithm on, the body waits for the peer's ACK of the header, which Linux delays by
 ~40 ms: every request to a child process (whose pydevd pairdbg cannot reach before it connects, unlike the first
 process's: see pydevd_boot.py) paid that several times. Acknowledging every read at once and sending without delay
-removes the stall from the adapter's side. It skips debugpy's unlogged environment description (pairdbg_quietlog.py),
-tells launcher_boot.py where debugpy is, and then runs `debugpy.adapter`; standard library and debugpy only.
+removes the stall from the adapter's side. It skips debugpy's unlogged environment description (pairdbg_quietlog.py)
+and then runs `debugpy.adapter`; standard library and debugpy only. (No launcher process runs: pairdbg plays that
+part itself, debugpy_launcher.py.)
 """
 
 import os
@@ -22,10 +23,7 @@ def main() -> None:
     # Python put this script's folder first on sys.path; the adapter must not import pairdbg's modules from it.
     if sys.path and os.path.abspath(sys.path[0]) == os.path.dirname(os.path.abspath(__file__)):
         del sys.path[0]
-    import debugpy
 
-    # launcher_boot.py imports debugpy from here on the program's Python (which may not have it installed).
-    os.environ["PAIRDBG_DEBUGPY_ROOT"] = os.path.dirname(os.path.dirname(os.path.abspath(debugpy.__file__)))
     pairdbg_quietlog.skip_unlogged_descriptions()
     original_read, original_write = socket.SocketIO.readinto, socket.SocketIO.write
 

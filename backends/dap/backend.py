@@ -30,6 +30,7 @@ from ..base import (
 from ..errors import DebugError, ErrorCode, evaluation_failed
 from ..process import signal_group, spawn, stop_group
 from .client import DapClient
+from .terminal import StartedProgram, TerminalProgram
 
 log = logging.getLogger(__name__)
 
@@ -77,6 +78,8 @@ class DapBackend(Debugger):
 
     #: The adapter is a server that outlives `disconnect` (js-debug); closing ends its process group at once.
     adapter_serves_on = False
+    #: pairdbg answers `runInTerminal`: it starts the command the adapter gives and reads its output itself.
+    runs_in_terminal = False
 
     def __init__(self) -> None:
         super().__init__()
@@ -93,6 +96,9 @@ class DapBackend(Debugger):
         # Conditional breakpoints by adapter id (condition, state), and how often each condition raised.
         self._conditions: dict[int | str, tuple[str, BreakpointState]] = {}
         self._condition_errors: dict[int | str, int] = {}
+        self.terminal: StartedProgram | None = None  # what pairdbg started for `runInTerminal`
+        self._held: list[tuple[str, dict[str, Any]]] = []  # the program's end, held until its output is read
+        self._release_held: asyncio.Task[None] | None = None
 
     @property
     def features(self) -> Capabilities:  # type: ignore[override]
@@ -128,7 +134,7 @@ class DapBackend(Debugger):
                     "columnsStartAt1": True,
                     "pathFormat": "path",
                     "supportsVariableType": True,
-                    "supportsRunInTerminalRequest": False,
+                    "supportsRunInTerminalRequest": self.runs_in_terminal,
                     "locale": "en",
                 },
                 timeout=15,
@@ -183,6 +189,23 @@ class DapBackend(Debugger):
     # ----- events -------------------------------------------------------------------------------------------
 
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
+        if event in ("exited", "terminated") and self.terminal is not None and self.listener is not None:
+            # The program's last output is still in its pipes: say it ended only once that output is read.
+            self._held.append((event, body))
+            if self._release_held is None:
+                self._release_held = asyncio.ensure_future(self._after_output())
+            return
+        self._dispatch_event(event, body)
+
+    async def _after_output(self) -> None:
+        assert self.terminal is not None
+        await self.terminal.drained()
+        held, self._held = self._held, []
+        self._release_held = None
+        for event, body in held:
+            self._dispatch_event(event, body)
+
+    def _dispatch_event(self, event: str, body: dict[str, Any]) -> None:
         listener = self.listener
         if event == "initialized":
             self._initialized.set()
@@ -262,7 +285,23 @@ class DapBackend(Debugger):
                 self._condition_errors.pop(state.backend_id, None)
 
     async def _on_reverse(self, command: str, args: dict[str, Any]) -> dict[str, Any] | None:
+        if command == "runInTerminal" and self.runs_in_terminal:
+            return await self._run_in_terminal(args)
         raise DebugError(ErrorCode.CAPABILITY_UNSUPPORTED, f"pairdbg does not support the reverse request '{command}'")
+
+    async def _run_in_terminal(self, args: dict[str, Any]) -> dict[str, Any]:
+        """Start what the adapter asks for (once per session), its output the session's own."""
+        self._check_first_start()
+        program = self.terminal = await TerminalProgram.start(args, self._program_output, self.leftovers)
+        return {"processId": program.pid}
+
+    def _check_first_start(self) -> None:
+        if self.terminal is not None or self._closing:
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, "this session's program was already started")
+
+    def _program_output(self, category: str, text: str) -> None:
+        if self.listener is not None:
+            self.listener.on_output(category, text)
 
     def _on_close(self, reason: str) -> None:
         if self.listener is not None and not self._terminated and not self._closing:
@@ -522,8 +561,12 @@ class DapBackend(Debugger):
                 await client.request("disconnect", {"terminateDebuggee": terminate, "restart": False}, timeout=3)
         if client is not None:
             await client.close()
-        if terminate:
+        if terminate and self.terminal is None:  # what pairdbg started itself it ends itself, just below
             self._kill_debuggee()
+        if self.terminal is not None:
+            await self.terminal.stop(terminate)
+        if self._release_held is not None:
+            self._release_held.cancel()
         await self._reap_adapter(terminate)
 
     def _kill_debuggee(self) -> None:

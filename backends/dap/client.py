@@ -71,6 +71,16 @@ class DapClient:
         self._write(msg)
         return fut
 
+    def send_event(self, event: str, body: dict[str, Any] | None = None) -> None:
+        """Write an event (pairdbg in an adapter's client role only sends requests; as its launcher it sends these)."""
+        if self._closed_reason is not None:
+            return
+        self._seq += 1
+        msg: dict[str, Any] = {"seq": self._seq, "type": "event", "event": event}
+        if body is not None:
+            msg["body"] = body
+        self._write(msg)
+
     async def request(
         self, command: str, arguments: dict[str, Any] | None = None, timeout: float = 10.0
     ) -> dict[str, Any]:

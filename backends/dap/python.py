@@ -31,11 +31,11 @@ from ..base import (
 from .backend import DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
+from .debugpy_launcher import DebugpyLauncher, launcher_command
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
-LAUNCHER_BOOT = str(Path(__file__).with_name("launcher_boot.py"))  # debugpy's launcher, its start made quicker
 TEST_HOOK = str(Path(__file__).with_name("testhook.py"))  # a test run's failure hook, loaded by BOOT
 
 
@@ -506,6 +506,7 @@ class PythonLaunch(DebugpyChildren):
 
     launched = True
     local = True
+    runs_in_terminal = True  # debugpy hands pairdbg its launcher's command line (console below)
     exception_filters = {"none": [], "uncaught": ["uncaught"], "all": ["raised", "uncaught"]}
 
     def __init__(
@@ -579,6 +580,15 @@ class PythonLaunch(DebugpyChildren):
             return answer if isinstance(answer, tuple) and answer else None
         return None
 
+    async def _run_in_terminal(self, args: dict[str, Any]) -> dict[str, Any]:
+        """debugpy's launcher command is not run: pairdbg plays the launcher and starts the program itself."""
+        found = launcher_command(args.get("args") or [])
+        if found is None:
+            return await super()._run_in_terminal(args)
+        self._check_first_start()
+        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output, self.leftovers)
+        return {"processId": await launcher.open()}
+
     def module_runtime(self) -> ProgramRuntime | None:
         program_dir = None if self.module else os.path.dirname(os.path.abspath(self.program))
         cwd = self.cwd or program_dir
@@ -605,7 +615,9 @@ class PythonLaunch(DebugpyChildren):
             "type": "python",
             "request": "launch",
             "args": program_args,
-            "console": "internalConsole",
+            # pairdbg starts debugpy's launcher itself (runInTerminal) with its own pipes, and the program's output
+            # is read from them: nothing captures it to send as `output` events (redirectOutput off).
+            "console": "integratedTerminal",
             "cwd": self.cwd or os.path.dirname(os.path.abspath(self.program)),
             "env": env,
             "justMyCode": self.just_my_code,
@@ -613,8 +625,7 @@ class PythonLaunch(DebugpyChildren):
             "stopOnEntry": self.stop_on_entry,
             "python": [self.python],
             "pythonArgs": ["-X", "frozen_modules=off", BOOT],
-            "debugLauncherPath": LAUNCHER_BOOT,
-            "redirectOutput": True,
+            "redirectOutput": False,
             "showReturnValue": True,
             "subProcess": True,  # children announce themselves (debugpyAttach) and become sessions
         }
@@ -729,6 +740,10 @@ class PythonChild(DebugpyChildren):
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
         config = dict(self.config)
+        if config.get("console") == "integratedTerminal":
+            # The child writes to its parent's pipes, which pairdbg reads as the parent's output; its session shows
+            # what it printed too, as it did when debugpy's launcher captured the output.
+            config["redirectOutput"] = True
         if self.just_my_code:
             config["rules"] = include_rules(
                 [r["path"] for r in config.get("rules") or [] if r.get("include")], self.breakpoint_files

@@ -64,8 +64,8 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
     try:
         if program_does == "exit":
             await until(lambda: registry.hub.get(sid).phase.ended, "the program to exit, leaving its daemon")
-            # Released with the program's adapter if the lineage saw it under the program before the program
-            # exited, else at the close below; nothing else ends a `sleep`, so either way pairdbg ended it.
+            # What the program left belongs to its session: kept (and tracked) until the close below.
+            assert running(pid), "the daemon was ended with its program, before its session closed"
         await registry.run("close_debug_session", {"session_id": sid}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
     finally:
@@ -100,14 +100,17 @@ async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, 
             os.kill(pid, signal.SIGKILL)
 
 
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
 @pytest.mark.parametrize("how", ["SIGTERM", "SIGHUP", "SIGKILL"])
-def test_a_daemon_the_program_left_ends_when_pairdbg_does(proc_guard, tmp_path, how) -> None:
+def test_a_daemon_the_program_left_ends_when_pairdbg_does(proc_guard, tmp_path, how, program_does) -> None:
+    """Whether its program still runs or has exited (then its session has ended but is not closed, and the daemon
+    is kept as that session's)."""
     pidfile = tmp_path / "daemon.pid"
     server = RawServer(env={**os.environ, "PAIRDBG_RN__WS_PORT": "0", "PAIRDBG_BRIDGE__PORT": "0"})
     pid = None
     try:
         started = server.call(
-            "start_debugging", {"program": prog("daemonize.py"), "args": [str(pidfile), "stay"], "wait_s": 0}
+            "start_debugging", {"program": prog("daemonize.py"), "args": [str(pidfile), program_does], "wait_s": 0}
         )
         assert not started.get("isError"), started
         assert not wait_gone(lambda: [] if pidfile.exists() else ["no daemon yet"], 15)

@@ -1,0 +1,189 @@
+"""A program an adapter asks pairdbg to start (DAP `runInTerminal`), started the way pairdbg starts everything.
+
+The adapter hands over a command line (debugpy's: its launcher, which then starts the program). pairdbg runs it in a
+process group of its own with its own pipes, reads the program's stdout and stderr itself and hands them on as the
+session's output, so output never travels as protocol events (one event per write stalled a loud program).
+Ending the program ends its group; what it left running (a child that outlives it, a daemon) belongs to the session
+(`Leftovers`) and ends when the session closes.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import codecs
+import contextlib
+import fcntl
+import os
+import signal
+import sys
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from ..errors import DebugError, ErrorCode
+from ..process import Leftovers, spawn, stop_group
+
+READ_CHUNK = 64 * 1024
+# Largest output entry made from one read: a reply of get_output cuts an entry longer than its character budget
+# (16,000), so a read is handed on in pieces below it, each ending at a line's end where there is one.
+PIECE = 8 * 1024
+# After a small read, wait this long before the next: an unbuffered program writes each print in two writes, and
+# an entry per write would fill a session's 5,000 entries with a few thousand lines. Output shows at most this late.
+# A loud program's reads are large and never wait (waiting then would stall it on a full pipe).
+GATHER_S = 0.005
+GATHER_BELOW = 4096
+PIPE_SIZE = 1024 * 1024  # what a program may write ahead of pairdbg's reading (Linux; 64 KB by default)
+F_SETPIPE_SZ = 1031
+DRAIN_S = 1.0  # after the adapter says the program ended, how long its last output gets to arrive
+EXIT_S = 2.0  # after TERM, before the group is killed
+
+OutputSink = Callable[[str, str], None]
+
+
+class StartedProgram(Protocol):
+    """What pairdbg started for an adapter: its output is read until `drained`, and `stop` ends it."""
+
+    async def drained(self) -> None: ...
+
+    async def stop(self, terminate: bool = True) -> None: ...
+
+
+def terminal_command(args: dict[str, Any]) -> tuple[list[str], str | None, dict[str, str]]:
+    """The command line, folder and environment of a `runInTerminal` request, checked."""
+    argv = args.get("args")
+    if not isinstance(argv, list) or not argv or not all(isinstance(a, str) for a in argv):
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, "runInTerminal came without a command line")
+    if args.get("argsCanBeInterpretedByShell"):  # pairdbg runs no shell: quoting meant for one would be wrong here
+        raise DebugError(ErrorCode.PROTOCOL_ERROR, "runInTerminal asked for a shell command line; pairdbg runs none")
+    cwd = args.get("cwd") or None
+    env = dict(os.environ)
+    for name, value in (args.get("env") or {}).items():  # a null value removes the variable (DAP)
+        if value is None:
+            env.pop(name, None)
+        else:
+            env[name] = str(value)
+    return argv, cwd, env
+
+
+class TerminalProgram:
+    """One command started for a `runInTerminal` request: its process group, and the readers of its output."""
+
+    def __init__(self, proc: asyncio.subprocess.Process, streams: list[asyncio.StreamReader], sink: OutputSink) -> None:
+        self.proc = proc
+        self.pid = proc.pid
+        self._sink: OutputSink | None = sink
+        self._ending = False  # pairdbg ends it: a death by its signal is no news
+        self._pumps = [
+            asyncio.create_task(self._pump(stream, category), name=f"program-{proc.pid}-{category}")
+            for stream, category in zip(streams, ("stdout", "stderr"), strict=True)
+        ]
+        self._exit_note = asyncio.create_task(self._note_signal(), name=f"program-{proc.pid}-signal")
+
+    @classmethod
+    async def start(cls, args: dict[str, Any], sink: OutputSink, leftovers: Leftovers) -> TerminalProgram:
+        """What a `runInTerminal` request asks for."""
+        return await cls.spawn(*terminal_command(args), sink, leftovers)
+
+    @classmethod
+    async def spawn(
+        cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink, leftovers: Leftovers
+    ) -> TerminalProgram:
+        """Start `argv`; what it leaves running when it ends goes to `leftovers` (the session's)."""
+        pipes = [_wide_pipe(), _wide_pipe()]
+        try:
+            # stdin closed, as with the adapter's own console
+            proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1])
+        except OSError as exc:
+            for fds in pipes:
+                for fd in fds:
+                    os.close(fd)
+            raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
+        leftovers.keep(proc)
+        streams = []
+        for read_end, write_end in pipes:
+            os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
+            streams.append(await _reader(read_end))
+        return cls(proc, streams, sink)
+
+    async def wait(self) -> int:
+        """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
+        return await self.proc.wait() & 0xFF
+
+    @property
+    def running(self) -> bool:
+        return self.proc.returncode is None
+
+    async def _note_signal(self) -> None:
+        """A program killed by a signal (not by pairdbg) says so in its output: its exit code alone (247 for
+        KILL, as debugpy reports it) would not."""
+        code = await self.proc.wait()
+        if code < 0 and not self._ending and self._sink is not None:
+            try:
+                name = signal.Signals(-code).name
+            except ValueError:
+                name = f"signal {-code}"
+            self._sink("important", f"pairdbg: the program was killed by {name} (exit code {code & 0xFF})\n")
+
+    async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
+        if stream is None:
+            return
+        decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
+        while chunk := await stream.read(READ_CHUNK):
+            text = decoder.decode(chunk)
+            if self._sink is not None:
+                for piece in pieces(text):
+                    self._sink(category, piece)
+            if len(chunk) < GATHER_BELOW:
+                await asyncio.sleep(GATHER_S)
+        rest = decoder.decode(b"", final=True)
+        if rest and self._sink is not None:
+            self._sink(category, rest)
+
+    async def drained(self, timeout: float | None = DRAIN_S) -> None:
+        """Until every byte the program wrote has been handed on (its pipes closed), or `timeout` (a child that
+        outlives it may hold them open; None: no limit)."""
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(asyncio.gather(*self._pumps, return_exceptions=True)), timeout)
+
+    async def end(self) -> None:
+        """End the program and its group (TERM, then KILL); its last output is still read. What it left outside
+        its group stays with the session's leftovers."""
+        if self.running:
+            self._ending = True
+            await stop_group(self.proc, EXIT_S, escapees=False)
+
+    async def stop(self, terminate: bool = True) -> None:
+        """End the program if it runs, and stop handing its output on. The pipes are still read to the end (that
+        comes when whatever holds them, a child it left, ends with the session), so nothing blocks on a full pipe.
+        Detaching leaves it running."""
+        if terminate and self.running:
+            await self.end()
+            await self.drained(0.2)
+        self._sink = None
+
+
+def pieces(text: str, size: int = PIECE) -> list[str]:
+    """`text` in consecutive pieces of at most `size` characters, cut after a newline where the piece has one."""
+    out = []
+    while len(text) > size:
+        cut = text.rfind("\n", 0, size) + 1 or size
+        out.append(text[:cut])
+        text = text[cut:]
+    if text:
+        out.append(text)
+    return out
+
+
+def _wide_pipe() -> tuple[int, int]:
+    """A pipe that holds PIPE_SIZE (Linux; elsewhere the system's default): fewer stalls while pairdbg is busy."""
+    read_end, write_end = os.pipe()
+    if sys.platform.startswith("linux"):
+        with contextlib.suppress(OSError):
+            fcntl.fcntl(write_end, F_SETPIPE_SZ, PIPE_SIZE)
+    return read_end, write_end
+
+
+async def _reader(fd: int) -> asyncio.StreamReader:
+    reader = asyncio.StreamReader(limit=READ_CHUNK)
+    loop = asyncio.get_running_loop()
+    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0))
+    return reader

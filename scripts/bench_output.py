@@ -1,0 +1,143 @@
+"""How long a Python program that prints a lot takes under pairdbg against on its own, and pairdbg's peak RSS
+(issue 20: goal <= 1.2x the program's own time, peak <= 100 MiB). Figures, not pass/fail.
+
+The program prints --mb MB in 1 KB lines. "alone" runs it on the same interpreter with the environment pairdbg gives
+a program (PYTHONUNBUFFERED=1), its stdout a pipe read in 64 KB chunks, as pairdbg reads it. "under pairdbg" starts it
+with start_debugging through the action registry, in a fresh process each time (so its peak RSS is its own), and
+times until the session has ended and holds the program's last line; a program that only prints "done" gives the
+session's fixed cost (adapter, launcher, pydevd, end), so "program under pairdbg" is the difference; the same program
+printing to /dev/null under pairdbg is what the debugger's tracing costs without any output, so what is left is the
+cost of the output's way to the session. Those differences of whole sessions carry the noise of the session's
+fixed cost (seconds on a loaded machine), so the program also times its own loop (first line to last, inside it):
+that, under pairdbg against alone, is the stall output causes, free of start-up and end.
+Run: .venv/bin/python scripts/bench_output.py [--mb 100] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+PROGRAM = """\
+import os, sys, time
+began = time.perf_counter()
+out = open(os.devnull, "w") if sys.argv[1:] == ["devnull"] else sys.stdout
+line = "z" * 1023
+for _ in range({lines}):
+    print(line, file=out)
+print("done", time.perf_counter() - began)
+"""
+QUIET = 'print("done", 0)\n'  # a session's fixed cost: start-up and end of a program that does nothing
+
+
+def own_time(tail: str) -> float | None:
+    """The program's own loop time, from its last line ("done SECONDS"); None if that line is missing."""
+    last = tail.rstrip().rsplit("\n", 1)[-1].split()
+    return float(last[1]) if len(last) == 2 and last[0] == "done" else None
+
+
+async def alone(path: Path) -> tuple[float, float]:
+    """Seconds from start to end, and the program's own loop time."""
+    start = time.perf_counter()
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, str(path), stdout=asyncio.subprocess.PIPE, stdin=asyncio.subprocess.DEVNULL,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )  # fmt: skip
+    assert proc.stdout is not None
+    tail = b""
+    while chunk := await proc.stdout.read(65536):
+        tail = (tail + chunk)[-4096:]
+    await proc.wait()
+    inside = own_time(tail.decode())
+    assert inside is not None, "the program's last line is missing"
+    return time.perf_counter() - start, inside
+
+
+async def under_pairdbg(path: Path, args: list[str]) -> dict:
+    """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
+    from pairdbg.backends.hub import Hub
+    from pairdbg.runtime import build_registry
+
+    hub = Hub()
+    registry = build_registry(hub)
+    try:
+        start = time.perf_counter()
+        reply = await registry.run("start_debugging", {"program": str(path), "args": args, "wait_s": 0}, "bench")
+        session = hub.get(reply.data["session_id"])
+        while not session.phase.ended:
+            await asyncio.sleep(0.05)
+        took = time.perf_counter() - start
+        entries = session.output.read(0, limit=10**9, max_chars=10**12)[0]
+        tail = "".join(e.text for e in entries[-3:])
+    finally:
+        await hub.shutdown()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
+
+
+def one_run(path: Path, *args: str) -> dict:
+    """under_pairdbg in a fresh interpreter (this script with --one)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=600, check=False
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--mb", type=int, default=100)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one[0]), args.one[1:]))))
+        return
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "loud.py"
+        path.write_text(PROGRAM.format(lines=args.mb * 1024))
+        quiet = Path(tmp) / "quiet.py"
+        quiet.write_text(QUIET)
+        own, own_inside, runs, fixed, silent = [], [], [], [], []
+        for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
+            took, inside = asyncio.run(alone(path))
+            own.append(took)
+            own_inside.append(inside)
+            runs.append(one_run(path))
+            fixed.append(one_run(quiet)["seconds"])
+            silent.append(one_run(path, "devnull"))
+    mine = statistics.median(own)
+    theirs = statistics.median(r["seconds"] for r in runs)
+    base = statistics.median(fixed)
+    traced = statistics.median(r["seconds"] for r in silent)
+    print(f"a Python program printing {args.mb} MB in 1 KB lines, {sys.executable}, median of {args.runs}")
+    print(f"  alone (stdout a pipe)                 {mine:7.2f} s")
+    print(f"  session under pairdbg, start to end   {theirs:7.2f} s")
+    print(f"  session of a program printing nothing {base:7.2f} s")
+    ratio = (theirs - base) / mine
+    print(f"  the program under pairdbg             {theirs - base:7.2f} s   {ratio:5.2f}x alone (target <= 1.2x)")
+    print(f"    of which the debugger's tracing     {traced - base:7.2f} s   (the same loop printing to /dev/null)")
+    print(f"    of which the output's way           {theirs - traced:7.2f} s")
+    if all(r["own"] is not None for r in runs):
+        inside, under = statistics.median(own_inside), statistics.median(r["own"] for r in runs)
+        ratio = under / inside
+        print(f"  its loop, timed inside it: alone {inside:.2f} s, under pairdbg {under:.2f} s   {ratio:5.2f}x")
+        quiet_loop = statistics.median(r["own"] for r in silent)
+        print(f"    the same loop to /dev/null under pairdbg {quiet_loop:.2f} s (the debugger's tracing)")
+    else:
+        print("  WARNING: a session did not hold the program's last line")
+    print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
+
+
+if __name__ == "__main__":
+    main()
