@@ -14,6 +14,7 @@ async def run_tui_async(
 ) -> str:
     """Run the TUI in the current loop until the person quits; the runtime then closes every session. Returns the
     theme the person left it in. SIGTERM, SIGHUP and a terminal that went away end the app the normal way."""
+    runtime.prepare(launch)  # a Python program's debug adapter starts while the app below loads and draws
     from .app import PairDbgApp
     from .hangup import HangupWatch
 

@@ -18,6 +18,7 @@ from pairdbg.backends.process import Reaper
 from pairdbg.settings import Settings
 
 if TYPE_CHECKING:
+    from pairdbg.backends.dap.spare import SpareAdapter
     from pairdbg.mcp_bridge.http import HttpMcpService
 
 T = TypeVar("T")
@@ -93,6 +94,18 @@ class Runtime:
         for service in default_services(self.hub, self.settings):
             self.hub.add_service(service)
         self.registry = build_registry(self.hub)
+        self.reaper = Reaper()
+        self._spare: SpareAdapter | None = None
+
+    def prepare(self, launch: dict | None) -> None:
+        """Before a front end loads and draws (on the running loop): start the reaper, and for a Python program
+        about to be launched, debugpy's adapter, so the program starts while the front end is still coming up."""
+        self.reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
+        if launch and "action" not in launch and launch.get("language", "python") == "python":
+            from pairdbg.backends.dap.python import SPARE_ADAPTER
+
+            self._spare = SPARE_ADAPTER
+            SPARE_ADAPTER.start()
 
     def http_service(self, profile: str | None = None) -> HttpMcpService:
         """The MCP-over-HTTP endpoint for this Hub, as configured (raises OSError, e.g. a refused address); `profile`
@@ -120,13 +133,14 @@ class Runtime:
         """Start the services, await `serve()`, then close every session and stop every service, so nothing
         outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
         shutting down."""
-        reaper = Reaper()
-        reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
+        self.reaper.start()  # before anything is spawned (prepare may have done it)
 
         async def shut_down() -> None:
+            if self._spare is not None:  # an adapter started for a launch that never took it
+                await self._spare.close()
             await self.hub.shutdown()
             # While pairdbg still runs, the reaper ends whatever is left under it (daemons its programs left).
-            await asyncio.to_thread(reaper.stop)
+            await asyncio.to_thread(self.reaper.stop)
 
         if on_signal is not None:
             on_end_signals(on_signal)
