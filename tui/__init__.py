@@ -23,7 +23,7 @@ async def run_tui_async(
     watch = HangupWatch(lambda: loop.call_soon_threadsafe(app.exit))  # a closed terminal quits like SIGHUP
     watch.start()
     try:
-        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle once the app has mounted
+        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle after the 1st stop or 2 s
     finally:
         watch.stop()
     return app.theme

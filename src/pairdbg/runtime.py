@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, TypeVar
 
 from pairdbg.backends.actions.catalogue import ACTIONS
 from pairdbg.backends.actions.registry import Registry
+from pairdbg.backends.events import Event, Stopped
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.process import Reaper
 from pairdbg.settings import Settings
@@ -53,6 +54,34 @@ def settle_memory() -> None:
     fell from p50 50 ms to 9 ms; scripts/bench_bridge.py). Never called by tests, which build many hubs."""
     gc.collect()
     gc.freeze()
+
+
+#: After the first stop, settle this long later: once the stopped screen is drawn, before a person can press a key.
+SETTLE_AFTER_STOP_S = 0.25
+
+
+def settle_when_quiet(hub: Hub, after_s: float) -> None:
+    """settle_memory once, `after_s` from now or SETTLE_AFTER_STOP_S after the first stop, whichever comes first.
+    Its full collection pauses the loop (~50-130 ms): on a fixed timer it fell on the first key a person pressed
+    after a quick first stop (the TUI's first F10 was the slow one)."""
+    loop = asyncio.get_running_loop()
+    done = False
+
+    def settle() -> None:
+        nonlocal done
+        if done:
+            return
+        done = True
+        timer.cancel()
+        hub.bus.remove_listener(on_event)
+        settle_memory()
+
+    def on_event(event: Event) -> None:
+        if isinstance(event, Stopped):
+            loop.call_later(SETTLE_AFTER_STOP_S, settle)
+
+    timer = loop.call_later(after_s, settle)
+    hub.bus.add_listener(on_event)
 
 
 def on_end_signals(handler: Callable[[], None]) -> None:
@@ -148,7 +177,7 @@ class Runtime:
             exit_on_end_signals(shut_down)
         try:
             await self.hub.start_services()
-            asyncio.get_running_loop().call_later(settle_after_s, settle_memory)
+            settle_when_quiet(self.hub, settle_after_s)
             return await serve()
         finally:
             await shut_down()

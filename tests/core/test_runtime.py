@@ -12,6 +12,9 @@ import pytest
 from pairdbg.backends.bridge.service import BridgeService
 from pairdbg.backends.dap.python import SPARE_ADAPTER
 from pairdbg.backends.rn.service import RnService
+from pairdbg import runtime as runtime_module
+from pairdbg.backends.events import Stopped
+from pairdbg.backends.hub import Hub
 from pairdbg.runtime import Runtime
 from pairdbg.settings import Settings
 from support import until
@@ -109,3 +112,23 @@ async def test_no_spare_adapter_for_other_launches():
         return None
 
     await rt.run(serve)  # stops the reaper prepare started
+
+
+async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_timer(monkeypatch):
+    """The settling collection pauses the loop; after the first stop it lands before a person's first key."""
+    settled: list[float] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(runtime_module, "settle_memory", lambda: settled.append(loop.time()))
+    hub = Hub()
+    runtime_module.settle_when_quiet(hub, after_s=30.0)
+    await asyncio.sleep(0.05)
+    assert settled == []
+    stopped_at = loop.time()
+    hub.bus.publish(Stopped("S1"))
+    await until(lambda: settled, "the settle after the first stop")
+    assert settled[0] - stopped_at >= runtime_module.SETTLE_AFTER_STOP_S - 0.01
+    hub.bus.publish(Stopped("S1"))
+    await asyncio.sleep(runtime_module.SETTLE_AFTER_STOP_S + 0.1)
+    assert len(settled) == 1  # once
+    runtime_module.settle_when_quiet(hub, after_s=0.05)  # no stop: the timer settles
+    await until(lambda: len(settled) == 2, "the settle on the timer")
