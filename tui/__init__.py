@@ -22,8 +22,11 @@ async def run_tui_async(
     loop = asyncio.get_running_loop()
     watch = HangupWatch(lambda: loop.call_soon_threadsafe(app.exit))  # a closed terminal quits like SIGHUP
     watch.start()
+    # Memory is settled (a collection that pauses the loop) just after the launched program's first stop; without a
+    # launch once the first frame is up, before a person types; the timer is the fallback.
+    settle_after_s = 5.0 if launch else 1.0
     try:
-        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle after the 1st stop or 2 s
+        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=settle_after_s)
     finally:
         watch.stop()
     return app.theme
