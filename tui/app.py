@@ -122,7 +122,7 @@ class PairDbgApp(Controller):
         self.hub = hub
         self.registry = registry
         self.http = http
-        self.endpoint = DeferredEndpoint(hub, http, self.endpoint_failed)
+        self.endpoint = DeferredEndpoint(http, self.endpoint_failed)
         self.launch = launch
         self.bridge = HubBridge(hub, self)
         self.navigator = Navigator(self)
@@ -176,10 +176,9 @@ class PairDbgApp(Controller):
             args = dict(self.launch)
             self.perform(args.pop("action", "start_debugging"), args)
         if self.http is not None:
-            # Its port already listens, so its address is shown now; it starts serving after the first frame (and
-            # the launched program's first stop).
+            # Its port already listens, so its address is shown now; it starts serving once the first frame is up.
             self.show_connection()
-            self.call_after_refresh(self.endpoint.begin, bool(self.launch))
+            self.call_after_refresh(self.endpoint.begin)
         self.show_bridge()
         self.refresh_status()
 

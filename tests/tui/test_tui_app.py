@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import sys
 from contextlib import asynccontextmanager
 import textwrap
@@ -394,41 +393,6 @@ async def test_an_endpoint_that_fails_to_start_is_said_and_its_port_closed(core)
         await until(lambda: failed in console_lines(app), "the failure in the console", pilot=pilot)
         assert "MCP http://" not in str(app.query_one(StatusBar).render())
     assert http.calls == ["start", "stop"]  # stopped all the same: its listening socket is closed
-
-
-@pytest.mark.asyncio
-async def test_with_a_program_launching_the_endpoint_starts_after_its_first_stop(core):
-    """Building the MCP server while the program starts delayed its stopped screen: it waits for the first stop."""
-    hub, registry = core
-
-    class StopRecordingHttp(RecordingHttp):
-        async def start(self) -> None:
-            self.calls.append("start")
-            self.phases = [s.phase.value for s in hub.sessions.values()]
-
-    http = StopRecordingHttp()
-    launch = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}
-    app = PairDbgApp(hub, registry, http, launch=launch)
-    async with app.run_test(size=SIZE) as pilot:
-        assert "MCP http://127.0.0.1:45678/mcp" in str(app.query_one(StatusBar).render())  # shown at once
-        await until(lambda: http.calls == ["start"], "the endpoint started", pilot=pilot)
-        assert http.phases == ["paused"]
-    assert http.calls == ["start", "stop"]
-
-
-@pytest.mark.asyncio
-async def test_the_endpoint_waiting_for_a_stop_starts_anyway_after_a_while(monkeypatch):
-    from pairdbg.tui import endpoint
-
-    monkeypatch.setattr(endpoint, "LAUNCH_WAIT_S", 0.1)
-    http = RecordingHttp()
-    waiting = endpoint.DeferredEndpoint(Hub(), http, failed=lambda exc: None)
-    waiting.begin(launching=True)
-    await asyncio.sleep(0.05)
-    assert http.calls == []
-    await until(lambda: http.calls == ["start"], "started after LAUNCH_WAIT_S without a stop")
-    await waiting.stop()
-    assert http.calls == ["start", "stop"]
 
 
 def test_core_still_imports_without_textual():
