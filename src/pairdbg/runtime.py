@@ -62,8 +62,8 @@ SETTLE_AFTER_STOP_S = 0.25
 
 def settle_when_quiet(hub: Hub, after_s: float) -> None:
     """settle_memory once, `after_s` from now or SETTLE_AFTER_STOP_S after the first stop, whichever comes first.
-    Its full collection pauses the loop (~50-130 ms): on a fixed timer it fell on the first key a person pressed
-    after a quick first stop (the TUI's first F10 was the slow one)."""
+    Its full collection pauses the loop (~50-130 ms measured under load); on a fixed timer from the start it could
+    fall on the first key a person presses once a quicker start has stopped sooner."""
     loop = asyncio.get_running_loop()
     done = False
 
