@@ -4,8 +4,8 @@ rendered it, which is where the headless figure in bench.py stops.
 
 Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
 ▶), and F10 -> the ▶ marker on the next line. Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
-`--tmux` times the same in a tmux window instead (its pane read with capture-pane every 10 ms, so figures are up
-to ~10 ms late plus one capture's run).
+`--tmux` times the same in a tmux window instead (its pane read with capture-pane every 20 ms, so figures are up
+to ~20 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
 """
 
 from __future__ import annotations
@@ -58,8 +58,11 @@ def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], c
 class TmuxWindow:
     """`pairdbg demo` in a detached tmux session on a private server, read with capture-pane."""
 
+    runs = 0
+
     def __init__(self, argv: list[str], env: dict[str, str], cols: int, rows: int) -> None:
-        self.server = ["tmux", "-L", f"pairdbg-bench-{os.getpid()}", "-f", os.devnull]
+        TmuxWindow.runs += 1  # a server of its own each run: the last one may still be exiting
+        self.server = ["tmux", "-L", f"pairdbg-bench-{os.getpid()}-{TmuxWindow.runs}", "-f", os.devnull]
         command = " ".join(f"'{a}'" for a in argv)
         subprocess.run(
             [*self.server, "new-session", "-d", "-s", "bench", "-x", str(cols), "-y", str(rows), command],
@@ -76,7 +79,7 @@ class TmuxWindow:
         while not predicate(self.display()):
             if time.perf_counter() > deadline:
                 raise TimeoutError("tmux never showed what was awaited:\n" + "\n".join(self.display()))
-            time.sleep(0.01)
+            time.sleep(0.02)
         return time.perf_counter()
 
     def send(self, key: str) -> None:
