@@ -4,24 +4,23 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import hmac
+import importlib
 import json
 import os
 import secrets
 import socket
 import sys
 from pathlib import Path
-from typing import Any
-
-import uvicorn
-from uvicorn.protocols.http.h11_impl import H11Protocol
+from typing import TYPE_CHECKING, Any
 
 from pairdbg.backends.actions.registry import Registry
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.logbudget import limit
 
-from .server import build_server
 from .state import state_dir
+
+if TYPE_CHECKING:
+    from .http_app import EmbeddedUvicorn
+    from .notify import Notifier
 
 DEFAULT_PORT = 7391
 MCP_PATH = "/mcp"
@@ -29,7 +28,7 @@ MCP_PATH = "/mcp"
 # has no such deadline, and a client trickling one header byte at a time held a connection for as long as it liked
 # (150 of them held the door 45 s). Headers are also capped at h11's 16 KiB.
 HEADER_TIMEOUT_S = 10.0
-limit("uvicorn.error")  # a client's malformed requests cannot flood pairdbg's log
+LISTEN_BACKLOG = 128
 
 
 def endpoint_file(port: int | None = None, pid: int | None = None) -> Path:
@@ -69,120 +68,6 @@ def _mtime(path: Path) -> float:
         return 0.0
 
 
-class BearerAuth:
-    """ASGI wrapper: every HTTP request must carry `Authorization: Bearer <token>`; lifespan passes through."""
-
-    def __init__(self, app: Any, token: str) -> None:
-        self.app = app
-        self.expected = f"Bearer {token}".encode()
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] == "http":
-            given = dict(scope.get("headers") or []).get(b"authorization", b"")
-            if not hmac.compare_digest(given, self.expected):
-                body = json.dumps(
-                    {
-                        "error": "unauthorized",
-                        "message": "missing or wrong bearer token",
-                        "hint": "run `pairdbg mcp-config` for the Authorization header",
-                    }
-                ).encode()
-                await send(
-                    {
-                        "type": "http.response.start",
-                        "status": 401,
-                        "headers": [(b"content-type", b"application/json"), (b"www-authenticate", b"Bearer")],
-                    }
-                )
-                await send({"type": "http.response.body", "body": body})
-                return
-        await self.app(scope, receive, send)
-
-
-class HeaderDeadline(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a deadline for each request's headers; a long response (an SSE stream) is
-    not limited, only the wait for a request to be complete."""
-
-    _deadline: asyncio.TimerHandle | None = None
-    _timed: object | None = None  # the request whose headers arrived in time
-
-    def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        super().connection_made(transport)
-        self._arm()
-
-    def connection_lost(self, exc: Exception | None) -> None:
-        self._disarm()
-        super().connection_lost(exc)
-
-    def handle_events(self) -> None:
-        super().handle_events()
-        if self.cycle is not None and self.cycle is not self._timed:  # a new request's headers are in
-            self._timed = self.cycle
-            self._disarm()
-
-    def on_response_complete(self) -> None:
-        self._arm()  # before the next request is read (a pipelined one disarms it at once)
-        super().on_response_complete()
-        if self.transport.is_closing():
-            self._disarm()
-
-    def _arm(self) -> None:
-        self._disarm()
-        self._deadline = self.loop.call_later(HEADER_TIMEOUT_S, self._too_slow)
-
-    def _disarm(self) -> None:
-        if self._deadline is not None:
-            self._deadline.cancel()
-            self._deadline = None
-
-    def _too_slow(self) -> None:
-        self._deadline = None
-        if not self.transport.is_closing():
-            self.transport.close()
-class Presence:
-    """ASGI wrapper: notices a legacy agent leaving. An MCP session ends with a DELETE (a client closing cleanly),
-    or its standalone GET stream closes (a client that died); either way it stops counting as connected."""
-
-    def __init__(self, app: Any, gone: Any) -> None:
-        self.app = app
-        self.gone = gone  # called with the mcp-session-id
-        self._streams: dict[str, int] = {}  # session id -> open GET streams
-
-    async def __call__(self, scope: dict[str, Any], receive: Any, send: Any) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        key = dict(scope.get("headers") or []).get(b"mcp-session-id", b"").decode(errors="replace")
-        method = scope.get("method")
-        if not key or method not in ("GET", "DELETE"):
-            await self.app(scope, receive, send)
-            return
-        if method == "DELETE":
-            try:
-                await self.app(scope, receive, send)
-            finally:
-                self.gone(key)
-            return
-        self._streams[key] = self._streams.get(key, 0) + 1
-        try:
-            await self.app(scope, receive, send)
-        finally:
-            left = self._streams[key] - 1
-            if left:
-                self._streams[key] = left
-            else:
-                del self._streams[key]
-                self.gone(key)
-
-
-class _EmbeddedUvicorn(uvicorn.Server):
-    """uvicorn normally takes over SIGINT/SIGTERM; inside pairdbg the app owns signals."""
-
-    @contextlib.contextmanager
-    def capture_signals(self):  # type: ignore[override]
-        yield
-
-
 class HttpMcpService:
     def __init__(
         self,
@@ -199,28 +84,26 @@ class HttpMcpService:
         output_schemas: bool = False,
     ) -> None:
         self.hub = hub
-        self.server, self.notifier = build_server(
-            hub, registry, tools=tools, profile=profile, output_schemas=output_schemas
-        )
+        self.registry = registry
+        self.tools = tools
+        self.profile = profile
+        self.output_schemas = output_schemas
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)
         self.sock = self._bind(host, port)
+        # Listening from here on: an agent that connects before start() has finished waits in the backlog and is
+        # served then, rather than refused.
+        self.sock.listen(LISTEN_BACKLOG)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
         self.publish_endpoint = publish_endpoint
         self.kind = kind  # "tui" or "http" (headless): readers prefer a TUI's endpoint
         self._endpoint: Path | None = None
-        app = self.server.streamable_http_app(streamable_http_path=MCP_PATH, host=host)
-        config = uvicorn.Config(
-            BearerAuth(Presence(app, self.notifier.gone), self.token),
-            http=HeaderDeadline,
-            log_config=None,
-            access_log=False,
-            lifespan="on",
-            timeout_graceful_shutdown=1,
-        )
-        self.uvicorn = _EmbeddedUvicorn(config)
+        # Built by start(): the MCP server and uvicorn (http_app) take longer to import than the TUI to draw.
+        self.server: Any = None
+        self.notifier: Notifier | None = None
+        self.uvicorn: EmbeddedUvicorn | None = None
         self._task: asyncio.Task[None] | None = None
 
     @staticmethod
@@ -254,6 +137,18 @@ class HttpMcpService:
         raise OSError("unreachable")
 
     async def start(self) -> None:
+        """Build the MCP server and serve it. The SDK is imported in a thread, so a loop that already runs (the
+        TUI's, a debug session starting) keeps going meanwhile."""
+        http_app = await asyncio.to_thread(importlib.import_module, "pairdbg.mcp_bridge.http_app")
+        self.server, self.notifier, self.uvicorn = http_app.build(
+            self.hub,
+            self.registry,
+            self.host,
+            self.token,
+            tools=self.tools,
+            profile=self.profile,
+            output_schemas=self.output_schemas,
+        )
         self._task = asyncio.create_task(self.uvicorn.serve(sockets=[self.sock]), name="pairdbg-mcp-http")
         while not self.uvicorn.started:
             if self._task.done():
@@ -285,14 +180,14 @@ class HttpMcpService:
 
     async def stop(self) -> None:
         self.remove_endpoint()  # first: a SIGTERM's cleanup may end the process while uvicorn winds down
-        if self._task is None:
-            return
-        self.uvicorn.should_exit = True
-        with contextlib.suppress(asyncio.CancelledError, Exception):
-            await self._task
-        self._task = None
-        self.sock.close()
-        self.notifier.close()
+        if self._task is not None and self.uvicorn is not None:
+            self.uvicorn.should_exit = True
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+            self._task = None
+        self.sock.close()  # listening since __init__: closed even when start() never ran or failed
+        if self.notifier is not None:
+            self.notifier.close()
 
 
 async def serve_http(service: HttpMcpService) -> None:

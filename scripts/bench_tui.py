@@ -4,13 +4,17 @@ rendered it, which is where the headless figure in bench.py stops.
 
 Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
 ▶), and F10 -> the ▶ marker on the next line. Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
+`--tmux` times the same in a tmux window instead (its pane read with capture-pane every 20 ms, so figures are up
+to ~20 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -51,12 +55,72 @@ def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], c
         term.close()
 
 
+class TmuxWindow:
+    """`pairdbg demo` in a detached tmux session on a private server, read with capture-pane."""
+
+    runs = 0
+
+    def __init__(self, argv: list[str], env: dict[str, str], cols: int, rows: int) -> None:
+        TmuxWindow.runs += 1  # a server of its own each run: the last one may still be exiting
+        self.server = ["tmux", "-L", f"pairdbg-bench-{os.getpid()}-{TmuxWindow.runs}", "-f", os.devnull]
+        command = " ".join(f"'{a}'" for a in argv)
+        subprocess.run(
+            [*self.server, "new-session", "-d", "-s", "bench", "-x", str(cols), "-y", str(rows), command],
+            env=env,
+            check=True,
+        )
+
+    def display(self) -> list[str]:
+        out = subprocess.run([*self.server, "capture-pane", "-p", "-t", "bench"], capture_output=True, text=True)
+        return out.stdout.splitlines()
+
+    def wait_for(self, predicate, timeout: float = 30.0) -> float:
+        deadline = time.perf_counter() + timeout
+        while not predicate(self.display()):
+            if time.perf_counter() > deadline:
+                raise TimeoutError("tmux never showed what was awaited:\n" + "\n".join(self.display()))
+            time.sleep(0.02)
+        return time.perf_counter()
+
+    def send(self, key: str) -> None:
+        subprocess.run([*self.server, "send-keys", "-t", "bench", key], check=True)
+
+    def close(self) -> None:
+        subprocess.run([*self.server, "kill-server"], capture_output=True)
+
+
+def run_in_tmux(samples: dict[str, list[float]], steps: int, env: dict[str, str], cols: int, rows: int) -> None:
+    start = time.perf_counter()
+    window = TmuxWindow([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env, cols, rows)
+    try:
+        painted = window.wait_for(lambda display: any(row.strip() for row in display))
+        samples["launch -> first paint"].append((painted - start) * 1000)
+        stopped = window.wait_for(lambda display: marked_line(display) is not None)
+        samples["launch -> stopped screen (▶ on the breakpoint line)"].append((stopped - start) * 1000)
+        time.sleep(1.0)
+        for _ in range(steps):
+            before = marked_line(window.display())
+            t = time.perf_counter()
+            window.send("F10")
+            try:
+                seen = window.wait_for(lambda display, b=before: marked_line(display) not in (None, b), 10)
+            except TimeoutError:
+                break
+            samples["F10 -> next line marked on screen"].append((seen - t) * 1000)
+            time.sleep(0.2)
+    finally:
+        window.close()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--size", default=f"{COLS}x{ROWS}", help="terminal COLSxROWS, e.g. 80x24")
+    parser.add_argument("--tmux", action="store_true", help="run in a tmux window instead of a pty read by pyte")
     args = parser.parse_args()
+    if args.tmux and shutil.which("tmux") is None:
+        sys.exit("bench_tui: --tmux needs tmux on PATH")
     cols, rows = (int(n) for n in args.size.lower().split("x"))
     samples: dict[str, list[float]] = {
         "launch -> first paint": [],
@@ -66,9 +130,14 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as runtime:
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)}
         env["XDG_RUNTIME_DIR"] = runtime  # the endpoint file of this TUI stays out of the user's
+        # An installed pairdbg runs from bytecode. With PYTHONDONTWRITEBYTECODE set (some shells and CI do) and stale
+        # or no .pyc files, every launch compiled ~90 modules first (~0.3 s): not what a person waits for.
+        env.pop("PYTHONDONTWRITEBYTECODE", None)
         for _ in range(args.runs):
-            run_once(samples, args.steps, env, cols, rows)
-    print(f"pairdbg TUI in a pseudo-terminal ({cols}x{rows}, pyte): {args.runs} runs, median (min-max), ms")
+            (run_in_tmux if args.tmux else run_once)(samples, args.steps, env, cols, rows)
+    where = "a tmux window" if args.tmux else "a pseudo-terminal"
+    load = open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
+    print(f"pairdbg TUI in {where} ({cols}x{rows}): {args.runs} runs, median (min-max), ms; load average {load}")
     for name, values in samples.items():
         if values:
             spread = f"({min(values):.0f}-{max(values):.0f}, n={len(values)})"

@@ -14,6 +14,7 @@ async def run_tui_async(
 ) -> str:
     """Run the TUI in the current loop until the person quits; the runtime then closes every session. Returns the
     theme the person left it in. SIGTERM, SIGHUP and a terminal that went away end the app the normal way."""
+    runtime.prepare(launch)  # a Python program's debug adapter starts while the app below loads and draws
     from .app import PairDbgApp
     from .hangup import HangupWatch
 
@@ -21,8 +22,11 @@ async def run_tui_async(
     loop = asyncio.get_running_loop()
     watch = HangupWatch(lambda: loop.call_soon_threadsafe(app.exit))  # a closed terminal quits like SIGHUP
     watch.start()
+    # Memory is settled (a collection that pauses the loop) just after the launched program's first stop; without a
+    # launch once the first frame is up, before a person types; the timer is the fallback.
+    settle_after_s = 5.0 if launch else 1.0
     try:
-        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=2.0)  # settle once the app has mounted
+        await runtime.run(app.run_async, on_signal=app.exit, settle_after_s=settle_after_s)
     finally:
         watch.stop()
     return app.theme

@@ -24,6 +24,7 @@ from .agent_marks import AgentLooked, AgentMarks
 from .bridge import HubBridge
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
+from .endpoint import DeferredEndpoint
 from .exception_filters import ExceptionFiltersPane
 from .footer import FittingFooter
 from .keys import KeysScreen, keys_text
@@ -121,6 +122,7 @@ class PairDbgApp(Controller):
         self.hub = hub
         self.registry = registry
         self.http = http
+        self.endpoint = DeferredEndpoint(http, self.endpoint_failed)
         self.launch = launch
         self.bridge = HubBridge(hub, self)
         self.navigator = Navigator(self)
@@ -174,25 +176,22 @@ class PairDbgApp(Controller):
             args = dict(self.launch)
             self.perform(args.pop("action", "start_debugging"), args)
         if self.http is not None:
-            # Started here and stopped in on_unmount, never as a worker: cancelling a worker skips uvicorn's
-            # shutdown and leaves the socket open (research pitfall P6).
-            try:
-                await self.http.start()
-                self.show_connection()
-            except Exception as exc:  # the debugger stays useful without the agent endpoint
-                log.exception("MCP endpoint failed to start")
-                self.notify(f"MCP endpoint did not start: {exc}", title="MCP", severity="error", timeout=10)
-                self.http = None
+            # Its port already listens, so its address is shown now; it starts serving once the first frame is up.
+            self.show_connection()
+            self.call_after_refresh(self.endpoint.begin)
         self.show_bridge()
         self.refresh_status()
 
     async def on_unmount(self) -> None:
         self.bridge.detach()
-        if self.http is not None:
-            try:
-                await self.http.stop()
-            except Exception:
-                log.exception("MCP endpoint failed to stop cleanly")
+        await self.endpoint.stop()  # also after a failed start: its port is closed
+
+    def endpoint_failed(self, exc: Exception) -> None:
+        """The MCP endpoint did not start: the debugger stays useful without it."""
+        self.notify(f"MCP endpoint did not start: {exc}", title="MCP", severity="error", timeout=10)
+        self.query_one(ConsolePane).add(f"✗ MCP endpoint did not start: {exc}", "bold red")
+        self.http = None
+        self.refresh_status()
 
     # ----- key actions ------------------------------------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from ..base import (
 from ..errors import DebugError, ErrorCode, evaluation_failed
 from ..process import signal_group, spawn, stop_group
 from .client import DapClient
+from .spare import SpareAdapter
 from .terminal import StartedProgram, TerminalProgram
 
 log = logging.getLogger(__name__)
@@ -599,15 +600,22 @@ class DapBackend(Debugger):
                 await self._stderr_task
 
     async def _spawn_adapter(
-        self, argv: list[str], env: dict[str, str] | None = None, cwd: str | None = None
+        self,
+        argv: list[str],
+        env: dict[str, str] | None = None,
+        cwd: str | None = None,
+        spare: SpareAdapter | None = None,
     ) -> None:
-        """Start a stdio adapter in its own process group so nothing it starts can outlive a kill."""
-        try:
-            self.proc = await spawn(argv, env=env, cwd=cwd, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
-        except (FileNotFoundError, PermissionError) as exc:
-            raise DebugError(
-                ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"
-            ) from None
+        """Start a stdio adapter in its own process group so nothing it starts can outlive a kill; or take `spare`,
+        the same adapter started earlier (see spare.py), when it is there."""
+        self.proc = await spare.take(argv) if spare is not None and env is None and cwd is None else None
+        if self.proc is None:
+            try:
+                self.proc = await spawn(argv, env=env, cwd=cwd, stdin=asyncio.subprocess.PIPE, limit=MAX_LINE)
+            except (FileNotFoundError, PermissionError) as exc:
+                raise DebugError(
+                    ErrorCode.CONNECTION_FAILED, f"cannot start the debug adapter {argv[0]!r}: {exc}"
+                ) from None
         self._stderr_task = asyncio.create_task(self._drain_stderr())
 
     async def _drain_stderr(self) -> None:

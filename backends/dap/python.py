@@ -28,14 +28,17 @@ from ..base import (
     ProgramRuntime,
     RawFrame,
 )
-from .backend import DapBackend
+from .backend import MAX_LINE, DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
 from .debugpy_launcher import DebugpyLauncher, launcher_command
+from .spare import SpareAdapter
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
+#: debugpy's adapter started ahead of the first Python session, when a front end knows one is coming.
+SPARE_ADAPTER = SpareAdapter([sys.executable, ADAPTER_BOOT], MAX_LINE)
 TEST_HOOK = str(Path(__file__).with_name("testhook.py"))  # a test run's failure hook, loaded by BOOT
 
 
@@ -599,7 +602,7 @@ class PythonLaunch(DebugpyChildren):
         if not ok:
             raise DebugError(ErrorCode.CONNECTION_FAILED, why, hint="install debugpy, then start again")
         await check_python(self.python)
-        await self._spawn_adapter([sys.executable, ADAPTER_BOOT])
+        await self._spawn_adapter([sys.executable, ADAPTER_BOOT], spare=SPARE_ADAPTER)
         assert self.proc is not None and self.proc.stdout is not None and self.proc.stdin is not None
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
 

@@ -10,9 +10,16 @@ import signal
 import pytest
 
 from pairdbg.backends.bridge.service import BridgeService
+from pairdbg.backends.dap.python import SPARE_ADAPTER
 from pairdbg.backends.rn.service import RnService
+from pairdbg import runtime as runtime_module
+from pairdbg.backends.events import Stopped
+from pairdbg.backends.hub import Hub
 from pairdbg.runtime import Runtime
 from pairdbg.settings import Settings
+from support import until
+from support.core import require_debugpy
+from support.mcp import DEMO, DEMO_BP_LINE
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(30)]
 
@@ -57,3 +64,71 @@ async def test_an_end_signal_calls_the_front_ends_quit(sig):
         for s in (signal.SIGTERM, signal.SIGHUP):
             loop.remove_signal_handler(s)
     assert quit_asked.is_set()
+
+
+async def test_a_python_launch_gets_the_adapter_started_before_the_front_end_came_up():
+    """`prepare` starts debugpy's adapter for the launch the front end will make; that session runs on it."""
+    require_debugpy()
+    rt = runtime()
+    rt.prepare({"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]})
+    assert SPARE_ADAPTER.waiting
+    await until(lambda: SPARE_ADAPTER.pid is not None, "the spare adapter running")
+    spare_pid = SPARE_ADAPTER.pid
+
+    async def serve() -> int:
+        reply = await rt.registry.run(
+            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}, "human"
+        )
+        assert reply.data["stop"]["location"]["line"] == DEMO_BP_LINE
+        return rt.hub.sessions[reply.data["session_id"]].backend.proc.pid
+
+    assert await rt.run(serve) == spare_pid
+    assert not SPARE_ADAPTER.waiting
+
+
+async def test_a_spare_adapter_nobody_took_is_ended_at_shutdown():
+    require_debugpy()
+    rt = runtime()
+    rt.prepare({"program": DEMO})
+    await until(lambda: SPARE_ADAPTER.pid is not None, "the spare adapter running")
+    spare_pid = SPARE_ADAPTER.pid
+
+    async def serve() -> None:
+        os.kill(spare_pid, 0)  # alive while serving
+
+    await rt.run(serve)
+    with pytest.raises(ProcessLookupError):
+        os.kill(spare_pid, 0)
+    assert not SPARE_ADAPTER.waiting
+
+
+async def test_no_spare_adapter_for_other_launches():
+    rt = runtime()
+    for launch in (None, {"program": "app.js", "language": "javascript"}, {"action": "debug_tests", "args": []}):
+        rt.prepare(launch)
+        assert not SPARE_ADAPTER.waiting
+
+    async def serve() -> None:
+        return None
+
+    await rt.run(serve)  # stops the reaper prepare started
+
+
+async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_timer(monkeypatch):
+    """The settling collection pauses the loop; after the first stop it lands before a person's first key."""
+    settled: list[float] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(runtime_module, "settle_memory", lambda: settled.append(loop.time()))
+    hub = Hub()
+    runtime_module.settle_when_quiet(hub, after_s=30.0)
+    await asyncio.sleep(0.05)
+    assert settled == []
+    stopped_at = loop.time()
+    hub.bus.publish(Stopped("S1"))
+    await until(lambda: settled, "the settle after the first stop")
+    assert settled[0] - stopped_at >= runtime_module.SETTLE_AFTER_STOP_S - 0.01
+    hub.bus.publish(Stopped("S1"))
+    await asyncio.sleep(runtime_module.SETTLE_AFTER_STOP_S + 0.1)
+    assert len(settled) == 1  # once
+    runtime_module.settle_when_quiet(hub, after_s=0.05)  # no stop: the timer settles
+    await until(lambda: len(settled) == 2, "the settle on the timer")

@@ -120,3 +120,25 @@ async def test_an_existing_endpoint_file_is_made_private(hub, registry, tmp_path
         assert stat.S_IMODE(os.stat(folder).st_mode) == 0o700
     finally:
         await service.stop()
+
+
+@pytest.mark.asyncio
+async def test_an_agent_that_connects_before_the_server_is_built_is_served(hub, registry, tmp_path, monkeypatch):
+    """The TUI binds its port at once and builds the MCP server after its first frame: a request sent in between
+    waits in the listening socket's backlog and is answered once the server is up, and a service stopped without
+    ever starting closes its port."""
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    service = HttpMcpService(hub, registry, "127.0.0.1", 0)
+    auth = {**ACCEPT, "Authorization": f"Bearer {service.token}"}
+    try:
+        async with httpx2.AsyncClient(timeout=30) as http:
+            early = asyncio.create_task(http.post(service.url, json=INIT, headers=auth))
+            await asyncio.sleep(0.2)
+            assert not early.done()  # connected and waiting: nothing serves it yet
+            await service.start()
+            assert (await early).status_code == 200
+    finally:
+        await service.stop()
+    unstarted = HttpMcpService(hub, registry, "127.0.0.1", 0)
+    await unstarted.stop()
+    assert unstarted.sock.fileno() == -1

@@ -85,6 +85,7 @@ def test_headless_mcp_never_imports_textual() -> None:
     code = (
         "import sys, pairdbg.cli, pairdbg.runtime, pairdbg.backends.actions, pairdbg.backends.hub\n"
         "import pairdbg.mcp_bridge.stdio, pairdbg.mcp_bridge.http, pairdbg.mcp_bridge.join\n"
+        "import pairdbg.mcp_bridge.http_app\n"
         "from pairdbg.runtime import build_registry\n"
         "from pairdbg.backends.hub import Hub\n"
         "from pairdbg.mcp_bridge.server import build_server\n"

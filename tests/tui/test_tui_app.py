@@ -351,13 +351,16 @@ async def test_palette_runs_registry_actions_and_launch_runs_as_human(core):
 class RecordingHttp:
     """Stands in for mcp_bridge's HttpMcpService (only its start/stop/url/token surface)."""
 
-    def __init__(self) -> None:
+    def __init__(self, fails: Exception | None = None) -> None:
         self.url = "http://127.0.0.1:45678/mcp"
         self.token = "tok-123"
         self.calls: list[str] = []
+        self.fails = fails
 
     async def start(self) -> None:
         self.calls.append("start")
+        if self.fails is not None:
+            raise self.fails
 
     async def stop(self) -> None:
         self.calls.append("stop")
@@ -369,13 +372,27 @@ async def test_status_line_shows_the_mcp_endpoint_and_agents(core):
     http = RecordingHttp()
     app = PairDbgApp(hub, registry, http)
     async with app.run_test(size=SIZE) as pilot:
-        assert http.calls == ["start"]
+        # The address is shown from the first frame (the port listens already); serving starts after that frame.
+        assert "MCP http://127.0.0.1:45678/mcp" in str(app.query_one(StatusBar).render())
+        await until(lambda: http.calls == ["start"], "the endpoint started once the first frame was drawn", pilot=pilot)
         hub.bus.publish(AgentsChanged(None, names=("claude-code",)))
         await pilot.pause()
         status = str(app.query_one(StatusBar).render())
         assert "MCP http://127.0.0.1:45678/mcp" in status and "1 agent connected" in status
         assert "  header  Authorization: Bearer tok-123" in console_lines(app)
     assert http.calls == ["start", "stop"]
+
+
+@pytest.mark.asyncio
+async def test_an_endpoint_that_fails_to_start_is_said_and_its_port_closed(core):
+    hub, registry = core
+    http = RecordingHttp(fails=OSError("address in use"))
+    app = PairDbgApp(hub, registry, http)
+    async with app.run_test(size=SIZE) as pilot:
+        failed = "✗ MCP endpoint did not start: address in use"
+        await until(lambda: failed in console_lines(app), "the failure in the console", pilot=pilot)
+        assert "MCP http://" not in str(app.query_one(StatusBar).render())
+    assert http.calls == ["start", "stop"]  # stopped all the same: its listening socket is closed
 
 
 def test_core_still_imports_without_textual():
