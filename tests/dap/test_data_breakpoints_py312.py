@@ -15,17 +15,20 @@ pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
 PROGRAM = "data_py312.py"
 ME = "agent:test"
-# (old → new, the line that wrote it) for config['host'], in the program's order
+# config['host']'s changes in the program's order: (old → new, the writing line's marker, its function)
 HOST_CHANGES = [
-    ("'localhost' → 'a'", "# writes by update"),
-    ("'a' → 'b'", "# writes by setitem"),
-    ("'b' → <unset>", "# writes by pop"),
-    ("<unset> → 'c'", "# writes by setdefault"),
-    ("'c' → <unset>", "# writes by del"),
-    ("<unset> → 'd'", "# writes by setitem again"),
-    ("'d' → <unset>", "# writes by clear"),
-    ("<unset> → 'thread'", "# writes from a thread"),
+    ("'localhost' → 'a'", "# writes by update", "main"),
+    ("'a' → 'b'", "# writes by setitem", "main"),
+    ("'b' → <unset>", "# writes by pop", "main"),
+    ("<unset> → 'c'", "# writes by setdefault", "main"),
+    ("'c' → <unset>", "# writes by del", "main"),
+    ("<unset> → 'd'", "# writes by setitem again", "main"),
+    ("'d' → 'e'", "# writes host, then raises", "fill"),
+    ("'e' → <unset>", "# writes by clear", "main"),
+    ("<unset> → 'thread'", "# writes from a thread", "from_thread"),
 ]
+# Statements whose write is their line's last instruction: the stop comes at the next line, once the value is stored.
+NEXT_LINE = ("# writes by setitem", "# writes by del", "# writes by setitem again")
 
 
 async def paused_at_ready(registry, minor: int) -> str:
@@ -60,7 +63,8 @@ async def ran_to_the_end(registry, sid: str) -> str:
 async def test_a_dict_item_stops_at_each_write(registry, minor):
     """Each change to a built-in dict's item stops once, in the writing frame, with old → new; a write made by a
     statement (`[]=`, `del`) stops at the writing frame's next line, once the value is stored, and says which line
-    wrote it."""
+    wrote it; a call that raises after writing stops as its frame exits; one call writing two watched keys is one
+    stop."""
     sid = await paused_at_ready(registry, minor)
     host = await watch(registry, sid, "config['host']")
     assert "item 'host' of builtins.dict object at 0x" in host["watching"], host
@@ -71,16 +75,29 @@ async def test_a_dict_item_stops_at_each_write(registry, minor):
         with pytest.raises(DebugError) as refused:
             await registry.run("set_data_breakpoint", {"session_id": sid, "expression": "box.__dict__['size']"}, ME)
         assert "an object's __dict__: Python 3.13+ writes the object's attributes" in refused.value.message
-    lines = [line_of(PROGRAM, marker) for _, marker in HOST_CHANGES]
-    for (change, marker), writes in zip(HOST_CHANGES, lines, strict=True):
+    port = await watch(registry, sid, "config['port']")
+    # One update() writes both watched keys: one stop, for both.
+    reply = await registry.run("continue_execution", {"session_id": sid}, ME)
+    stop = stop_of(reply)
+    writes = line_of(PROGRAM, "# writes by update")
+    assert stop["hit_breakpoints"] == [host["id"], port["id"]], reply.text
+    assert stop["description"] == (
+        f"data breakpoints {host['id']}: config['host'] 'localhost' → 'a' (written at line {writes}); "
+        f"{port['id']}: config['port'] 1 → 2 (written at line {writes})"
+    )
+    assert stop["location"]["line"] == writes, reply.text
+    await registry.run("remove_breakpoint", {"session_id": sid, "breakpoint_id": port["id"]}, ME)
+
+    for change, marker, function in HOST_CHANGES[1:]:
         reply = await registry.run("continue_execution", {"session_id": sid}, ME)
         stop = stop_of(reply)
+        writes = line_of(PROGRAM, marker)
         assert stop["reason"] == "data breakpoint" and stop["hit_breakpoints"] == [host["id"]], reply.text
-        assert (
-            stop["description"] == f"data breakpoint {host['id']}: config['host'] {change} (written at line {writes})"
-        )
-        statement = marker in ("# writes by setitem", "# writes by del", "# writes by setitem again")
-        where = ("from_thread" if "thread" in marker else "main", writes + 1 if statement else writes)
+        assert stop["description"] == (
+            f"data breakpoint {host['id']}: config['host'] {change} (written at line {writes})"
+        ), reply.text
+        # fill's update() raises after writing: the stop is as fill exits, at the writing line
+        where = (function, writes + 1 if marker in NEXT_LINE else writes)
         assert (stop["location"]["function"], stop["location"]["line"]) == where, (marker, reply.text)
     if minor == 12:
         stop = stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
@@ -133,8 +150,8 @@ async def test_globals_a_live_local_and_a_change_log(registry, minor):
     lines = [e["text"] for e in changes.data["entries"]]
     host_lines = [line for line in lines if f" {logged['id']} " in line]
     assert len(host_lines) == len(HOST_CHANGES), host_lines  # each change once, none stopped
-    for line, (change, marker) in zip(host_lines, HOST_CHANGES, strict=True):
-        function, thread = ("from_thread", "writer") if "thread" in marker else ("main", "MainThread")
+    for line, (change, marker, function) in zip(host_lines, HOST_CHANGES, strict=True):
+        thread = "writer" if function == "from_thread" else "MainThread"
         assert f"config['host'] {change}  at {PROGRAM}:{line_of(PROGRAM, marker)} in {function} [{thread}]" in line
         assert "(stopped)" not in line, line
     assert lines[-1].split(f"{total['id']} ")[1].startswith("total ended: the frame returned"), lines

@@ -1,6 +1,6 @@
 """Writes that only Python 3.12+ lets a data breakpoint catch (tests/dap/test_data_breakpoints_py312.py): a built-in
-dict's item through each of its mutating methods and from another thread, a module global through a `global`
-statement and through globals(), and a local of a live frame."""
+dict's item through each of its mutating methods (one that raises after writing too) and from another thread, a
+module global through a `global` statement and through globals(), and a local of a live frame."""
 
 import threading
 
@@ -25,6 +25,10 @@ def count(n):
     return total  # count returns
 
 
+def fill(config):
+    config.update([("host", "e"), ("port",)])  # writes host, then raises
+
+
 def from_thread(config):
     config["host"] = "thread"  # writes from a thread
 
@@ -33,12 +37,16 @@ def main():
     config = {"host": "localhost", "port": 1}
     box = Box()
     print("ready", flush=True)  # stop here
-    config.update(host="a")  # writes by update
+    config.update(host="a", port=2)  # writes by update
     config["host"] = "b"  # writes by setitem
     config.pop("host")  # writes by pop
     config.setdefault("host", "c")  # writes by setdefault
     del config["host"]  # writes by del
     config["host"] = "d"  # writes by setitem again
+    try:
+        fill(config)
+    except ValueError:
+        pass
     config.clear()  # writes by clear
     worker = threading.Thread(target=from_thread, args=(config,), name="writer")
     worker.start()
