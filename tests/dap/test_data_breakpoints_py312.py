@@ -25,7 +25,8 @@ HOST_CHANGES = [
     ("<unset> → 'd'", "# writes by setitem again", "main"),
     ("'d' → 'e'", "# writes host, then raises", "fill"),
     ("'e' → <unset>", "# writes by clear", "main"),
-    ("<unset> → 'thread'", "# writes from a thread", "from_thread"),
+    ("<unset> → 'z'", "# writes by a copy", "main"),  # CPython's dict watchers call this a clone
+    ("'z' → 'thread'", "# writes from a thread", "from_thread"),
 ]
 # Statements whose write is their line's last instruction: the stop comes at the next line, once the value is stored.
 NEXT_LINE = ("# writes by setitem", "# writes by del", "# writes by setitem again")
@@ -106,7 +107,7 @@ async def test_a_dict_item_stops_at_each_write(registry, minor):
             "box.__dict__['size'] 1 → 2 (written at line {})".format(line_of(PROGRAM, "box.size = 2"))
         )
     printed = await ran_to_the_end(registry, sid)
-    assert "done {'host': 'thread'} 10 6 2" in printed, printed
+    assert "done {'host': 'thread', 'port': 3} 10 6 2" in printed, printed
 
 
 @pytest.mark.parametrize("minor", [12, 13])
@@ -143,7 +144,7 @@ async def test_globals_a_live_local_and_a_change_log(registry, minor):
         assert (stop["location"]["function"], stop["location"]["line"]) == ("count", loop), reply.text
 
     printed = await ran_to_the_end(registry, sid)
-    assert "done {'host': 'thread'} 10 6 2" in printed, printed
+    assert "done {'host': 'thread', 'port': 3} 10 6 2" in printed, printed
     listed = await registry.run("list_breakpoints", {"session_id": sid}, ME)
     assert "ended: the frame returned" in listed.text, listed.text
     changes = await registry.run("get_output", {"session_id": sid, "category": "changes"}, ME)

@@ -48,6 +48,7 @@ def main():
     except ValueError:
         pass
     config.clear()  # writes by clear
+    config.update({"host": "z", "port": 3})  # writes by a copy into the empty dict
     worker = threading.Thread(target=from_thread, args=(config,), name="writer")
     worker.start()
     worker.join()
