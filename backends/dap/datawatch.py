@@ -52,7 +52,7 @@ class DataWatches:
     def __init__(self, evaluate: Evaluate) -> None:
         self._evaluate = evaluate
         self._loaded = False
-        self._pending_stop: dict[str, Any] | None = None  # the change the next "breakpoint" stop is for
+        self._pending_stops: list[dict[str, Any]] = []  # the changes the next "breakpoint" stop is for
 
     def _module(self) -> str:
         if self._loaded:
@@ -125,21 +125,27 @@ class DataWatches:
     # ----- events from the helper ----------------------------------------------------------------------------------
 
     def on_change(self, body: dict[str, Any]) -> str:
-        """A change-log line for one event; a stopping change is kept for the stop event that follows it."""
+        """A change-log line for one event; a stopping change is kept for the stop event that follows it (several, when
+        one write changed several watches: `dict.update` of two watched keys is one stop)."""
         if body.get("stop"):
-            self._pending_stop = body
+            self._pending_stops.append(body)
         return change_line(body)
 
     def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
-        """The stop pydevd reports as a plain "breakpoint" right after a stopping change: that data breakpoint's."""
-        change = self._pending_stop
-        if change is None or body.get("reason") != "breakpoint" or body.get("hitBreakpointIds"):
+        """The stop pydevd reports as a plain "breakpoint" right after stopping changes: those data breakpoints'."""
+        changes = self._pending_stops
+        if not changes or body.get("reason") != "breakpoint" or body.get("hitBreakpointIds"):
             return body  # another stop came first (pydevd's step ending on the same line): the change's comes next
-        self._pending_stop = None
-        description = f"data breakpoint {change['id']}: {change['expression']} {change['old']} → {change['new']}"
-        if change.get("after_write"):  # the stop came once the write was done, maybe at the next line
-            description += f" (written at line {change['line']})"
-        return {**body, "reason": "data breakpoint", "description": description, "hitBreakpointIds": [change["id"]]}
+        self._pending_stops = []
+        parts = []
+        for change in changes:
+            part = f"{change['id']}: {change['expression']} {change['old']} → {change['new']}"
+            if change.get("after_write"):  # the stop came once the write was done, maybe at the next line
+                part += f" (written at line {change['line']})"
+            parts.append(part)
+        description = ("data breakpoint " if len(parts) == 1 else "data breakpoints ") + "; ".join(parts)
+        ids = list(dict.fromkeys(change["id"] for change in changes))
+        return {**body, "reason": "data breakpoint", "description": description, "hitBreakpointIds": ids}
 
 
 def change_line(body: dict[str, Any]) -> str:

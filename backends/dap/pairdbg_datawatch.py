@@ -13,7 +13,8 @@ sees all the writes Python code makes to it, or refused with the reason:
 - an item of a built-in dict and a module global (its module's dict), on Python 3.12+: CPython's dict watchers
   (`PyDict_Watch`, through ctypes) call back at every change to a watched dict, C code's included, in the writing
   thread before the change lands; the stop comes at the writing frame's next instruction, once the value is stored
-  (sys.monitoring INSTRUCTION events on that one code object). Python 3.11 has no dict watchers: refused. An
+  (sys.monitoring INSTRUCTION events on that one code object), or as that frame exits when the call that wrote
+  raised. Python 3.11 has no dict watchers: refused. An
   object's own __dict__ on 3.13+ is refused too: its attributes are written past the dict.
 - a local of a live frame: only that frame's code writes it, so only that frame is traced (3.11: its own f_trace,
   chained before pydevd's; 3.12+: sys.monitoring LINE events on its code), checked after each line that stores the
@@ -473,7 +474,9 @@ def _suspend_after_write(frame):
     if any(f is frame for f in pending):  # one write changed several watches: one stop
         return
     pending.append(frame)
-    _monitor().add(frame.f_code, sys.monitoring.events.INSTRUCTION)
+    m = _monitor()
+    m.add(frame.f_code, sys.monitoring.events.INSTRUCTION)
+    m.unwinding(True)  # the C call that wrote may raise: the frame has no next instruction then, it stops as it exits
 
 
 # ----- sys.monitoring (Python 3.12+): events on the few code objects a watch needs --------------------------------
@@ -516,7 +519,7 @@ class Monitor:
         m = sys.monitoring
         m.set_local_events(self.tool, code, m.get_local_events(self.tool, code) & ~event)
 
-    def unwinding(self, on):  # PY_UNWIND is a global event: on while a local is watched
+    def unwinding(self, on):  # PY_UNWIND is a global event: on while a local is watched or a stop waits for a frame
         self.unwinds += 1 if on else -1
         sys.monitoring.set_events(self.tool, sys.monitoring.events.PY_UNWIND if self.unwinds else 0)
 
@@ -524,14 +527,18 @@ class Monitor:
 
     def _instruction(self, code, offset):
         try:
-            frame = _getframe(1)
-            pending = _stops_after.get(get_ident())
-            if pending and any(f is frame for f in pending):
-                pending[:] = [f for f in pending if f is not frame]
-                self.remove(code, sys.monitoring.events.INSTRUCTION)
-                _suspend(frame)
+            self._stop_after_write(_getframe(1))
         except Exception:
             pass
+
+    def _stop_after_write(self, frame):
+        """Stop in `frame` if a write it made waits for its next instruction (or for it to exit by an exception)."""
+        pending = _stops_after.get(get_ident())
+        if pending and any(f is frame for f in pending):
+            pending[:] = [f for f in pending if f is not frame]
+            self.remove(frame.f_code, sys.monitoring.events.INSTRUCTION)
+            self.unwinding(False)
+            _suspend(frame)
 
     def _line(self, code, line):
         try:
@@ -546,7 +553,12 @@ class Monitor:
         self._ended(_getframe(1), "the frame returned")
 
     def _unwind(self, code, offset, exc):
-        self._ended(_getframe(1), "the frame ended by an exception")
+        frame = _getframe(1)
+        try:
+            self._stop_after_write(frame)
+        except Exception:
+            pass
+        self._ended(frame, "the frame ended by an exception")
 
     def _ended(self, frame, why):
         try:

@@ -55,3 +55,20 @@ def test_library_writers_ends_and_stops_after_the_write():
     assert watches.annotate_stop(step) is step  # a step ending on that line came first: the change's stop is next
     stopped = watches.annotate_stop({"reason": "breakpoint", "threadId": 1})
     assert stopped["description"] == "data breakpoint DB4: total 0 → 1 (written at line 18)"
+
+
+def test_one_write_changing_two_watches_is_one_stop_for_both():
+    """dict.update of two watched keys: both changes are said to stop, the one stop that follows names both."""
+    watches = DataWatches(None)  # type: ignore[arg-type]
+    for bp_id, key, old, new in (("DB2", "host", "'x'", "'a'"), ("DB3", "port", "1", "2")):
+        watches.on_change({"id": bp_id, "expression": f"config[{key!r}]", "old": old, "new": new, "time": 0.5,
+                           "thread": "Main", "file": "/x/app.py", "line": 10, "function": "main", "stop": True,
+                           "after_write": True})  # fmt: skip
+    stopped = watches.annotate_stop({"reason": "breakpoint", "threadId": 1})
+    assert stopped["hitBreakpointIds"] == ["DB2", "DB3"], stopped
+    assert stopped["description"] == (
+        "data breakpoints DB2: config['host'] 'x' → 'a' (written at line 10); "
+        "DB3: config['port'] 1 → 2 (written at line 10)"
+    )
+    plain = {"reason": "breakpoint", "threadId": 1}
+    assert watches.annotate_stop(plain) is plain  # both were used by that stop
