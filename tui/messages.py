@@ -7,6 +7,7 @@ from typing import Any
 
 from textual.message import Message
 
+from pairdbg.backends.errors import DebugError
 from pairdbg.backends.events import ActionPerformed, Event
 from pairdbg.backends.models import VariableView
 from pairdbg.backends.queries import FrameData
@@ -88,3 +89,77 @@ class EvaluationDone(Message):
     text: str
     ok: bool
     hint: str | None = None
+
+
+@dataclass
+class StatusChanged(Message):
+    """What the header shows of the debugger view (the selected session, its phase) may have changed."""
+
+
+@dataclass
+class HeaderChanged(Message):
+    """A hub event only the app's header shows: agents connected, the agent mode."""
+
+    event: Event
+
+
+@dataclass
+class AgentLooked(Message):
+    """An agent's Focus changed (posted by the hub bridge for every actor but the person)."""
+
+    actor: str
+
+
+# ----- the RN app view ------------------------------------------------------------------------------------------------
+
+
+class RnChanged(Message):
+    """The RN service's resources changed. Queued ones coalesce, so a burst costs the view one re-read."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, RnChanged)
+
+
+@dataclass
+class RnEvents(Message):
+    """A page of one stream's events arrived (`mode`: initial, tail or older) for the timeline it was asked for."""
+
+    stream: str
+    generation: int
+    mode: str
+    data: dict[str, Any]
+
+
+@dataclass
+class RnState(Message):
+    stream: str
+    seq: int
+    value: Any
+    note: str | None
+
+
+@dataclass
+class RnDiff(Message):
+    stream: str
+    data: dict[str, Any]
+
+
+@dataclass
+class RnProblem(Message):
+    """An action failed (NOT_CONNECTED, SNAPSHOT_NOT_FOUND, …): a friendly line in the view, never a crash."""
+
+    action: str
+    error: DebugError
+    where: str = "note"
+
+
+# ----- the page view ------------------------------------------------------------------------------------------------
+
+
+@dataclass
+class PageActed(Message):
+    """An action the person started from the page view finished (reply is None when it failed)."""
+
+    action: str
+    reply: Any
+    ref: str | None = None

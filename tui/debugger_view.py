@@ -1,5 +1,8 @@
-"""What the app does with hub events and with the person's requests: pane refreshes (in message handlers, on the
-UI's own turn) and background work (workers that only read or call actions, then post a message with the result)."""
+"""DebuggerView: the debugger's panes (sessions, call stack, breakpoints, source, variables, watches, console,
+activity) and what they do. Hub events and the person's requests become pane refreshes in message handlers, on the
+UI's own turn, and background work in workers that only read or call actions, then post a message with the result.
+The centre shows the source and variables, or instead the RN app view or a web page's view (a ContentSwitcher);
+the left column and the console and activity stay."""
 
 from __future__ import annotations
 
@@ -12,8 +15,11 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.widget import Widget
+from textual.widgets import ContentSwitcher
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
@@ -23,45 +29,47 @@ from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
 from pairdbg.backends.notes import Note, NoteAdded
 from pairdbg.backends.session import Session
-from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
-from pairdbg.mcp_bridge.agents import AgentsChanged
 
+from .agent_marks import AgentMarks
 from .commands import LinePrompt
+from .console import ConsoleInput
+from .exception_filters import ExceptionFiltersPane
 from .messages import (
     ActionDone,
     ActionFailed,
     ActivityReady,
+    AgentLooked,
     ChildrenLoaded,
     EvaluationDone,
     FrameFailed,
     FrameLoaded,
     HubChanged,
     OutputReady,
-    PageChanged,
+    StatusChanged,
 )
+from .navigation import Navigator
+from .page_view import PageView, is_bridge
 from .panes import (
     ActivityLog,
     BreakpointsPane,
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StatusBar,
     activity_line,
     exception_text,
+    pane,
 )
-from .page_view import PageView
-from .rn_view import RnChanged, RnView
+from .rn_view import RnView
+from .rn_widgets import Timeline
 from .source_view import SourceView, gutter_marks
 from .stack import StackPane
 from .variables import VariablesTree, VarNode
-from .exception_filters import ExceptionFiltersPane
 from .watches import WATCH_ACTIONS, WatchesPane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
     from pairdbg.backends.hub import Hub
 
-    from .agent_marks import AgentMarks
     from .bridge import HubBridge
 
 log = logging.getLogger(__name__)
@@ -79,11 +87,12 @@ def after_teardown_ignored(handler: Handler) -> Handler:
     and still raises."""
 
     @functools.wraps(handler)
-    def guarded(self: App, *args: Any, **kwargs: Any) -> Any:
+    def guarded(self: Widget, *args: Any, **kwargs: Any) -> Any:
         try:
             return handler(self, *args, **kwargs)
         except NoMatches:
-            if self._exit or self._closing or self._closed or not self.screen_stack:
+            app = self.app
+            if app._exit or app._closing or app._closed or not app.screen_stack:
                 log.debug("%s dropped during teardown", handler.__name__)
                 return None
             raise
@@ -91,38 +100,66 @@ def after_teardown_ignored(handler: Handler) -> Handler:
     return guarded  # type: ignore[return-value]
 
 
-class Controller(App[None]):
-    """The behaviour of PairDbgApp (which adds layout, keys and lifecycle). A Textual App subclass rather than a
-    mixin, because `@on` handlers are only collected from classes built by Textual's metaclass."""
+class DebuggerView(Vertical):
+    """The debugger's panes and their behaviour; the app around it keeps the keys, the header and the hub bridge."""
 
-    hub: Hub
-    registry: Registry
-    http: Any
-    bridge: HubBridge
-    agent_marks: AgentMarks
-    agents_connected: int = 0  # from AgentsChanged
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, hub: Hub, registry: Registry, bridge: HubBridge, rn_service: Any | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.hub = hub
+        self.registry = registry
+        self.bridge = bridge
+        self.rn_service = rn_service
+        self.navigator = Navigator(self)
+        self.agent_marks = AgentMarks(self)
+        self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
         self._keys_phase: Phase | None = None  # the phase the footer's keys were chosen for
         self.library_frames_shown = False  # l in the call stack lists the frames justMyCode hides
 
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="upper"):
+            with Vertical(id="left"):
+                yield pane(SessionsPane(id="sessions"), "Sessions")
+                yield pane(StackPane(id="stack"), "Call stack")
+                yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
+            with Vertical(id="center"):
+                yield ExceptionBanner(id="exception")
+                with ContentSwitcher(id="views", initial="top"):
+                    with Horizontal(id="top"):
+                        yield pane(SourceView(id="source"), "Source")
+                        with Vertical(id="values"):
+                            yield pane(VariablesTree(id="variables"), "Variables")
+                            yield pane(WatchesPane(id="watches"), "Watches")
+                    if self.rn_service is not None:
+                        yield RnView(self.rn_service, self.registry, id="rn")
+                    yield PageView(self.hub, self.registry, id="page")
+        with Horizontal(id="bottom"):
+            yield pane(ConsolePane(id="console"), "Console")
+            yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+
+    def on_mount(self) -> None:
+        self.refresh_sessions()
+        self.refresh_breakpoints()
+        self.show_session_state()
+
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
     @property
-    def focus(self) -> Focus:
+    def person(self) -> Focus:
         return self.hub.focus.of(HUMAN)
 
     @property
     def session_id(self) -> str | None:
-        return self.focus.session_id
+        return self.person.session_id
 
     @property
     def frame(self) -> str:
-        return self.focus.frame
+        return self.person.frame
 
     @property
     def session(self) -> Session | None:
@@ -151,18 +188,15 @@ class Controller(App[None]):
             self.refresh_bindings()
 
     def refresh_watches(self) -> None:
-        for pane in self.query(WatchesPane):
-            pane.refresh_values()
+        for watches in self.query(WatchesPane):
+            watches.refresh_values()
 
     def select_session(self, session_id: str | None) -> None:
-        self.focus.select(session_id)
+        self.person.select(session_id)
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
         self.sync_page_view()
-
-    def sync_page_view(self) -> None:
-        """Layout hook (PairDbgApp): the page view replaces source and variables for a debug-bridge session."""
 
     def show_session_state(self) -> None:
         """Bring stack, source and variables in line with the selected session's phase."""
@@ -240,13 +274,13 @@ class Controller(App[None]):
             if event.report is not None:  # any session's: the console names the session when there are several
                 self.announce_exception(event.session_id, event.report)
             if self.session_id is None:
-                self.focus.select(event.session_id)
+                self.person.select(event.session_id)
             if event.session_id == self.session_id:
                 report = event.report
                 if report is not None:
-                    self.focus.stopped(report)
+                    self.person.stopped(report)
                 else:
-                    self.focus.look(frame=TOP_FRAME, frame_place=None, variable=None)
+                    self.person.look(frame=TOP_FRAME, frame_place=None, variable=None)
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
                     source = self.query_one(SourceView)
@@ -255,19 +289,16 @@ class Controller(App[None]):
                     self.look_at_source()
                 self.show_session_state()
             self.refresh_sessions()
+            self.navigator.warm()  # the finder lists the program's project before the person's first ctrl+o
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
         elif isinstance(event, NoteAdded) and event.note is not None:
-            variables = self.theme_variables
+            variables = self.app.theme_variables
             styles = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
             self.query_one(ActivityLog).add(note_line(event.note, *styles))
-        elif isinstance(event, AgentsChanged):
-            self.agents_connected = len(event.names)
-        elif isinstance(event, AgentModeChanged):
-            self.notify(f"agents: {event.mode} ({MODE_SAYS[AgentMode(event.mode)]})", title="Agent mode", timeout=4)
         if event.session_id == self.session_id:
             self.sync_page_view()  # e.g. the page disconnected: its header says so
-        self.refresh_status()
+        self.post_message(StatusChanged())
 
     @on(OutputReady)
     @after_teardown_ignored
@@ -285,7 +316,7 @@ class Controller(App[None]):
     @on(ActivityReady)
     @after_teardown_ignored
     def handle_activity(self, message: ActivityReady) -> None:
-        variables = self.theme_variables
+        variables = self.app.theme_variables
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
@@ -296,19 +327,15 @@ class Controller(App[None]):
             if event.action in ("set_pause_on_exceptions", "set_exception_filters"):
                 self.refresh_breakpoints()
 
-    @on(RnChanged)
+    @on(AgentLooked)
     @after_teardown_ignored
-    def handle_rn_changed(self) -> None:
-        self.bridge.rn_seen()
-        for view in self.query(RnView):
-            view.update_from_service()
+    def handle_agent_looked(self, message: AgentLooked) -> None:
+        self.agent_marks.agent_looked(message.actor)
 
-    @on(PageChanged)
     @after_teardown_ignored
-    def handle_page_changed(self, message: PageChanged) -> None:
-        for view in self.query(PageView):
-            if view.session_id in message.pages:
-                view.update_from_page()
+    def show_agent_marks(self) -> None:
+        """A mark dims or goes (agent_marks' timer); dropped while the app quits."""
+        self.agent_marks.show()
 
     @after_teardown_ignored
     def _show_if_still_running(self) -> None:
@@ -317,14 +344,9 @@ class Controller(App[None]):
             self.refresh_sessions()
             self.show_session_state()
             self.sync_page_view()
-            self.refresh_status()
+            self.post_message(StatusChanged())
 
     # ----- pane refreshes ---------------------------------------------------------------------------------------
-
-    def refresh_status(self) -> None:
-        url = getattr(self.http, "url", None) if self.http is not None else None
-        for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
-            bar.show(self.session, url, self.agents_connected, self.hub.policy.mode.value)
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)
@@ -373,7 +395,7 @@ class Controller(App[None]):
         self._frames_shown = (data.session_id, data.stop_number)
         chosen = next((f for f in data.frames if f.handle == data.frame), None) or stack.frame_view(data.frame)
         place = FramePlace(chosen.function, chosen.file, chosen.line) if chosen is not None else None
-        self.focus.look(frame=data.frame, frame_place=place)
+        self.person.look(frame=data.frame, frame_place=place)
         if chosen is not None:
             source = self.query_one(SourceView)
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
@@ -416,7 +438,7 @@ class Controller(App[None]):
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
             thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
             # the place follows when it loads
-            self.focus.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
+            self.person.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
             self.load_frame(session, handle)
 
     @on(StackPane.LibraryToggled)
@@ -430,7 +452,7 @@ class Controller(App[None]):
         frame = self.frame
         if not message.shown and any(mark in frame.removeprefix("@f") for mark in "+-"):  # @f0+1, @f0-2
             frame = TOP_FRAME
-            self.focus.look(frame=frame, frame_place=None, variable=None)
+            self.person.look(frame=frame, frame_place=None, variable=None)
         self.load_frame(session, frame)
 
     @on(StackPane.TaskChosen)
@@ -449,7 +471,7 @@ class Controller(App[None]):
 
     def look_at_source(self) -> None:
         source = self.query_one(SourceView)
-        self.focus.look(file=source.path, line=source.cursor_line if source.path else None)
+        self.person.look(file=source.path, line=source.cursor_line if source.path else None)
 
     @on(VariablesTree.NodeHighlighted, "#variables")  # not the RN view's or the page's trees
     def handle_variable_highlighted(self, event: VariablesTree.NodeHighlighted) -> None:
@@ -457,10 +479,10 @@ class Controller(App[None]):
         view = data.view if isinstance(data, VarNode) else None
         session = self.session
         if view is None or session is None:
-            self.focus.look(variable=None)  # a scope, a bucket or a message
+            self.person.look(variable=None)  # a scope, a bucket or a message
             return
         stop = session.stop_number if session.phase == Phase.PAUSED else None
-        self.focus.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
+        self.person.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
 
     @on(StackPane.OptionSelected, "#stack")
     def handle_frame_chosen(self, event: StackPane.OptionSelected) -> None:
@@ -469,7 +491,7 @@ class Controller(App[None]):
         handle = event.option.id
         if handle and session is not None and session.phase == Phase.PAUSED:
             thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
-            self.focus.look(frame=handle, thread_id=thread)
+            self.person.look(frame=handle, thread_id=thread)
             self.load_frame(session, handle)
 
     @on(SessionsPane.OptionSelected, "#sessions")
@@ -592,7 +614,7 @@ class Controller(App[None]):
 
             title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
             hint = "stop only when this is true; empty removes it"
-            self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
+            self.app.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
     @on(ExceptionFiltersPane.FiltersChosen)
     def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
@@ -619,6 +641,133 @@ class Controller(App[None]):
                 return
         self.perform("set_breakpoint", self.session_args(file=source.path, line=line))
 
+    # ----- the person's keys (the app binds them) ------------------------------------------------------------
+
+    def control(self, name: str) -> None:
+        self.perform(name, self.session_args())
+
+    def unready_key(self, name: str) -> None:
+        """A control key the footer does not show now. With no program, or an ended one, it says so in a person's
+        words and what to do; otherwise the action runs and its answer says why it cannot (NOT_PAUSED, …)."""
+        session = self.session
+        if session is None:
+            text, title = "No program is being debugged. Start one with ctrl+p → Start debugging.", "pairdbg"
+        elif session.phase.ended:
+            how = f" (exit code {session.exit_code})" if session.exit_code is not None else ""
+            text, title = f"The program has ended{how}. Restart it with ctrl+shift+F5.", session.id
+        else:
+            self.perform(name, self.session_args())
+            return
+        self.notify(text, title=title, severity="warning", timeout=6)
+
+    def stop_session(self) -> None:
+        """Shift+F5, as in VS Code: end the program and close its session."""
+        if self.session is not None:
+            self.perform("close_debug_session", self.session_args(terminate=True))
+
+    def restart_session(self) -> None:
+        """Ctrl+Shift+F5: the same program again, with its breakpoints and watches (restart_debugging)."""
+        if self.session is not None:
+            self.notify(f"restarting {self.session.name}…", title=self.session.id, timeout=3)
+            self.perform("restart_debugging", self.session_args())
+
+    def on_source_view_gutter_clicked(self, message: SourceView.GutterClicked) -> None:
+        self.toggle_breakpoint(message.line)
+
+    def toggle_side(self) -> None:
+        """F2 on a narrow screen: the left column and the variables take turns."""
+        screen = self.screen
+        screen.toggle_class("-side")
+        if screen.has_class("-side"):
+            self.query_one(StackPane).focus()
+        elif screen.focused is None or not screen.focused.display:
+            self.query_one(SourceView).focus()
+
+    def reveal_secrets(self) -> None:
+        """Show or mask, for the selected session, the values agents get redacted."""
+        sid = self.session_id
+        if sid is None:
+            return
+        self.revealed ^= {sid}
+        self.query_one(VariablesTree).set_reveal(sid in self.revealed)
+        self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
+
+    # ----- the centre: source and variables, the RN app or a web page ------------------------------------------
+
+    @property
+    def views(self) -> ContentSwitcher:
+        return self.query_one("#views", ContentSwitcher)
+
+    def show_view(self, name: str) -> None:
+        """`top` (source and variables), `rn` or `page`. The RN app view takes the left column's room too."""
+        self.views.current = name
+        self.set_class(name == "rn", "-rn")
+
+    def toggle_rn(self) -> None:
+        """Switch between the debugger's panes and the React Native app view (same console and activity)."""
+        views = list(self.query(RnView))
+        if not views:
+            self.notify("no React Native service in this run", title="React Native", severity="warning")
+            return
+        view = views[0]
+        self.screen.remove_class("-side")
+        if self.views.current != "rn":
+            self.show_view("rn")
+            view.update_from_service()
+            view.query_one(Timeline).focus()
+            return
+        self.show_view("top")
+        self.sync_page_view()  # back to the page view if a debug-bridge session is selected
+        if self.views.current == "page":
+            self.query_one(PageView).focus_tree()
+        else:
+            self.query_one(SourceView).focus()
+
+    def sync_page_view(self) -> None:
+        """While a debug-bridge session is selected its page view replaces source and variables (unless the person
+        switched it off for that session with ctrl+b, or the RN view is up)."""
+        if self.views.current == "rn":
+            return
+        view = self.query_one(PageView)
+        show = is_bridge(self.session) and self.page_off != self.session_id
+        if (self.views.current == "page") != show:
+            focused = self.screen.focused
+            focus_was_inside = focused is not None and view in focused.ancestors_with_self
+            self.show_view("page" if show else "top")
+            if show and (focused is None or isinstance(focused, SourceView | VariablesTree)):
+                view.focus_tree()
+            elif not show and focus_was_inside:
+                self.query_one(SourceView).focus()
+        view.show_session(self.session_id if show else None)
+
+    def toggle_page(self) -> None:
+        """Switch between the page view of a debug-bridge session and the debugger's panes."""
+        view = self.query_one(PageView)
+        if self.views.current == "page":
+            self.page_off = self.session_id
+            self.sync_page_view()
+            return
+        session = self.session
+        if not is_bridge(session):
+            pages = [s for s in self.hub.sessions.values() if is_bridge(s)]
+            live = [s for s in pages if not s.phase.ended]
+            session = (live or pages or [None])[-1]
+        if session is None:
+            self.notify(
+                "no web page is connected to the debug-bridge (get_bridge_info shows how to connect one)",
+                title="Page",
+                severity="warning",
+            )
+            return
+        if self.views.current == "rn":
+            self.show_view("top")
+        self.page_off = None
+        if session.id != self.session_id:
+            self.select_session(session.id)
+        else:
+            self.sync_page_view()
+        view.focus_tree()
+
     # ----- console --------------------------------------------------------------------------------------------
 
     @work(group="evaluate")
@@ -640,6 +789,32 @@ class Controller(App[None]):
         if data.get("handle"):
             text += f"  {data['handle']}"
         self.post_message(EvaluationDone(expression, text, True))
+
+    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
+        lines = event.text.split("\n")
+        console = self.query_one(ConsolePane)
+        for n, line in enumerate(lines):
+            console.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
+        expression = event.text if len(lines) > 1 else event.text.strip()
+        if expression == ":note" or expression.startswith(":note "):
+            self.post_note(expression[len(":note") :].strip())
+            return
+        self.person.look(expression=expression)
+        self.evaluate(expression)
+
+    def post_note(self, text: str) -> None:
+        """`:note TEXT` in the console: a note for the agents on the line under the source cursor (else the
+        session); they read it in debug://notes and in their next stop report."""
+        if not text:
+            self.query_one(ConsolePane).add("usage: :note TEXT  (on the source cursor's line)", "dim")
+            return
+        source = self.query_one(SourceView)
+        on = f"{source.path}:{source.cursor_line}" if source.path else None
+        self.perform("post_note", self.session_args(text=text, on=on))
+
+    def say(self, text: str | Text, style: str = "") -> None:
+        """A line of pairdbg's own in the console (where agents connect, where pages connect)."""
+        self.query_one(ConsolePane).add(text, style)
 
     @on(EvaluationDone)
     @after_teardown_ignored
