@@ -31,6 +31,7 @@ from ..base import (
 from .backend import DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
+from ..models import DataChange
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
@@ -317,7 +318,7 @@ class DebugpyChildren(DapBackend):
         if event == DATA_CHANGE:
             line = self.data_watches.on_change(body)
             if self.listener is not None:
-                self.listener.on_output("changes", line)
+                self.listener.on_output("changes", line, DataChange.of(body))
             return
         if event == "stopped":
             body = self.data_watches.annotate_stop(body)

@@ -31,7 +31,9 @@ from ..base import (
     StepKind,
     StopInfo,
 )
+from ..dap.datawatch import change_line
 from ..errors import DebugError, ErrorCode
+from ..models import DataChange
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
 from .datawatch import BINDING, DataWatches, is_helper_url
@@ -443,9 +445,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         elif method == "Debugger.breakpointResolved":
             self._on_resolved(params.get("breakpointId"), params.get("location") or {})
         elif method == "Runtime.bindingCalled" and params.get("name") == BINDING:
-            line = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
-            if line is not None and self.listener is not None:
-                self.listener.on_output("changes", line)
+            change = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
+            if change is not None and self.listener is not None:
+                self.listener.on_output("changes", change_line(change), DataChange.of(change))
         elif method in ("Runtime.consoleAPICalled", "Console.messageAdded", "Runtime.exceptionThrown"):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):

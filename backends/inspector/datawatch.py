@@ -13,7 +13,6 @@ from typing import Any
 
 from ..base import DataBreakpointSpec, DataWatch
 from ..errors import DebugError, ErrorCode
-from ..dap.datawatch import change_line
 
 HELPER = Path(__file__).with_name("datawatch.js")
 #: The sourceURL of the helper and of the conditions it runs: blackboxed, and their frames hidden.
@@ -266,8 +265,8 @@ class DataWatches:
 
     # ----- events from the helper ----------------------------------------------------------------------------------
 
-    def on_change(self, payload: str, locate: Callable[[str, int, int], tuple[str, int]]) -> str | None:
-        """A change-log line for one binding call; a stopping change is kept for the pause that follows it.
+    def on_change(self, payload: str, locate: Callable[[str, int, int], tuple[str, int]]) -> dict[str, Any] | None:
+        """One binding call's change, its place resolved; a stopping change is kept for the pause that follows it.
         `locate` turns the engine's (file, line, column) into the source's (a source-mapped file's original)."""
         try:
             body = json.loads(payload)
@@ -282,7 +281,7 @@ class DataWatches:
         body["file"], body["line"] = file, line
         if body.get("stop"):
             self._pending_stop = body
-        return change_line(body)
+        return body
 
     def take_stop(self) -> dict[str, Any] | None:
         change, self._pending_stop = self._pending_stop, None
