@@ -21,6 +21,7 @@ from pairdbg.backends.session import Session
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
 from .bridge import HubBridge
+from .changes import LogTabs
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .debugger_view import DebuggerView
@@ -77,6 +78,7 @@ class PairDbgApp(App[None]):
         Binding("f5", "unready_key('continue_execution')", show=False, priority=True),
         Binding("f6", "unready_key('pause_execution')", show=False, priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
+        Binding("f4", "toggle_changes", "Changes", show=False, priority=True),
         Binding("f1", "keys", "Keys", priority=True),
         Binding("tab", "app.focus_next", "Pane", priority=True),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
@@ -99,6 +101,7 @@ class PairDbgApp(App[None]):
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
         "shift+F5 stop (ends the program) · ctrl+shift+F5 restart (same program, breakpoints, watches)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame; :note TEXT for agents)\n"
+        "F4 console ⇄ change log: each write a log-only data breakpoint saw (or click the pane's title)\n"
         "Console: enter runs · shift+enter or ctrl+j new line (a line ending in : or \\ continues; an empty\n"
         "  line ends a block) · up/down history (kept across runs) · tab completes from the debugger\n"
         "Watches: a add · e/enter edit · d remove (◆ an agent's) · Variables: e/enter set · y copy · v whole value\n"
@@ -261,8 +264,11 @@ class PairDbgApp(App[None]):
     def action_toggle_page(self) -> None:
         self.debugger.toggle_page()
 
+    def action_toggle_changes(self) -> None:
+        self.debugger.query_one(LogTabs).toggle()
+
     def action_focus_console(self) -> None:
-        self.query_one(ConsoleInput).focus()
+        self.debugger.query_one(LogTabs).show("console")
 
     def action_agent_mode(self) -> None:
         """Cycle what agents may do; the registry enforces it and the header shows it."""

@@ -31,6 +31,7 @@ from pairdbg.backends.notes import Note, NoteAdded
 from pairdbg.backends.session import Session
 
 from .agent_marks import AgentMarks
+from .changes import LogTabs
 from .commands import LinePrompt
 from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
@@ -139,7 +140,7 @@ class DebuggerView(Vertical):
                         yield RnView(self.rn_service, self.registry, id="rn")
                     yield PageView(self.hub, self.registry, id="page")
         with Horizontal(id="bottom"):
-            yield pane(ConsolePane(id="console"), "Console")
+            yield pane(LogTabs(id="logs", initial="console"), "Console")
             yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
 
     def on_mount(self) -> None:
@@ -308,10 +309,13 @@ class DebuggerView(Vertical):
         if dropped:
             console.add(f"… {dropped} output lines dropped (the program printed faster than the screen)", "dim")
         many = len(self.hub.sessions) > 1
+        changes = [(sid, entry.change, entry.text) for sid, entry in items if entry.category == "changes"]
         with console.batch():
             for session_id, entry in items:
-                if entry.category != "telemetry":
+                if entry.category not in ("telemetry", "changes"):  # the change log has its own tab
                     console.output(session_id, entry.category, entry.text, many)
+        if changes:
+            self.query_one(LogTabs).add_changes(changes, many)
 
     @on(ActivityReady)
     @after_teardown_ignored

@@ -13,19 +13,26 @@ from pairdbg.backends.models import VariableView
 from pairdbg.backends.queries import FrameData
 
 
+class Addressed(Message):
+    """A message posted to the one widget that handles it (by the hub bridge, or by a widget's own worker): it does
+    not bubble on to the widget's parents, which have no use for it."""
+
+    bubble = False
+
+
 @dataclass
-class HubChanged(Message):
+class HubChanged(Addressed):
     """A hub event (not output, not activity) that may change what the panes show."""
 
     event: Event
 
 
-class OutputReady(Message):
+class OutputReady(Addressed):
     """Program output is waiting in the bridge's buffer. Posted once per burst, so floods cost one repaint."""
 
 
 @dataclass
-class PageChanged(Message):
+class PageChanged(Addressed):
     """Debug-bridge pages' mirrors changed (tree, state or DOM). Queued ones coalesce into one that names them all."""
 
     pages: set[str] = field(default_factory=set)  # Hub session ids
@@ -38,7 +45,7 @@ class PageChanged(Message):
 
 
 @dataclass
-class ActivityReady(Message):
+class ActivityReady(Addressed):
     event: ActionPerformed
 
 
@@ -53,19 +60,19 @@ class ActionFailed(Message):
 
 
 @dataclass
-class ActionDone(Message):
+class ActionDone(Addressed):
     action: str
     text: str
     data: dict[str, Any]
 
 
 @dataclass
-class FrameLoaded(Message):
+class FrameLoaded(Addressed):
     data: FrameData
 
 
 @dataclass
-class FrameFailed(Message):
+class FrameFailed(Addressed):
     """A stop's frames could not be read; the panes say so instead of keeping an older note."""
 
     session_id: str
@@ -74,7 +81,7 @@ class FrameFailed(Message):
 
 
 @dataclass
-class ChildrenLoaded(Message):
+class ChildrenLoaded(Addressed):
     """Children of one variables-tree node arrived (for the stop they were asked at)."""
 
     node_id: int
@@ -84,7 +91,7 @@ class ChildrenLoaded(Message):
 
 
 @dataclass
-class EvaluationDone(Message):
+class EvaluationDone(Addressed):
     expression: str
     text: str
     ok: bool
@@ -97,14 +104,14 @@ class StatusChanged(Message):
 
 
 @dataclass
-class HeaderChanged(Message):
+class HeaderChanged(Addressed):
     """A hub event only the app's header shows: agents connected, the agent mode."""
 
     event: Event
 
 
 @dataclass
-class AgentLooked(Message):
+class AgentLooked(Addressed):
     """An agent's Focus changed (posted by the hub bridge for every actor but the person)."""
 
     actor: str
@@ -113,7 +120,7 @@ class AgentLooked(Message):
 # ----- the RN app view ------------------------------------------------------------------------------------------------
 
 
-class RnChanged(Message):
+class RnChanged(Addressed):
     """The RN service's resources changed. Queued ones coalesce, so a burst costs the view one re-read."""
 
     def can_replace(self, message: Message) -> bool:
@@ -121,7 +128,7 @@ class RnChanged(Message):
 
 
 @dataclass
-class RnEvents(Message):
+class RnEvents(Addressed):
     """A page of one stream's events arrived (`mode`: initial, tail or older) for the timeline it was asked for."""
 
     stream: str
@@ -131,7 +138,7 @@ class RnEvents(Message):
 
 
 @dataclass
-class RnState(Message):
+class RnState(Addressed):
     stream: str
     seq: int
     value: Any
@@ -139,13 +146,13 @@ class RnState(Message):
 
 
 @dataclass
-class RnDiff(Message):
+class RnDiff(Addressed):
     stream: str
     data: dict[str, Any]
 
 
 @dataclass
-class RnProblem(Message):
+class RnProblem(Addressed):
     """An action failed (NOT_CONNECTED, SNAPSHOT_NOT_FOUND, …): a friendly line in the view, never a crash."""
 
     action: str
@@ -157,7 +164,7 @@ class RnProblem(Message):
 
 
 @dataclass
-class PageActed(Message):
+class PageActed(Addressed):
     """An action the person started from the page view finished (reply is None when it failed)."""
 
     action: str
