@@ -259,10 +259,10 @@ class PairDbgApp(App[None]):
         self.debugger.reveal_secrets()
 
     def action_toggle_rn(self) -> None:
-        self.debugger.toggle_rn()
+        self.debugger.centre.toggle_rn()
 
     def action_toggle_page(self) -> None:
-        self.debugger.toggle_page()
+        self.debugger.centre.toggle_page()
 
     def action_toggle_changes(self) -> None:
         self.debugger.query_one(LogTabs).toggle()

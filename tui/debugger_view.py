@@ -1,8 +1,7 @@
 """DebuggerView: the debugger's panes (sessions, call stack, breakpoints, source, variables, watches, console,
 activity) and what they do. Hub events and the person's requests become pane refreshes in message handlers, on the
 UI's own turn, and background work in workers that only read or call actions, then post a message with the result.
-The centre shows the source and variables, or instead the RN app view or a web page's view (a ContentSwitcher);
-the left column and the console and activity stay."""
+The centre (centre.py) shows the source and variables, or instead the RN app view or a web page's view."""
 
 from __future__ import annotations
 
@@ -19,7 +18,6 @@ from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
 from textual.widget import Widget
-from textual.widgets import ContentSwitcher
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
@@ -31,6 +29,7 @@ from pairdbg.backends.notes import Note, NoteAdded
 from pairdbg.backends.session import Session
 
 from .agent_marks import AgentMarks
+from .centre import Centre
 from .changes import LogTabs
 from .commands import LinePrompt
 from .console import ConsoleInput
@@ -49,7 +48,7 @@ from .messages import (
     StatusChanged,
 )
 from .navigation import Navigator
-from .page_view import PageView, is_bridge
+from .page_view import PageView
 from .panes import (
     ActivityLog,
     BreakpointsPane,
@@ -61,7 +60,6 @@ from .panes import (
     pane,
 )
 from .rn_view import RnView
-from .rn_widgets import Timeline
 from .source_view import SourceView, gutter_marks
 from .stack import StackPane
 from .variables import VariablesTree, VarNode
@@ -114,7 +112,6 @@ class DebuggerView(Vertical):
         self.rn_service = rn_service
         self.navigator = Navigator(self)
         self.agent_marks = AgentMarks(self)
-        self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
@@ -130,7 +127,7 @@ class DebuggerView(Vertical):
                 yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
             with Vertical(id="center"):
                 yield ExceptionBanner(id="exception")
-                with ContentSwitcher(id="views", initial="top"):
+                with Centre(self, id="views"):
                     with Horizontal(id="top"):
                         yield pane(SourceView(id="source"), "Source")
                         with Vertical(id="values"):
@@ -699,78 +696,11 @@ class DebuggerView(Vertical):
     # ----- the centre: source and variables, the RN app or a web page ------------------------------------------
 
     @property
-    def views(self) -> ContentSwitcher:
-        return self.query_one("#views", ContentSwitcher)
-
-    def show_view(self, name: str) -> None:
-        """`top` (source and variables), `rn` or `page`. The RN app view takes the left column's room too."""
-        self.views.current = name
-        self.set_class(name == "rn", "-rn")
-
-    def toggle_rn(self) -> None:
-        """Switch between the debugger's panes and the React Native app view (same console and activity)."""
-        views = list(self.query(RnView))
-        if not views:
-            self.notify("no React Native service in this run", title="React Native", severity="warning")
-            return
-        view = views[0]
-        self.screen.remove_class("-side")
-        if self.views.current != "rn":
-            self.show_view("rn")
-            view.update_from_service()
-            view.query_one(Timeline).focus()
-            return
-        self.show_view("top")
-        self.sync_page_view()  # back to the page view if a debug-bridge session is selected
-        if self.views.current == "page":
-            self.query_one(PageView).focus_tree()
-        else:
-            self.query_one(SourceView).focus()
+    def centre(self) -> Centre:
+        return self.query_one(Centre)
 
     def sync_page_view(self) -> None:
-        """While a debug-bridge session is selected its page view replaces source and variables (unless the person
-        switched it off for that session with ctrl+b, or the RN view is up)."""
-        if self.views.current == "rn":
-            return
-        view = self.query_one(PageView)
-        show = is_bridge(self.session) and self.page_off != self.session_id
-        if (self.views.current == "page") != show:
-            focused = self.screen.focused
-            focus_was_inside = focused is not None and view in focused.ancestors_with_self
-            self.show_view("page" if show else "top")
-            if show and (focused is None or isinstance(focused, SourceView | VariablesTree)):
-                view.focus_tree()
-            elif not show and focus_was_inside:
-                self.query_one(SourceView).focus()
-        view.show_session(self.session_id if show else None)
-
-    def toggle_page(self) -> None:
-        """Switch between the page view of a debug-bridge session and the debugger's panes."""
-        view = self.query_one(PageView)
-        if self.views.current == "page":
-            self.page_off = self.session_id
-            self.sync_page_view()
-            return
-        session = self.session
-        if not is_bridge(session):
-            pages = [s for s in self.hub.sessions.values() if is_bridge(s)]
-            live = [s for s in pages if not s.phase.ended]
-            session = (live or pages or [None])[-1]
-        if session is None:
-            self.notify(
-                "no web page is connected to the debug-bridge (get_bridge_info shows how to connect one)",
-                title="Page",
-                severity="warning",
-            )
-            return
-        if self.views.current == "rn":
-            self.show_view("top")
-        self.page_off = None
-        if session.id != self.session_id:
-            self.select_session(session.id)
-        else:
-            self.sync_page_view()
-        view.focus_tree()
+        self.centre.sync_page_view()
 
     # ----- console --------------------------------------------------------------------------------------------
 
