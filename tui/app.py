@@ -1,4 +1,5 @@
-"""PairDbgApp: composes the panes, binds the keys people know, and starts/stops the embedded MCP endpoint."""
+"""PairDbgApp: the shell around the debugger view (debugger_view.py): the keys people know, the header, the palette,
+themes, the hub bridge, and the embedded MCP endpoint's start and stop."""
 
 from __future__ import annotations
 
