@@ -5,7 +5,6 @@ The centre (centre.py) shows the source and variables, or instead the RN app vie
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import time
@@ -21,7 +20,7 @@ from textual.widget import Widget
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
-from pairdbg.backends.errors import DebugError, ErrorCode, program_exception
+from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
@@ -32,7 +31,6 @@ from .agent_marks import AgentMarks
 from .centre import Centre
 from .changes import LogTabs
 from .commands import LinePrompt
-from .console import ConsoleInput
 from .exception_filters import ExceptionFiltersPane
 from .messages import (
     ActionDone,
@@ -40,7 +38,6 @@ from .messages import (
     ActivityReady,
     AgentLooked,
     ChildrenLoaded,
-    EvaluationDone,
     FrameFailed,
     FrameLoaded,
     HubChanged,
@@ -702,45 +699,13 @@ class DebuggerView(Vertical):
     def sync_page_view(self) -> None:
         self.centre.sync_page_view()
 
-    # ----- console --------------------------------------------------------------------------------------------
-
-    @work(group="evaluate")
-    async def evaluate(self, expression: str) -> None:
-        session = self.session
-        # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
-        running = session is not None and session.phase == Phase.RUNNING
-        globally = running and queries.can_evaluate_globally(session)
-        args = self.session_args(expression=expression, frame=None if globally else self.frame)
-        try:
-            reply = await self.registry.run("evaluate_expression", args, HUMAN)
-        except DebugError as exc:
-            raised = program_exception(exc)  # the program's own exception: said as the program said it
-            text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
-            self.post_message(EvaluationDone(expression, text, False, hint))
-            return
-        data = reply.data
-        text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")
-        if data.get("handle"):
-            text += f"  {data['handle']}"
-        self.post_message(EvaluationDone(expression, text, True))
-
-    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
-        lines = event.text.split("\n")
-        console = self.query_one(ConsolePane)
-        for n, line in enumerate(lines):
-            console.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
-        expression = event.text if len(lines) > 1 else event.text.strip()
-        if expression == ":note" or expression.startswith(":note "):
-            self.post_note(expression[len(":note") :].strip())
-            return
-        self.person.look(expression=expression)
-        self.evaluate(expression)
+    # ----- console (ConsolePane evaluates; these are its lines of pairdbg's own and its notes) -----------------
 
     def post_note(self, text: str) -> None:
         """`:note TEXT` in the console: a note for the agents on the line under the source cursor (else the
         session); they read it in debug://notes and in their next stop report."""
         if not text:
-            self.query_one(ConsolePane).add("usage: :note TEXT  (on the source cursor's line)", "dim")
+            self.say("usage: :note TEXT  (on the source cursor's line)", "dim")
             return
         source = self.query_one(SourceView)
         on = f"{source.path}:{source.cursor_line}" if source.path else None
@@ -749,19 +714,6 @@ class DebuggerView(Vertical):
     def say(self, text: str | Text, style: str = "") -> None:
         """A line of pairdbg's own in the console (where agents connect, where pages connect)."""
         self.query_one(ConsolePane).add(text, style)
-
-    @on(EvaluationDone)
-    @after_teardown_ignored
-    def handle_evaluation_done(self, message: EvaluationDone) -> None:
-        console = self.query_one(ConsolePane)
-        if message.ok:
-            console.add(Text.assemble(("= ", "bold"), message.text))
-        else:
-            console.add(f"✗ {message.text}", "bold red")
-            if message.hint:
-                console.add(f"  next: {message.hint}", "red")
-            with contextlib.suppress(Exception):
-                self.notify(message.text, title="evaluate", severity="error", timeout=4)
 
 
 def note_line(note: Note, agent_style: str, human_style: str) -> Text:
