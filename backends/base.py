@@ -13,10 +13,13 @@ from __future__ import annotations
 from abc import ABC, abstractmethod
 from collections.abc import Iterable
 from dataclasses import dataclass, field, fields, replace
-from typing import Literal, Protocol
+from typing import TYPE_CHECKING, Literal, Protocol
 
 from .errors import DebugError, ErrorCode
 from .process import Leftovers
+
+if TYPE_CHECKING:
+    from .models import DataChange
 
 ExceptionMode = Literal["none", "uncaught", "all"]
 StepKind = Literal["over", "into", "out"]
@@ -172,7 +175,8 @@ class BackendListener(Protocol):
 
     def on_stopped(self, info: StopInfo) -> None: ...
     def on_continued(self, thread_id: int | None, all_threads: bool) -> None: ...
-    def on_output(self, category: str, text: str) -> None: ...
+    # `change`: a "changes" entry's fields (a log-only data breakpoint's write), for front ends that list them.
+    def on_output(self, category: str, text: str, change: DataChange | None = None) -> None: ...
     def on_exited(self, exit_code: int | None) -> None: ...
     def on_terminated(self) -> None: ...
     def on_lost(self, message: str) -> None: ...  # gone for good: the session ends as disconnected

@@ -51,11 +51,14 @@ class ResourceChanged(Event):
     """An MCP resource a service owns has new content (e.g. debug://redux/state)."""
 
     uri: str = ""
+    service: str = ""  # whose resource ("rn", "bridge"): front ends route by it, not by the URI's shape
 
 
 @dataclass(frozen=True)
 class ResourceListChanged(Event):
     """A service's list of resources changed (e.g. a new storage instance appeared)."""
+
+    service: str = ""
 
 
 @dataclass(frozen=True)

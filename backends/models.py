@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Literal
+from typing import Any, Literal
 
 from pydantic import BaseModel, Field
 
@@ -97,10 +97,47 @@ class WatchView(BaseModel):
     added_by: str = Field("human", description="who added it: human or agent:<name>")
 
 
+class DataChange(BaseModel):
+    """One write a log-only data breakpoint recorded: the change log's entry, field by field (its `text` is what
+    get_output's "changes" category and debug://sessions/{id}/changes say)."""
+
+    at: float = 0.0  # seconds since the epoch, as the program's clock said
+    breakpoint_id: str = ""
+    expression: str = ""
+    old: str = ""
+    new: str = ""
+    file: str | None = None
+    line: int | None = None
+    function: str | None = None
+    thread: str | None = None
+    stopped: bool = False
+    note: str | None = None
+
+    @classmethod
+    def of(cls, body: dict[str, Any]) -> DataChange:
+        """From a data-breakpoint helper's change event (the Python helper's, the in-page helper's, an adapter's)."""
+        thread, line = body.get("thread"), body.get("line")
+        return cls(
+            at=float(body.get("time") or 0),
+            breakpoint_id=str(body.get("id")),
+            expression=str(body.get("expression")),
+            old=str(body.get("old")),
+            new=str(body.get("new")),
+            file=str(body["file"]) if body.get("file") is not None else None,
+            line=line if isinstance(line, int) else None,
+            function=str(body["function"]) if body.get("function") is not None else None,
+            thread=str(thread) if thread is not None else None,
+            stopped=bool(body.get("stop")),
+            note=str(body["note"]) if body.get("note") else None,
+        )
+
+
 class OutputEntry(BaseModel):
     seq: int
     category: str
     text: str
+    #: A "changes" entry's fields, for a front end that lists them in columns; not part of get_output's reply.
+    change: DataChange | None = Field(None, exclude=True)
 
 
 class FailedTest(BaseModel):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections import deque
 
-from .models import OutputEntry
+from .models import DataChange, OutputEntry
 
 
 class OutputRing:
@@ -40,14 +40,14 @@ class OutputRing:
         """The seq the next entry will get; `since=cursor` returns only what comes after now."""
         return self._next_seq
 
-    def append(self, category: str, text: str) -> OutputEntry:
+    def append(self, category: str, text: str, change: DataChange | None = None) -> OutputEntry:
         size = _size(text)
         if size > self.max_bytes:  # one chunk larger than the whole budget keeps its end, the newest output
             keep = max(0, self.max_bytes // 4 - 64)
             note = f"[… {len(text) - keep} characters cut: output beyond the session's buffer]\n"
             text = note + (text[-keep:] if keep else "")
             size = _size(text)
-        entry = OutputEntry(seq=self._next_seq, category=category, text=text)
+        entry = OutputEntry(seq=self._next_seq, category=category, text=text, change=change)
         self._next_seq += 1
         self._entries.append(entry)
         self.size += size

@@ -29,7 +29,7 @@ from .errors import DebugError, ErrorCode, not_paused
 from .events import EventBus, OutputAppended, PhaseChanged, Stopped
 from .handles import Handles
 from .limits import Limits
-from .models import ExecOutcome, Location, Phase, SessionSummary, StopReport, VariableView, WatchView
+from .models import DataChange, ExecOutcome, Location, Phase, SessionSummary, StopReport, VariableView, WatchView
 from .output import OutputRing
 from .source import is_url, resolve_path
 from .stops import StopRecorder, StopSnapshot
@@ -243,8 +243,8 @@ class Session:
         if self.phase == Phase.PAUSED:
             self._set_phase(Phase.RUNNING)
 
-    def on_output(self, category: str, text: str) -> None:
-        entry = self.output.append(category, text)
+    def on_output(self, category: str, text: str, change: DataChange | None = None) -> None:
+        entry = self.output.append(category, text, change)
         self.bus.publish(OutputAppended(self.id, entry=entry))
 
     def on_exited(self, exit_code: int | None) -> None:

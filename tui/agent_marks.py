@@ -10,7 +10,6 @@ import time
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from textual.message import Message
 from textual.timer import Timer
 
 from pairdbg.backends import queries
@@ -23,19 +22,11 @@ from .stack import StackPane
 from .variables import VariablesTree
 
 if TYPE_CHECKING:
-    from .app import PairDbgApp
+    from .debugger_view import DebuggerView
 
 FRESH_S = 20.0  # seconds a mark stays bright
 FADE_S = 60.0  # seconds until it goes
 GLYPH = "◆"
-
-
-class AgentLooked(Message):
-    """An agent's Focus changed (posted by the hub bridge for every actor but the person)."""
-
-    def __init__(self, actor: str) -> None:
-        super().__init__()
-        self.actor = actor
 
 
 @dataclass(frozen=True)
@@ -53,8 +44,8 @@ def agent_name(actor: str) -> str:
 class AgentMarks:
     """Keeps the panes' agent marks in step with the core: on each agent's look, and when a mark fades."""
 
-    def __init__(self, app: PairDbgApp) -> None:
-        self.app = app
+    def __init__(self, view: DebuggerView) -> None:
+        self.view = view
         self.follow = False
         self._fade_timer: Timer | None = None
 
@@ -62,21 +53,21 @@ class AgentMarks:
 
     def toggle_follow(self) -> None:
         self.follow = not self.follow
-        self.app.notify(
+        self.view.notify(
             "your panes follow the agent that looks last" if self.follow else "your panes stay where you put them",
             title="Follow agent " + ("on" if self.follow else "off"),
             timeout=3,
         )
         if self.follow:
-            latest = self.app.hub.focus.agents()
+            latest = self.view.hub.focus.agents()
             if latest:
                 self.follow_focus(latest[0][1])
 
     def hand_over(self) -> None:
         """Put the person's selection in the agents' view (get_focus, debug://focus/human)."""
-        session = self.app.session
+        session = self.view.session
         stop = session.stop_number if session is not None and session.phase == Phase.PAUSED else None
-        handed = self.app.hub.focus.hand_over(stop)
+        handed = self.view.hub.focus.hand_over(stop)
         parts = [handed.session_id or "no session"]
         if handed.frame_place is not None:
             parts.append(f"{handed.frame} {handed.frame_place.function}")
@@ -84,27 +75,27 @@ class AgentMarks:
             parts.append(where(handed.file, handed.line))
         if handed.variable is not None:
             parts.append(handed.variable.name)
-        self.app.notify(" · ".join(parts), title="Handed to the agents (get_focus)", timeout=4)
+        self.view.notify(" · ".join(parts), title="Handed to the agents (get_focus)", timeout=4)
 
     # ----- what the core says ----------------------------------------------------------------------------------
 
     def agent_looked(self, actor: str) -> None:
         self.show()
         if self.follow:
-            focus = dict(self.app.hub.focus.agents()).get(actor)
+            focus = dict(self.view.hub.focus.agents()).get(actor)
             if focus is not None:
                 self.follow_focus(focus)
 
     def show(self) -> None:
         """Hand each pane the marks that apply to what it shows now; wake again when the next mark dims or goes."""
         now = time.time()
-        session = self.app.session
+        session = self.view.session
         stop = session.stop_number if session is not None and session.phase == Phase.PAUSED else None
         lines: dict[tuple[str, int], AgentMark] = {}
         frames: dict[str, AgentMark] = {}
         variables: dict[str, AgentMark] = {}
         next_change: float | None = None
-        for actor, focus in self.app.hub.focus.agents():
+        for actor, focus in self.view.hub.focus.agents():
             age = now - focus.changed_at
             if age >= FADE_S:
                 continue
@@ -119,21 +110,21 @@ class AgentMarks:
                 if focus.variable is not None and focus.variable.key:
                     variables.setdefault(focus.variable.key, mark)
         # Marks are decoration: a pane that is not mounted (the app composing or quitting) is skipped.
-        for source in self.app.query("#source").results(SourceView):
+        for source in self.view.query("#source").results(SourceView):
             source.set_agent_marks(lines)
-        for stack in self.app.query("#stack").results(StackPane):
+        for stack in self.view.query("#stack").results(StackPane):
             stack.set_agent_marks(frames)
-        for tree in self.app.query("#variables").results(VariablesTree):
+        for tree in self.view.query("#variables").results(VariablesTree):
             tree.set_agent_marks(self._tree_marks(tree, variables) if session is not None and variables else {})
         if self._fade_timer is not None:
             self._fade_timer.stop()
             self._fade_timer = None
         if next_change is not None:
-            self._fade_timer = self.app.set_timer(max(next_change, 0.05), self.app.show_agent_marks)
+            self._fade_timer = self.view.set_timer(max(next_change, 0.05), self.view.show_agent_marks)
 
     def _tree_marks(self, tree: VariablesTree, by_key: dict[str, AgentMark]) -> dict[str, AgentMark]:
         """The person's tree has its own handles for the values an agent read: match them by variable key."""
-        session = self.app.session
+        session = self.view.session
         found: dict[str, AgentMark] = {}
         stack = list(tree.root.children)
         while stack:
@@ -150,19 +141,19 @@ class AgentMarks:
     def follow_focus(self, focus: Focus) -> None:
         """Move the person's panes to where an agent looks: its session, its frame of the current stop (the
         source and variables follow the frame), else the file and line it read."""
-        app = self.app
-        if focus.session_id and focus.session_id != app.session_id and focus.session_id in app.hub.sessions:
-            app.select_session(focus.session_id)
+        view = self.view
+        if focus.session_id and focus.session_id != view.session_id and focus.session_id in view.hub.sessions:
+            view.select_session(focus.session_id)
             return  # the session's frames load; the next look follows further
-        session = app.session
-        stack = app.query_one(StackPane)
+        session = view.session
+        stack = view.query_one(StackPane)
         paused = session is not None and session.phase == Phase.PAUSED
-        if paused and focus.read_at_stop == session.stop_number and focus.frame != app.frame:  # type: ignore[union-attr]
+        if paused and focus.read_at_stop == session.stop_number and focus.frame != view.frame:  # type: ignore[union-attr]
             index = stack.index_of(focus.frame)
             if index is not None:
                 stack.highlighted = index  # the controller loads the frame, as for the person's own choice
                 return
         if focus.file and focus.line:
-            source = app.query_one(SourceView)
+            source = view.query_one(SourceView)
             if (source.path, source.cursor_line) != (focus.file, focus.line):
                 source.open_file(focus.file, focus.line)

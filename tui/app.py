@@ -1,4 +1,5 @@
-"""PairDbgApp: composes the panes, binds the keys people know, and starts/stops the embedded MCP endpoint."""
+"""PairDbgApp: the shell around the debugger view (debugger_view.py): the keys people know, the header, the palette,
+themes, the hub bridge, and the embedded MCP endpoint's start and stop."""
 
 from __future__ import annotations
 
@@ -7,46 +8,41 @@ from pathlib import Path
 from typing import Any
 
 from textual import events, on
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.binding import Binding
-from textual.containers import Horizontal, Vertical
 from textual.theme import Theme
 
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.actions.registry import Action
-from pairdbg.backends.events import Stopped
 from pairdbg.backends.hub import Hub
-from pairdbg.backends.policy import AgentMode
+from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
 from pairdbg.backends.samples import DEMO
+from pairdbg.backends.session import Session
+from pairdbg.mcp_bridge.agents import AgentsChanged
 
-from .agent_marks import AgentLooked, AgentMarks
 from .bridge import HubBridge
+from .changes import LogTabs
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
+from .debugger_view import DebuggerView
 from .endpoint import DeferredEndpoint
-from .exception_filters import ExceptionFiltersPane
 from .footer import FittingFooter
 from .keys import KeysScreen, keys_text
-from .controller import Controller, after_teardown_ignored
-from .messages import HubChanged
-from .navigation import Navigator
-from .page_view import PageView, is_bridge
-from .panes import (
-    ActivityLog,
-    BreakpointsPane,
-    ConsolePane,
-    ExceptionBanner,
-    SessionsPane,
-    StatusBar,
-    pane,
+from .messages import (
+    ActivityReady,
+    AgentLooked,
+    HeaderChanged,
+    HubChanged,
+    OutputReady,
+    PageChanged,
+    RnChanged,
+    StatusChanged,
 )
+from .page_view import PageView
+from .panes import StatusBar
 from .rn_view import RnCommands, RnView, find_rn_service
-from .rn_widgets import Timeline
 from .source_view import SourceView
-from .stack import StackPane
-from .variables import VariablesTree
-from .watches import WatchesPane
 
 log = logging.getLogger(__name__)
 
@@ -54,10 +50,13 @@ NARROW = 100  # columns below which the side panes take turns
 SHORT = 20  # rows below which the console and activity give their rows to the source
 
 
-class PairDbgApp(Controller):
+class PairDbgApp(App[None]):
+    """The shell around the debugger view: app-wide keys, the header, the palette, themes, the hub bridge and the
+    embedded MCP endpoint's start and stop."""
+
     TITLE = "pairdbg"
     CSS_PATH = Path(__file__).with_name("app.tcss")
-    COMMANDS = Controller.COMMANDS | {ActionCommands, RnCommands}
+    COMMANDS = App.COMMANDS | {ActionCommands, RnCommands}
     # Footer order: the keys people press most first, so a narrow footer still shows them.
     BINDINGS = [
         Binding("f10", "control('step_over')", "Over", priority=True),
@@ -81,6 +80,7 @@ class PairDbgApp(Controller):
         Binding("f5", "unready_key('continue_execution')", show=False, priority=True),
         Binding("f6", "unready_key('pause_execution')", show=False, priority=True),
         Binding("ctrl+e", "focus_console", "Console"),
+        Binding("f4", "toggle_changes", "Changes", show=False, priority=True),
         Binding("f1", "keys", "Keys", priority=True),
         Binding("tab", "app.focus_next", "Pane", priority=True),
         Binding("shift+tab", "app.focus_previous", "Previous pane", show=False, priority=True),
@@ -103,6 +103,7 @@ class PairDbgApp(Controller):
         "F2 on a narrow terminal: switch the side panes (sessions, call stack, breakpoints ⇄ variables)\n"
         "shift+F5 stop (ends the program) · ctrl+shift+F5 restart (same program, breakpoints, watches)\n"
         "tab / shift+tab move between panes · ctrl+e console (evaluate in the selected frame; :note TEXT for agents)\n"
+        "F4 console ⇄ change log: each write a log-only data breakpoint saw (or click the pane's title)\n"
         "Console: enter runs · shift+enter or ctrl+j new line (a line ending in : or \\ continues; an empty\n"
         "  line ends a block) · up/down history (kept across runs) · tab completes from the debugger\n"
         "Watches: a add · e/enter edit · d remove (◆ an agent's) · Variables: e/enter set · y copy · v whole value\n"
@@ -124,11 +125,9 @@ class PairDbgApp(Controller):
         self.http = http
         self.endpoint = DeferredEndpoint(http, self.endpoint_failed)
         self.launch = launch
-        self.bridge = HubBridge(hub, self)
-        self.navigator = Navigator(self)
-        self.agent_marks = AgentMarks(self)
+        self.bridge = HubBridge(hub)
         self.rn_service = find_rn_service(hub)
-        self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
+        self.agents_connected = 0  # from AgentsChanged
         for spec in themes.load_themes().values():
             self.register_theme(spec.theme)
         self.theme = themes.check_name(theme, list(self.available_themes)) if theme else themes.DEFAULT_DARK
@@ -138,43 +137,50 @@ class PairDbgApp(Controller):
 
     def compose(self) -> ComposeResult:
         yield StatusBar(id="status")
-        with Vertical(id="main"):
-            with Horizontal(id="upper"):
-                with Vertical(id="left"):
-                    yield pane(SessionsPane(id="sessions"), "Sessions")
-                    yield pane(StackPane(id="stack"), "Call stack")
-                    yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
-                    yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
-                with Vertical(id="center"):
-                    yield ExceptionBanner(id="exception")
-                    with Horizontal(id="top"):
-                        yield pane(SourceView(id="source"), "Source")
-                        with Vertical(id="values"):
-                            yield pane(VariablesTree(id="variables"), "Variables")
-                            yield pane(WatchesPane(id="watches"), "Watches")
-                    if self.rn_service is not None:
-                        yield RnView(self.rn_service, self.registry, id="rn")
-                    yield PageView(self.hub, self.registry, id="page")
-            with Horizontal(id="bottom"):
-                yield pane(ConsolePane(id="console"), "Console")
-                yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+        yield DebuggerView(self.hub, self.registry, self.bridge, self.rn_service, id="main")
         yield FittingFooter()
+
+    @property
+    def debugger(self) -> DebuggerView:
+        return self.query_one(DebuggerView)
+
+    # The person's selection, as the debugger view keeps it (the palette, the header and tests read it here).
+
+    @property
+    def session_id(self) -> str | None:
+        return self.debugger.session_id
+
+    @property
+    def frame(self) -> str:
+        return self.debugger.frame
+
+    @property
+    def session(self) -> Session | None:
+        return self.debugger.session
 
     # ----- lifecycle --------------------------------------------------------------------------------------------
 
     async def on_mount(self) -> None:
-        self.bridge.attach()
+        debugger = self.debugger
+        routes = {
+            HubChanged: debugger,
+            OutputReady: debugger,
+            ActivityReady: debugger,
+            AgentLooked: debugger,
+            HeaderChanged: self,
+            PageChanged: debugger.query_one(PageView),
+        }
+        for rn in debugger.query(RnView):
+            routes[RnChanged] = rn
+        self.bridge.attach(routes)
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._on_theme_changed(self.current_theme)
         self.query_one(SourceView).focus()
-        self.refresh_sessions()
-        self.refresh_breakpoints()
-        self.show_session_state()
         if self.launch:
             # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action. Started
             # before the MCP endpoint: the program's start is the longer wait, and neither needs the other.
             args = dict(self.launch)
-            self.perform(args.pop("action", "start_debugging"), args)
+            debugger.perform(args.pop("action", "start_debugging"), args)
         if self.http is not None:
             # Its port already listens, so its address is shown now; it starts serving once the first frame is up.
             self.show_connection()
@@ -189,62 +195,99 @@ class PairDbgApp(Controller):
     def endpoint_failed(self, exc: Exception) -> None:
         """The MCP endpoint did not start: the debugger stays useful without it."""
         self.notify(f"MCP endpoint did not start: {exc}", title="MCP", severity="error", timeout=10)
-        self.query_one(ConsolePane).add(f"✗ MCP endpoint did not start: {exc}", "bold red")
+        self.debugger.say(f"✗ MCP endpoint did not start: {exc}", "bold red")
         self.http = None
         self.refresh_status()
 
-    # ----- key actions ------------------------------------------------------------------------------------------
+    # ----- the header -------------------------------------------------------------------------------------------
+
+    @on(StatusChanged)
+    def refresh_status(self) -> None:
+        url = getattr(self.http, "url", None) if self.http is not None else None
+        session = self.debugger.session if self.query(DebuggerView) else None
+        for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
+            bar.show(session, url, self.agents_connected, self.hub.policy.mode.value)
+
+    @on(HeaderChanged)
+    def handle_header_changed(self, message: HeaderChanged) -> None:
+        event = message.event
+        if isinstance(event, AgentsChanged):
+            self.agents_connected = len(event.names)
+        elif isinstance(event, AgentModeChanged):
+            self.notify(f"agents: {event.mode} ({MODE_SAYS[AgentMode(event.mode)]})", title="Agent mode", timeout=4)
+        self.refresh_status()
+
+    # ----- key actions: the debugger view does them -------------------------------------------------------------
 
     def action_control(self, name: str) -> None:
-        self.perform(name, self.session_args())
+        self.debugger.control(name)
 
     def action_unready_key(self, name: str) -> None:
-        """A control key the footer does not show now. With no program, or an ended one, it says so in a person's
-        words and what to do; otherwise the action runs and its answer says why it cannot (NOT_PAUSED, …)."""
-        session = self.session
-        if session is None:
-            text, title = "No program is being debugged. Start one with ctrl+p → Start debugging.", "pairdbg"
-        elif session.phase.ended:
-            how = f" (exit code {session.exit_code})" if session.exit_code is not None else ""
-            text, title = f"The program has ended{how}. Restart it with ctrl+shift+F5.", session.id
-        else:
-            self.perform(name, self.session_args())
-            return
-        self.notify(text, title=title, severity="warning", timeout=6)
+        self.debugger.unready_key(name)
 
     def action_stop_session(self) -> None:
-        """Shift+F5, as in VS Code: end the program and close its session."""
-        if self.session is not None:
-            self.perform("close_debug_session", self.session_args(terminate=True))
+        self.debugger.stop_session()
 
     def action_restart_session(self) -> None:
-        """Ctrl+Shift+F5: the same program again, with its breakpoints and watches (restart_debugging)."""
-        if self.session is not None:
-            self.notify(f"restarting {self.session.name}…", title=self.session.id, timeout=3)
-            self.perform("restart_debugging", self.session_args())
+        self.debugger.restart_session()
 
     def action_toggle_breakpoint(self) -> None:
-        self.toggle_breakpoint()
+        self.debugger.toggle_breakpoint()
 
     def action_finder(self, query: str) -> None:
-        self.navigator.open_finder(query)
+        self.debugger.navigator.open_finder(query)
 
     def action_breakpoint_form(self) -> None:
-        self.navigator.breakpoint_form()
+        self.debugger.navigator.breakpoint_form()
 
     def action_run_to_cursor(self) -> None:
-        self.navigator.run_to_cursor()
+        self.debugger.navigator.run_to_cursor()
 
     def action_goto_cursor(self) -> None:
-        self.navigator.goto_cursor()
+        self.debugger.navigator.goto_cursor()
 
-    def on_source_view_gutter_clicked(self, message: SourceView.GutterClicked) -> None:
-        self.toggle_breakpoint(message.line)
+    def action_toggle_side(self) -> None:
+        self.debugger.toggle_side()
 
-    @on(HubChanged)
-    def warm_finder(self, message: HubChanged) -> None:
-        if isinstance(message.event, Stopped):
-            self.navigator.warm()
+    def action_follow_agent(self) -> None:
+        self.debugger.agent_marks.toggle_follow()
+
+    def action_hand_focus(self) -> None:
+        self.debugger.agent_marks.hand_over()
+
+    def action_reveal_secrets(self) -> None:
+        self.debugger.reveal_secrets()
+
+    def action_toggle_rn(self) -> None:
+        self.debugger.centre.toggle_rn()
+
+    def action_toggle_page(self) -> None:
+        self.debugger.centre.toggle_page()
+
+    def action_toggle_changes(self) -> None:
+        self.debugger.query_one(LogTabs).toggle()
+
+    def action_focus_console(self) -> None:
+        self.debugger.query_one(LogTabs).show("console")
+
+    def action_agent_mode(self) -> None:
+        """Cycle what agents may do; the registry enforces it and the header shows it."""
+        modes = list(AgentMode)
+        current = self.hub.policy.mode
+        self.debugger.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
+
+    def action_keys(self) -> None:
+        if not isinstance(self.screen, KeysScreen):
+            self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
+
+    def check_action(self, action: str, parameters: tuple) -> bool | None:
+        if action == "toggle_side":  # only a narrow layout has side panes that take turns
+            return self.screen.has_class("-narrow")
+        if action == "focus_next" and isinstance(self.focused, ConsoleInput) and self.focused.wants_tab():
+            return False  # tab completes the name before the console's cursor
+        if action in ("control", "stop_session", "restart_session", "unready_key"):
+            return self.debugger.key_shown(action, parameters)
+        return super().check_action(action, parameters)
 
     def on_resize(self, event: events.Resize) -> None:
         """Below NARROW columns the side panes take turns (F2) so the source keeps a readable width."""
@@ -256,154 +299,6 @@ class PairDbgApp(Controller):
         for footer in self.query(FittingFooter):
             footer.compact = narrow
             footer.show_command_palette = not narrow  # ctrl+p still works; F1 lists it
-
-    def check_action(self, action: str, parameters: tuple) -> bool | None:
-        if action == "toggle_side":  # only a narrow layout has side panes that take turns
-            return self.screen.has_class("-narrow")
-        if action == "focus_next" and isinstance(self.focused, ConsoleInput) and self.focused.wants_tab():
-            return False  # tab completes the name before the console's cursor
-        if action in ("control", "stop_session", "restart_session", "unready_key"):
-            return self.key_shown(action, parameters)
-        return super().check_action(action, parameters)
-
-    def action_toggle_side(self) -> None:
-        self.screen.toggle_class("-side")
-        if self.screen.has_class("-side"):
-            self.query_one(StackPane).focus()
-        elif self.focused is None or not self.focused.display:
-            self.query_one(SourceView).focus()
-
-    def action_agent_mode(self) -> None:
-        """Cycle what agents may do; the registry enforces it and the header shows it."""
-        modes = list(AgentMode)
-        current = self.hub.policy.mode
-        self.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
-
-    def action_follow_agent(self) -> None:
-        self.agent_marks.toggle_follow()
-
-    def action_hand_focus(self) -> None:
-        self.agent_marks.hand_over()
-
-    @on(AgentLooked)
-    @after_teardown_ignored
-    def handle_agent_looked(self, message: AgentLooked) -> None:
-        self.agent_marks.agent_looked(message.actor)
-
-    @after_teardown_ignored
-    def show_agent_marks(self) -> None:
-        """A mark dims or goes (agent_marks' timer); dropped while the app quits."""
-        self.agent_marks.show()
-
-    def action_reveal_secrets(self) -> None:
-        """Show or mask, for the selected session, the values agents get redacted."""
-        sid = self.session_id
-        if sid is None:
-            return
-        self.revealed ^= {sid}
-        self.query_one(VariablesTree).set_reveal(sid in self.revealed)
-        self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
-
-    def action_keys(self) -> None:
-        if not isinstance(self.screen, KeysScreen):
-            self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
-
-    def action_focus_console(self) -> None:
-        self.query_one(ConsoleInput).focus()
-
-    def action_toggle_rn(self) -> None:
-        """Switch between the debugger's panes and the React Native app view (same console and activity)."""
-        views = list(self.query(RnView))
-        if not views:
-            self.notify("no React Native service in this run", title="React Native", severity="warning")
-            return
-        view = views[0]
-        showing = not view.display
-        view.display = showing
-        self.screen.set_class(showing, "-rn")
-        self.screen.remove_class("-side")
-        self.query_one("#top").display = not showing
-        self.query_one(PageView).display = False
-        if showing:
-            view.update_from_service()
-            view.query_one(Timeline).focus()
-        else:
-            self.sync_page_view()  # back to the page view if a debug-bridge session is selected
-            page = self.query_one(PageView)
-            if page.display:
-                page.focus_tree()
-            else:
-                self.query_one(SourceView).focus()
-
-    def sync_page_view(self) -> None:
-        """While a debug-bridge session is selected its page view replaces source and variables (unless the person
-        switched it off for that session with ctrl+b, or the RN view is up)."""
-        if any(v.display for v in self.query(RnView)):
-            return
-        view = self.query_one(PageView)
-        session = self.session
-        show = is_bridge(session) and self.page_off != self.session_id
-        if view.display != show:
-            focus_was_inside = self.focused is not None and view in self.focused.ancestors_with_self
-            view.display = show
-            self.query_one("#top").display = not show
-            if show and (self.focused is None or isinstance(self.focused, SourceView | VariablesTree)):
-                view.focus_tree()
-            elif not show and focus_was_inside:
-                self.query_one(SourceView).focus()
-        view.show_session(self.session_id if show else None)
-
-    def action_toggle_page(self) -> None:
-        """Switch between the page view of a debug-bridge session and the debugger's panes."""
-        view = self.query_one(PageView)
-        if view.display:
-            self.page_off = self.session_id
-            self.sync_page_view()
-            return
-        session = self.session
-        if not is_bridge(session):
-            pages = [s for s in self.hub.sessions.values() if is_bridge(s)]
-            live = [s for s in pages if not s.phase.ended]
-            session = (live or pages or [None])[-1]
-        if session is None:
-            self.notify(
-                "no web page is connected to the debug-bridge (get_bridge_info shows how to connect one)",
-                title="Page",
-                severity="warning",
-            )
-            return
-        for rn in self.query(RnView):
-            if rn.display:
-                rn.display = False
-                self.screen.remove_class("-rn")
-        self.page_off = None
-        if session.id != self.session_id:
-            self.select_session(session.id)
-        else:
-            self.sync_page_view()
-        view.focus_tree()
-
-    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
-        lines = event.text.split("\n")
-        console = self.query_one(ConsolePane)
-        for n, line in enumerate(lines):
-            console.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
-        expression = event.text if len(lines) > 1 else event.text.strip()
-        if expression == ":note" or expression.startswith(":note "):
-            self.post_note(expression[len(":note") :].strip())
-            return
-        self.focus.look(expression=expression)
-        self.evaluate(expression)
-
-    def post_note(self, text: str) -> None:
-        """`:note TEXT` in the console: a note for the agents on the line under the source cursor (else the
-        session); they read it in debug://notes and in their next stop report."""
-        if not text:
-            self.query_one(ConsolePane).add("usage: :note TEXT  (on the source cursor's line)", "dim")
-            return
-        source = self.query_one(SourceView)
-        on = f"{source.path}:{source.cursor_line}" if source.path else None
-        self.perform("post_note", self.session_args(text=text, on=on))
 
     # ----- themes -----------------------------------------------------------------------------------------------
 
@@ -435,7 +330,7 @@ class PairDbgApp(Controller):
         def run(args: dict[str, Any]) -> None:
             if wants_session:
                 args.setdefault("session_id", self.session_id or "")
-            self.perform(action.name, args)
+            self.debugger.perform(action.name, args)
 
         def ask(index: int, args: dict[str, Any]) -> None:
             if index == len(asks):
@@ -467,17 +362,17 @@ class PairDbgApp(Controller):
         ask(0, {})
 
     def start_demo(self) -> None:
-        self.perform("start_debugging", {"program": DEMO, "stop_on_entry": True})
+        self.debugger.perform("start_debugging", {"program": DEMO, "stop_on_entry": True})
 
     def show_connection(self) -> None:
-        console = self.query_one(ConsolePane)
+        say = self.debugger.say
         if self.http is None:
-            console.add("MCP over HTTP is off in this run (pairdbg --mcp serves agents over stdio).", "dim")
+            say("MCP over HTTP is off in this run (pairdbg --mcp serves agents over stdio).", "dim")
             return
-        console.add(f"MCP endpoint: {self.http.url}", "bold")
+        say(f"MCP endpoint: {self.http.url}", "bold")
         token = getattr(self.http, "token", None)
         if token:
-            console.add(f"  header  Authorization: Bearer {token}")
+            say(f"  header  Authorization: Bearer {token}")
 
     def show_bridge(self) -> None:
         """Where web pages connect (the debug-bridge service), if it listens in this run."""
@@ -487,6 +382,6 @@ class PairDbgApp(Controller):
         if service is None or service.server.port is None:
             return
         info = service.info()
-        console = self.query_one(ConsolePane)
-        console.add(f"Web pages: import {info['sdk_url']}", "bold")
-        console.add(f'  createDebugBridge({{token: "{info["token"]}"}}).connect()  (get_bridge_info has the snippet)')
+        say = self.debugger.say
+        say(f"Web pages: import {info['sdk_url']}", "bold")
+        say(f'  createDebugBridge({{token: "{info["token"]}"}}).connect()  (get_bridge_info has the snippet)')

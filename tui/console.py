@@ -26,7 +26,7 @@ from pairdbg.backends.base import Completion
 from pairdbg.backends.errors import DebugError
 
 if TYPE_CHECKING:
-    from .controller import Controller
+    from .debugger_view import DebuggerView
 
 log = logging.getLogger(__name__)
 HISTORY_ENTRIES = 500  # kept in the file; older ones are dropped
@@ -163,8 +163,8 @@ class ConsoleInput(TextArea):
         self.completion_note = ""  # the last thing Tab said (for tests and screen readers)
 
     @property
-    def debugger(self) -> Controller:
-        return self.app  # type: ignore[return-value]
+    def debugger(self) -> DebuggerView:
+        return self.query_ancestor("DebuggerView")  # type: ignore[return-value]
 
     # ----- running and new lines --------------------------------------------------------------------------------
 

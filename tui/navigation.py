@@ -15,17 +15,17 @@ from .messages import ActionFailed
 from .source_view import SourceView
 
 if TYPE_CHECKING:
-    from .controller import Controller
+    from .debugger_view import DebuggerView
     from .finder import FinderSources, Jump
 
 HUMAN = "human"
 
 
 class Navigator:
-    """Runs the navigation keys for the app (which binds them); keeps only the last project listing."""
+    """Runs the navigation keys for the debugger view (the app binds them); keeps only the last project listing."""
 
-    def __init__(self, app: Controller) -> None:
-        self.app = app
+    def __init__(self, view: DebuggerView) -> None:
+        self.view = view
         self._listings: dict[str, Listing] = {}  # the last listing of each project: the finder shows it at once
         self._warming: set[str] = set()
 
@@ -35,7 +35,7 @@ class Navigator:
 
     def warm(self) -> None:
         """List the selected session's project in the background once, so the first ctrl+o shows results at once."""
-        session = self.app.session
+        session = self.view.session
         root = queries.project_folder(session) if session is not None else None
         if root is None or root in self._listings or root in self._warming:
             return
@@ -43,20 +43,20 @@ class Navigator:
 
         def list_now() -> None:
             listing = list_files(root)
-            self.app.call_from_thread(self._remember, listing)
+            self.view.app.call_from_thread(self._remember, listing)
 
-        self.app.run_worker(list_now, thread=True, group="finder-warm", exclusive=True)
+        self.view.run_worker(list_now, thread=True, group="finder-warm", exclusive=True)
 
     @property
     def source(self) -> SourceView:
-        return self.app.query_one(SourceView)
+        return self.view.query_one(SourceView)
 
     # ----- the finder -----------------------------------------------------------------------------------------
 
     def sources(self) -> FinderSources:
         from .finder import FinderSources  # the finder's code loads at its first use, not before the first paint
 
-        session = self.app.session
+        session = self.view.session
         source = self.source
         shown = source.path
 
@@ -94,18 +94,18 @@ class Navigator:
             source.open_file(jump.path, jump.line)
             if jump.search is not None:
                 source.set_search(jump.search)
-            self.app.refresh_breakpoints()  # the gutter of the file now shown
+            self.view.refresh_breakpoints()  # the gutter of the file now shown
             source.focus()
 
-        self.app.push_screen(Finder(self.sources(), query), jumped)
+        self.view.app.push_screen(Finder(self.sources(), query), jumped)
 
     # ----- breakpoints, run to cursor, set next statement ----------------------------------------------------
 
     def _where(self, action: str) -> tuple[Any, str, int] | None:
         """The selected session and the source cursor's file and line; a failure message when there is none."""
-        source, session = self.source, self.app.session
+        source, session = self.source, self.view.session
         if session is None or not source.path:
-            self.app.post_message(
+            self.view.post_message(
                 ActionFailed(
                     action,
                     str(ErrorCode.INVALID_PARAMETERS),
@@ -141,21 +141,21 @@ class Navigator:
             args: dict[str, Any] = {"session_id": session.id}
             if existing is not None:
                 args |= {"breakpoint_id": existing.id, **fields}  # "" clears a field
-                return await self.app.registry.run("update_breakpoint", args, HUMAN)
+                return await self.view.registry.run("update_breakpoint", args, HUMAN)
             args |= {"file": path, "line": line, **{k: v for k, v in fields.items() if v}}
-            return await self.app.registry.run("set_breakpoint", args, HUMAN)
+            return await self.view.registry.run("set_breakpoint", args, HUMAN)
 
         title = form_title(path, line, existing.id if existing else None)
-        self.app.push_screen(BreakpointForm(title, values, session.language, submit))
+        self.view.app.push_screen(BreakpointForm(title, values, session.language, submit))
 
     def run_to_cursor(self) -> None:
         where = self._where("run_to_line")
         if where is not None:
             session, path, line = where
-            self.app.perform("run_to_line", {"session_id": session.id, "file": path, "line": line})
+            self.view.perform("run_to_line", {"session_id": session.id, "file": path, "line": line})
 
     def goto_cursor(self) -> None:
         where = self._where("goto_line")
         if where is not None:
             session, path, line = where
-            self.app.perform("goto_line", {"session_id": session.id, "file": path, "line": line})
+            self.view.perform("goto_line", {"session_id": session.id, "file": path, "line": line})

@@ -1,18 +1,16 @@
-"""The "Page" view: a web app connected through the debug-bridge (a Hub session whose backend is the bridge's),
-shown instead of the source and variables while such a session is selected. A header (connection, URL, title,
-counts), the UI tree with a row per element, and the page's recent errors and app state beside it.
+"""The "Page" view: a web app connected through the debug-bridge (a Hub session whose backend is the bridge's), shown
+instead of the source and variables while such a session is selected. A header (connection, URL, title, counts), the
+UI tree with a row per element, and the page's recent errors and app state beside it.
 
-Data flow: the bridge turns the service's `bridge://` ResourceChanged events into `PageChanged` (queued ones
-coalesce); the view then re-reads the Page mirror on the UI's turn (no action calls, and the list is rebuilt only
+Data flow: the bridge turns the debug-bridge service's ResourceChanged events into `PageChanged` for this view (queued
+ones coalesce); the view then re-reads the Page mirror on the UI's turn (no action calls, and the list is rebuilt only
 when the tree's version changed). A slow tick refreshes the counts, which console floods change without a resource
-event. What the person does (enter clicks, t types, n navigates, f finds, r refreshes) runs through
-`registry.run(..., "human")` in workers, so it shows in the activity pane like the agent's actions; failures become
-notifications.
+event. What the person does (enter clicks, t types, n navigates, f finds, r refreshes) runs through `registry.run(...,
+"human")` in workers, so it shows in the activity pane like the agent's actions; failures become notifications.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from rich.text import Text
@@ -20,14 +18,13 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.message import Message
 from textual.widgets import OptionList, Static
 
 from pairdbg.backends import queries
 from pairdbg.backends.bridge import uitree
 from pairdbg.backends.errors import DebugError
 
-from .messages import ActionFailed
+from .messages import ActionFailed, PageActed, PageChanged
 from .page_widgets import TextPrompt, TreeRows, errors_text, first_handle, header, state_text, tree_rows
 from .panes import pane
 
@@ -42,15 +39,6 @@ TICK_S = 0.5
 
 
 is_bridge = queries.is_page
-
-
-@dataclass
-class PageActed(Message):
-    """An action the person started from the view finished (reply is None when it failed)."""
-
-    action: str
-    reply: Any
-    ref: str | None = None
 
 
 class PageView(Vertical):
@@ -127,6 +115,11 @@ class PageView(Vertical):
 
     def _tick(self) -> None:
         if self.display:
+            self.update_from_page()
+
+    @on(PageChanged)
+    def handle_page_changed(self, message: PageChanged) -> None:
+        if self.session_id in message.pages:
             self.update_from_page()
 
     def update_from_page(self) -> None:

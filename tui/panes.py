@@ -7,7 +7,10 @@ import os
 import time
 from collections.abc import Iterator
 
+from typing import TYPE_CHECKING
+
 from rich.text import Text
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
@@ -18,11 +21,18 @@ from textual.widgets.option_list import Option
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
+from pairdbg.backends.errors import DebugError, program_exception
 from pairdbg.backends.events import ActionPerformed
 from pairdbg.backends.models import BreakpointView, ExceptionInfo, Phase
 from pairdbg.backends.session import Session
 
 from .console import ConsoleInput
+from .messages import EvaluationDone
+
+if TYPE_CHECKING:
+    from .debugger_view import DebuggerView
+
+HUMAN = "human"
 
 
 def pane(widget, title: str):
@@ -261,7 +271,8 @@ class ActivityLog(RichLog):
 
 
 class ConsolePane(Vertical):
-    """Program output above, an expression prompt below that evaluates in the selected frame."""
+    """Program output above, an expression prompt below that evaluates in the selected frame (through the
+    registry, as the person: the activity shows it) or sends a `:note` to the agents."""
 
     DEFAULT_CSS = """
     ConsolePane { height: 1fr; }
@@ -299,6 +310,53 @@ class ConsolePane(Vertical):
             lines, self._pending = self._pending, None
             if lines:
                 self.query_one("#console-log", RichLog).write(Text("\n").join(lines))
+
+    @property
+    def debugger(self) -> DebuggerView:
+        return self.query_ancestor("DebuggerView")  # type: ignore[return-value]
+
+    def on_console_input_submitted(self, event: ConsoleInput.Submitted) -> None:
+        lines = event.text.split("\n")
+        for n, line in enumerate(lines):
+            self.add(f"{'>>>' if n == 0 else '...'} {line}", "bold")
+        expression = event.text if len(lines) > 1 else event.text.strip()
+        if expression == ":note" or expression.startswith(":note "):
+            self.debugger.post_note(expression[len(":note") :].strip())
+            return
+        self.debugger.person.look(expression=expression)
+        self.evaluate(expression)
+
+    @work(group="evaluate")
+    async def evaluate(self, expression: str) -> None:
+        debugger = self.debugger
+        session = debugger.session
+        # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
+        running = session is not None and session.phase == Phase.RUNNING
+        globally = running and queries.can_evaluate_globally(session)
+        args = debugger.session_args(expression=expression, frame=None if globally else debugger.frame)
+        try:
+            reply = await debugger.registry.run("evaluate_expression", args, HUMAN)
+        except DebugError as exc:
+            raised = program_exception(exc)  # the program's own exception: said as the program said it
+            text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
+            self.post_message(EvaluationDone(expression, text, False, hint))
+            return
+        data = reply.data
+        text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")
+        if data.get("handle"):
+            text += f"  {data['handle']}"
+        self.post_message(EvaluationDone(expression, text, True))
+
+    @on(EvaluationDone)
+    def handle_evaluation_done(self, message: EvaluationDone) -> None:
+        if message.ok:
+            self.add(Text.assemble(("= ", "bold"), message.text))
+            return
+        self.add(f"✗ {message.text}", "bold red")
+        if message.hint:
+            self.add(f"  next: {message.hint}", "red")
+        with contextlib.suppress(Exception):
+            self.notify(message.text, title="evaluate", severity="error", timeout=4)
 
     def output(self, session_id: str, category: str, text: str, many_sessions: bool) -> None:
         """Append program output. Adapters cut output anywhere, so an unfinished last line waits for the rest

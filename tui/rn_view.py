@@ -1,11 +1,11 @@
-"""The "RN app" view: what a connected React Native app sends to pairdbg's RN service — connection line, streams,
-an event timeline per stream, the state at a chosen seq and the diff between two seqs.
+"""The "RN app" view: what a connected React Native app sends to pairdbg's RN service — connection line, streams, an
+event timeline per stream, the state at a chosen seq and the diff between two seqs.
 
-Data flow: the bridge turns the service's ResourceChanged/ResourceListChanged into one `RnChanged` per burst; the
-view then reads the service's cheap summaries (status, stream_list) on the UI's turn and starts at most one tail
-worker. Workers only call actions and post messages; the @on handlers draw. What the person asks for (opening a
-stream, older pages, a state, a diff) runs through `registry.run(..., "human")` and so shows in the activity pane;
-the automatic tail of new events runs the same action unannounced, or it would drown the agent's lines.
+Data flow: the bridge turns the RN service's ResourceChanged/ResourceListChanged into `RnChanged` for this view (queued
+ones coalesce: one per burst); the view then reads the service's cheap summaries (status, stream_list) on the UI's turn
+and starts at most one tail worker. Workers only call actions and post messages; the @on handlers draw. What the person
+asks for (opening a stream, older pages, a state, a diff) runs through `registry.run(..., "human")` and so shows in the
+activity pane; the automatic tail of new events runs the same action unannounced, or it would drown the agent's lines.
 """
 
 from __future__ import annotations
@@ -16,13 +16,13 @@ from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.containers import Horizontal, Vertical
-from textual.message import Message
 from textual.widgets import OptionList, Static
 from textual.widgets.option_list import Option
 
 from pairdbg.backends.errors import DebugError
 
 from .commands import CommandList
+from .messages import RnChanged, RnDiff, RnEvents, RnProblem, RnState
 from .panes import pane
 from .rn_state import StateBuilder
 from .rn_tree import DiffPane, StateTree
@@ -39,36 +39,6 @@ def find_rn_service(hub: Any) -> Any | None:
     from pairdbg.backends.rn.service import RnService
 
     return hub.service(RnService)
-
-
-class RnChanged(Message):
-    """The RN service's resources changed (coalesced by the bridge: one per burst)."""
-
-
-class RnEvents(Message):
-    def __init__(self, stream: str, generation: int, mode: str, data: dict[str, Any]) -> None:
-        super().__init__()
-        self.stream, self.generation, self.mode, self.data = stream, generation, mode, data
-
-
-class RnState(Message):
-    def __init__(self, stream: str, seq: int, value: Any, note: str | None) -> None:
-        super().__init__()
-        self.stream, self.seq, self.value, self.note = stream, seq, value, note
-
-
-class RnDiff(Message):
-    def __init__(self, stream: str, data: dict[str, Any]) -> None:
-        super().__init__()
-        self.stream, self.data = stream, data
-
-
-class RnProblem(Message):
-    """An action failed (NOT_CONNECTED, SNAPSHOT_NOT_FOUND, …): a friendly line in the view, never a crash."""
-
-    def __init__(self, action: str, error: DebugError, where: str = "note") -> None:
-        super().__init__()
-        self.action, self.error, self.where = action, error, where
 
 
 class RnView(Vertical):
@@ -129,6 +99,10 @@ class RnView(Vertical):
         return await self.registry.run(name, args, HUMAN, announce=announce)
 
     # ----- service summaries (UI turn, cheap, no I/O) -----------------------------------------------------------
+
+    @on(RnChanged)
+    def handle_rn_changed(self) -> None:
+        self.update_from_service()
 
     def update_from_service(self) -> None:
         svc = self.service

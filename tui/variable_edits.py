@@ -18,28 +18,28 @@ from .value_screen import ValueScreen
 from .watches import WatchesPane
 
 if TYPE_CHECKING:
-    from .controller import Controller
+    from .debugger_view import DebuggerView
     from .variables import VariablesTree, VarNode
 
 HUMAN = "human"
 
 
-def _app(tree: VariablesTree) -> Controller:
-    return tree.app  # type: ignore[return-value]
+def _debugger(tree: VariablesTree) -> DebuggerView:
+    return tree.query_ancestor("DebuggerView")  # type: ignore[return-value]
 
 
 def edit_value(tree: VariablesTree, node: TreeNode[VarNode], view: VariableView, container: str) -> None:
     """Ask for a new value (the old one to edit, unless it was cut); a value that does not parse or raises is said
     in the prompt, which keeps the text."""
-    app = _app(tree)
-    session_id = app.session_id or ""
+    debugger = _debugger(tree)
+    session_id = debugger.session_id or ""
 
     async def submit(text: str) -> str | None:
         if not text.strip():
             return "give a value (an expression in the program's language)"
         args = {"session_id": session_id, "name": view.name, "value": text, "ref": container}
         try:
-            reply = await app.registry.run("set_variable_value", args, HUMAN)
+            reply = await debugger.registry.run("set_variable_value", args, HUMAN)
         except DebugError as exc:
             return f"{exc.code}: {exc.message}"
         tree.relabel(node, VariableView.model_validate({k: v for k, v in reply.data.items() if k != "session_id"}))
@@ -47,13 +47,13 @@ def edit_value(tree: VariablesTree, node: TreeNode[VarNode], view: VariableView,
 
     current = "" if view.truncated else view.value
     hint = "a new value: an expression in the program's language" + (" (the old one was cut)" if view.truncated else "")
-    app.push_screen(EditPrompt(f"Set {view.name}", hint, current, submit))
+    tree.app.push_screen(EditPrompt(f"Set {view.name}", hint, current, submit))
 
 
 @work(group="value-text")
 async def _whole(tree: VariablesTree, view: VariableView, container: str, then: str) -> None:
-    app = _app(tree)
-    session = app.session
+    debugger = _debugger(tree)
+    session = debugger.session
     if session is None:
         return
     try:
@@ -62,12 +62,12 @@ async def _whole(tree: VariablesTree, view: VariableView, container: str, then: 
         tree.notify(f"{exc.code}: {exc.message}", title=view.name, severity="error", timeout=6)
         return
     if then == "copy":
-        app.copy_to_clipboard(text)
+        tree.app.copy_to_clipboard(text)
         tree.notify(f"copied {view.name} ({len(text):,} characters) to the clipboard", title="Copy", timeout=3)
     elif then == "view":
-        app.push_screen(ValueScreen(view.name, text))
+        tree.app.push_screen(ValueScreen(view.name, text))
     elif then == "watch":
-        for pane in app.query(WatchesPane):
+        for pane in debugger.query(WatchesPane):
             pane.ask_and_add(expression or view.name)
 
 
@@ -75,14 +75,14 @@ async def _whole(tree: VariablesTree, view: VariableView, container: str, then: 
 async def set_data_breakpoint(tree: VariablesTree, view: VariableView, container: str, log_only: bool) -> None:
     """A data breakpoint on the value's own expression (`cart.total`), in the selected frame, as the person; what
     came of it is one line in the pane (a refusal says why, e.g. a plain local that cannot be watched)."""
-    app = _app(tree)
-    session = app.session
+    debugger = _debugger(tree)
+    session = debugger.session
     if session is None:
         return
     try:
         expression = await queries.value_expression(session, container, view.name) or view.name
-        args = app.session_args(expression=expression, log_only=log_only, frame=app.frame)
-        reply = await app.registry.run("set_data_breakpoint", args, HUMAN)
+        args = debugger.session_args(expression=expression, log_only=log_only, frame=debugger.frame)
+        reply = await debugger.registry.run("set_data_breakpoint", args, HUMAN)
     except DebugError as exc:
         tree.post_message(tree.Said(f"✗ {exc.code}: {exc.message}", True))
         return

@@ -19,7 +19,7 @@ from pairdbg.backends.models import WatchView
 from .edit_prompt import EditPrompt
 
 if TYPE_CHECKING:
-    from .controller import Controller
+    from .debugger_view import DebuggerView
 
 HUMAN = "human"
 #: Actions after which the list is read again, whoever ran them (an agent's add_watch shows at once).
@@ -58,8 +58,8 @@ class WatchesPane(OptionList):
         self._shown: tuple = ()
 
     @property
-    def debugger(self) -> Controller:
-        return self.app  # type: ignore[return-value]
+    def debugger(self) -> DebuggerView:
+        return self.query_ancestor("DebuggerView")  # type: ignore[return-value]
 
     # ----- showing -------------------------------------------------------------------------------------------------
 

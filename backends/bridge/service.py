@@ -251,11 +251,11 @@ class BridgeService(ListenerService):
 
     def _changed(self, page: Page, what: str) -> None:
         if page.hub_id and self.hub is not None:
-            self.hub.bus.publish(ResourceChanged(page.hub_id, uri=f"bridge://{page.hub_id}/{what}"))
+            self.hub.bus.publish(ResourceChanged(page.hub_id, uri=f"bridge://{page.hub_id}/{what}", service=self.name))
 
     def _publish_list(self) -> None:
         if self.hub is not None:
-            self.hub.bus.publish(ResourceListChanged(None))
+            self.hub.bus.publish(ResourceListChanged(None, service=self.name))
 
     # ----- commands -----------------------------------------------------------------------------------------------
 

@@ -16,7 +16,6 @@ from pydantic import BaseModel, Field
 
 from ..base import DataBreakpointSpec, DataWatch, RawFrame, RawValue
 from ..errors import DebugError, ErrorCode
-from .datawatch import change_line
 
 Request = Callable[[str, dict[str, Any]], Awaitable[dict[str, Any]]]
 Evaluate = Callable[[str, int | None, str], Awaitable[RawValue]]
@@ -26,7 +25,7 @@ Variables = Callable[[int], Awaitable[list[RawValue]]]
 #: The stop reasons adapters give for a data breakpoint (DAP says "data breakpoint"; older lldb "watchpoint").
 STOP_REASONS = ("data breakpoint", "watchpoint")
 NOT_KNOWN = "(old value not known)"
-LOG_LINE = "pairdbgChangeLine"  # set on a log-only watch's stop: the change-log line, and no stop to report
+LOG_LINE = "pairdbgChangeLine"  # set on a log-only watch's stop: the change to log, and no stop to report
 MAX_VALUE = 200  # characters of a value in a change line or a stop's reason
 ACCESS_TYPES = {"write": "write", "read_write": "readWrite"}
 NATIVE_HINT = "watch a variable the frame shows: a local of a live frame, a global, a struct field, an array element"
@@ -326,7 +325,7 @@ class AdapterWatches:
 
     async def annotate_stop(self, body: dict[str, Any]) -> dict[str, Any]:
         """A data-breakpoint stop in pairdbg's terms: our id, and `expr old → new` with the new value read now. A
-        log-only watch's stop carries its change-log line under LOG_LINE: it is recorded, and the program continued."""
+        log-only watch's stop carries its change under LOG_LINE: it is recorded, and the program continued."""
         watch = self._hit(body)
         if watch is None:
             return body
@@ -346,7 +345,7 @@ class AdapterWatches:
                 "function": top.name if top else None,
                 "thread": body.get("threadId"),
             }
-            return {**body, LOG_LINE: change_line(change)}
+            return {**body, LOG_LINE: change}
         return {
             **body,
             "reason": "data breakpoint",

@@ -53,9 +53,11 @@ from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.datawatch import BINDING, DataWatches, FileMaps, is_helper_url, v8_thrown
 from ..inspector.process import RuntimeProcess
+from ..models import DataChange
 from ..tcp_relay import TcpRelay
 from .backend import MAX_WHOLE_STACK, DapBackend
 from .client import DapClient
+from .datawatch import change_line
 
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
@@ -346,9 +348,9 @@ class JsDebugTarget(DapBackend):
 
     def _on_cdp_event(self, method: str, params: dict[str, Any]) -> None:
         if method == "Runtime.bindingCalled" and params.get("name") == BINDING:
-            line = self.data_watches.on_change(str(params.get("payload") or ""), self._file_maps.site)
-            if line is not None and self.listener is not None:
-                self.listener.on_output("changes", line)
+            change = self.data_watches.on_change(str(params.get("payload") or ""), self._file_maps.site)
+            if change is not None and self.listener is not None:
+                self.listener.on_output("changes", change_line(change), DataChange.of(change))
 
     async def _data_stop_or_not(self, body: dict[str, Any]) -> None:
         """A stop while watches are set: the helper's pause for a change (reported at the writing statement, its

@@ -19,8 +19,10 @@ from pydantic import BaseModel, Field, ValidationError, field_validator
 
 from ..base import Capabilities, DataBreakpointSpec, DataWatch, RawFrame, StepKind
 from ..errors import DebugError, ErrorCode
+from ..models import DataChange
 from .adapterwatch import LOG_LINE, AdapterWatches, WatchCommands
 from .backend import DapBackend
+from .datawatch import change_line
 
 BUILTIN = Path(__file__).with_name("profiles")
 
@@ -220,7 +222,7 @@ class ProfileLaunch(DapBackend):
             logged = body.pop(LOG_LINE, None)
             if logged is not None:  # a log-only watch: record the change and go on, as if it never stopped
                 if self.listener is not None:
-                    self.listener.on_output("changes", logged)
+                    self.listener.on_output("changes", change_line(logged), DataChange.of(logged))
                 await self.resume(body.get("threadId"))
         except DebugError:
             logged = None  # the adapter's own stop is still a stop; its values could not be read, or it stayed

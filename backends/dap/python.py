@@ -31,6 +31,7 @@ from ..base import (
 from .backend import MAX_LINE, DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
+from ..models import DataChange
 from .debugpy_launcher import DebugpyLauncher, launcher_command
 from .spare import SpareAdapter
 
@@ -321,7 +322,7 @@ class DebugpyChildren(DapBackend):
         if event == DATA_CHANGE:
             line = self.data_watches.on_change(body)
             if self.listener is not None:
-                self.listener.on_output("changes", line)
+                self.listener.on_output("changes", line, DataChange.of(body))
                 if body.get("ended"):  # a local's frame returned: the watch is gone from the program
                     state = BreakpointState(False, message=str(body.get("note") or "ended"), backend_id=body.get("id"))
                     self.listener.on_breakpoint_changed(str(body.get("id")), state)

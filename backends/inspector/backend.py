@@ -34,7 +34,9 @@ from ..base import (
     StopInfo,
 )
 from .. import jsfunction
+from ..dap.datawatch import change_line
 from ..errors import DebugError, ErrorCode
+from ..models import DataChange
 from ..source import forget_source, is_url
 from .breakpoints import InspectorBreakpoints, _Bp
 from .datawatch import BINDING, DataWatches, FileMaps, is_helper_url
@@ -476,9 +478,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         elif method == "Debugger.breakpointResolved":
             self._on_resolved(params.get("breakpointId"), params.get("location") or {})
         elif method == "Runtime.bindingCalled" and params.get("name") == BINDING:
-            line = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
-            if line is not None and self.listener is not None:
-                self.listener.on_output("changes", line)
+            change = self.data_watches.on_change(str(params.get("payload") or ""), self._source_site)
+            if change is not None and self.listener is not None:
+                self.listener.on_output("changes", change_line(change), DataChange.of(change))
         elif method in ("Runtime.consoleAPICalled", "Console.messageAdded", "Runtime.exceptionThrown"):
             self._on_console(method, params)
         elif method in ("Runtime.executionContextsCleared", "Debugger.globalObjectCleared"):
@@ -554,10 +556,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     async def _take_changes(self) -> None:
         async with self._changes_lock:  # (one batch at a time: the log keeps the order of the changes)
-            lines = await self.data_watches.take_log(self._source_site)
+            changes = await self.data_watches.take_log(self._source_site)
         if self.listener is not None:
-            for line in lines:
-                self.listener.on_output("changes", line)
+            for change in changes:
+                self.listener.on_output("changes", change_line(change), DataChange.of(change))
 
     async def _take_changes_quietly(self) -> None:
         with contextlib.suppress(DebugError):

@@ -14,7 +14,6 @@ from typing import Any
 
 from ..base import DataBreakpointSpec, DataWatch
 from ..errors import DebugError, ErrorCode
-from ..dap.datawatch import change_line
 from .dialect import Dialect
 
 HELPER = Path(__file__).with_name("datawatch.js")
@@ -440,22 +439,22 @@ class DataWatches:
         """Some watch is set in the program (its pauses are worth telling apart from others)."""
         return bool(self._conditions)
 
-    def on_change(self, payload: str, locate: Locate) -> str | None:
-        """A change-log line for one binding call; a stopping change is kept for the pause that follows it.
+    def on_change(self, payload: str, locate: Locate) -> dict[str, Any] | None:
+        """One binding call's change, its place resolved; a stopping change is kept for the pause that follows it.
         `locate` turns the engine's (file, line, column) into the source's (a source-mapped file's original)."""
         body = placed(payload, locate)
         if body is None:
             return None
         if body.get("stop"):
             self._pending_stop = body
-        return change_line(body)
+        return body
 
     def take_stop(self) -> dict[str, Any] | None:
         change, self._pending_stop = self._pending_stop, None
         return change
 
-    async def take_log(self, locate: Locate) -> list[str]:
-        """JSC: the change-log lines of the changes the helper holds (taken once)."""
+    async def take_log(self, locate: Locate) -> list[dict[str, Any]]:
+        """JSC: the changes the helper holds (taken once), their places resolved."""
         if not self._loaded:
             return []
         answer = await self._send(
@@ -463,9 +462,9 @@ class DataWatches:
         )
         self._fail_if_thrown(answer, "the data-breakpoint helper failed")
         texts = (answer.get("result") or {}).get("value") or []
-        lines = [self.on_change(text, locate) for text in texts if isinstance(text, str)]
+        changes = [self.on_change(text, locate) for text in texts if isinstance(text, str)]
         self._pending_stop = None
-        return [line for line in lines if line is not None]
+        return [change for change in changes if change is not None]
 
     async def take_stop_in_page(self, locate: Locate) -> dict[str, Any] | None:
         """The change the helper is paused for, asked of the paused program itself (once; None for any other pause).

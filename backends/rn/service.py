@@ -340,7 +340,7 @@ class RnService(ListenerService):
             names = self._instances_now()
             if names != self._instances:
                 self._instances = names
-                self.hub.bus.publish(ResourceListChanged(None))
+                self.hub.bus.publish(ResourceListChanged(None, service=self.name))
 
     def _notify(self, uri: str) -> None:
         if self.waiting(uri):
@@ -356,7 +356,7 @@ class RnService(ListenerService):
         if self.hub is None:
             return
         if uri != MMKV_PREFIX:
-            self.hub.bus.publish(ResourceChanged(None, uri=uri))
+            self.hub.bus.publish(ResourceChanged(None, uri=uri, service=self.name))
             return
         session = self.mirror.latest()
         s = session.streams.get("mmkv") if session else None
@@ -365,4 +365,4 @@ class RnService(ListenerService):
         for name, inst in state.items():
             if self._mmkv_seen.get(name) is not inst:  # states share unchanged subtrees: identity = unchanged
                 self._mmkv_seen[name] = inst
-                self.hub.bus.publish(ResourceChanged(None, uri=MMKV_PREFIX + name))
+                self.hub.bus.publish(ResourceChanged(None, uri=MMKV_PREFIX + name, service=self.name))

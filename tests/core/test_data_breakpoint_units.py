@@ -6,6 +6,8 @@ import pytest
 
 from pairdbg.backends.dap.datawatch import DataWatches, change_line, split_target
 from pairdbg.backends.errors import DebugError
+from pairdbg.backends.models import DataChange
+from pairdbg.backends.output import OutputRing
 
 
 def test_what_an_expression_watches():
@@ -72,3 +74,17 @@ def test_one_write_changing_two_watches_is_one_stop_for_both():
     )
     plain = {"reason": "breakpoint", "threadId": 1}
     assert watches.annotate_stop(plain) is plain  # both were used by that stop
+
+
+def test_a_change_keeps_its_fields_for_the_tui_and_only_its_line_for_agents():
+    body = {"id": "DB2", "expression": "cart.total", "old": "3", "new": "7", "time": 12.25, "thread": 5,
+            "file": "/x/shop.py", "line": 12, "function": "add"}  # fmt: skip
+    change = DataChange.of(body)
+    assert (change.breakpoint_id, change.old, change.new, change.line, change.function) == ("DB2", "3", "7", 12, "add")
+    assert change.thread == "5" and change.file == "/x/shop.py" and not change.stopped and change.note is None
+    ring = OutputRing()
+    entry = ring.append("changes", change_line(body), change)
+    assert entry.change == change
+    assert entry.model_dump() == {"seq": entry.seq, "category": "changes", "text": change_line(body)}
+    unknown = DataChange.of({"id": "DB3", "expression": "x.y", "old": "1", "new": "2"})  # an adapter that knows less
+    assert (unknown.file, unknown.line, unknown.function, unknown.thread) == (None, None, None, None)

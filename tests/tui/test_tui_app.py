@@ -517,10 +517,10 @@ async def test_a_message_handled_during_teardown_is_dropped(core):
         data = await queries.frame_view(session, "@f0", 10)
         await app.query_one(StackPane).remove()
         app._exit = True
-        app.handle_frame_loaded(FrameLoaded(data))  # no NoMatches
+        app.debugger.handle_frame_loaded(FrameLoaded(data))  # no NoMatches
         app._exit = False
         with pytest.raises(Exception, match="StackPane"):
-            app.handle_frame_loaded(FrameLoaded(data))  # outside teardown a missing pane still raises
+            app.debugger.handle_frame_loaded(FrameLoaded(data))  # outside teardown a missing pane still raises
         await app.query_one("#left").mount(StackPane(id="stack"))
 
 
@@ -671,10 +671,11 @@ async def test_a_failed_frame_load_is_said_not_left_on_an_old_note(core):
         stack = app.query_one(StackPane)
         await until(lambda: str(stack.get_option_at_index(0).prompt).startswith("@f0"), "frames", pilot=pilot)
         number = app.hub.sessions[sid].stop_number
-        app.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: no frame @f9"))  # a chosen frame failed
+        view = app.debugger
+        view.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: no frame @f9"))  # a chosen frame failed
         await until(lambda: any("no frame @f9" in n for n in notifications(app)), "the notice", pilot=pilot)
         assert str(stack.get_option_at_index(0).prompt).startswith("@f0")  # the list stays to pick another
-        app._frames_shown = None  # as before the stop's frames were ever shown
-        app.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: handle @f0 has expired"))
+        view._frames_shown = None  # as before the stop's frames were ever shown
+        view.post_message(FrameFailed(sid, number, "PATH_NOT_FOUND: handle @f0 has expired"))
         await until(lambda: "could not read" in str(stack.get_option_at_index(0).prompt), "the note", pilot=pilot)
         assert "could not read" in tree_labels(app)[0]

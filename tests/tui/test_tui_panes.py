@@ -528,14 +528,15 @@ def test_which_lines_continue():
 
 
 def select_variable(tree: VariablesTree, name: str) -> bool:
-    """Put the tree's cursor on the value called `name` (in an open node); False while it is not there."""
+    """Put the tree's cursor on the value called `name` (in an open node); False while it is not there (a node the
+    tree has not laid out yet has no line: the cursor would stay elsewhere and the next key act there)."""
     stack = list(tree.root.children)
     while stack:
         node = stack.pop(0)
         view = node.data.view if node.data else None
         if view is not None and view.name == name:
             tree.move_cursor(node)
-            return True
+            return tree.cursor_node is node
         if node.is_expanded:
             stack.extend(node.children)
     return False

@@ -1,9 +1,10 @@
-"""What the app does with hub events and with the person's requests: pane refreshes (in message handlers, on the
-UI's own turn) and background work (workers that only read or call actions, then post a message with the result)."""
+"""DebuggerView: the debugger's panes (sessions, call stack, breakpoints, source, variables, watches, console,
+activity) and what they do. Hub events and the person's requests become pane refreshes in message handlers, on the
+UI's own turn, and background work in workers that only read or call actions, then post a message with the result.
+The centre (centre.py) shows the source and variables, or instead the RN app view or a web page's view."""
 
 from __future__ import annotations
 
-import contextlib
 import functools
 import logging
 import time
@@ -12,56 +13,59 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
 from textual import on, work
-from textual.app import App
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical
 from textual.css.query import NoMatches
+from textual.widget import Widget
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions.render import where
-from pairdbg.backends.errors import DebugError, ErrorCode, program_exception
+from pairdbg.backends.errors import DebugError, ErrorCode
 from pairdbg.backends.events import BreakpointsChanged, PhaseChanged, SessionAdded, SessionRemoved, Stopped
 from pairdbg.backends.focus import TOP_FRAME, Focus, FramePlace, VariableLook
 from pairdbg.backends.models import Phase, StopReport
 from pairdbg.backends.notes import Note, NoteAdded
 from pairdbg.backends.session import Session
-from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
-from pairdbg.mcp_bridge.agents import AgentsChanged
 
+from .agent_marks import AgentMarks
+from .centre import Centre
+from .changes import LogTabs
 from .commands import LinePrompt
+from .exception_filters import ExceptionFiltersPane
 from .messages import (
     ActionDone,
     ActionFailed,
     ActivityReady,
+    AgentLooked,
     ChildrenLoaded,
-    EvaluationDone,
     FrameFailed,
     FrameLoaded,
     HubChanged,
     OutputReady,
-    PageChanged,
+    StatusChanged,
 )
+from .navigation import Navigator
+from .page_view import PageView
 from .panes import (
     ActivityLog,
     BreakpointsPane,
     ConsolePane,
     ExceptionBanner,
     SessionsPane,
-    StatusBar,
     activity_line,
     exception_text,
+    pane,
 )
-from .page_view import PageView
-from .rn_view import RnChanged, RnView
+from .rn_view import RnView
 from .source_view import SourceView, gutter_marks
 from .stack import StackPane
 from .variables import VariablesTree, VarNode
-from .exception_filters import ExceptionFiltersPane
 from .watches import WATCH_ACTIONS, WatchesPane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
     from pairdbg.backends.hub import Hub
 
-    from .agent_marks import AgentMarks
     from .bridge import HubBridge
 
 log = logging.getLogger(__name__)
@@ -79,11 +83,12 @@ def after_teardown_ignored(handler: Handler) -> Handler:
     and still raises."""
 
     @functools.wraps(handler)
-    def guarded(self: App, *args: Any, **kwargs: Any) -> Any:
+    def guarded(self: Widget, *args: Any, **kwargs: Any) -> Any:
         try:
             return handler(self, *args, **kwargs)
         except NoMatches:
-            if self._exit or self._closing or self._closed or not self.screen_stack:
+            app = self.app
+            if app._exit or app._closing or app._closed or not app.screen_stack:
                 log.debug("%s dropped during teardown", handler.__name__)
                 return None
             raise
@@ -91,38 +96,65 @@ def after_teardown_ignored(handler: Handler) -> Handler:
     return guarded  # type: ignore[return-value]
 
 
-class Controller(App[None]):
-    """The behaviour of PairDbgApp (which adds layout, keys and lifecycle). A Textual App subclass rather than a
-    mixin, because `@on` handlers are only collected from classes built by Textual's metaclass."""
+class DebuggerView(Vertical):
+    """The debugger's panes and their behaviour; the app around it keeps the keys, the header and the hub bridge."""
 
-    hub: Hub
-    registry: Registry
-    http: Any
-    bridge: HubBridge
-    agent_marks: AgentMarks
-    agents_connected: int = 0  # from AgentsChanged
-
-    def __init__(self, *args: Any, **kwargs: Any) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self, hub: Hub, registry: Registry, bridge: HubBridge, rn_service: Any | None = None, **kwargs: Any
+    ) -> None:
+        super().__init__(**kwargs)
+        self.hub = hub
+        self.registry = registry
+        self.bridge = bridge
+        self.rn_service = rn_service
+        self.navigator = Navigator(self)
+        self.agent_marks = AgentMarks(self)
         self._exceptions_announced: set[tuple[str, int]] = set()  # (session, stop) whose exception was printed
         self._frames_shown: tuple[str, int] | None = None  # (session, stop) whose frames the stack pane lists
         self.revealed: set[str] = set()  # sessions whose secrets the person chose to see unmasked
         self._keys_phase: Phase | None = None  # the phase the footer's keys were chosen for
         self.library_frames_shown = False  # l in the call stack lists the frames justMyCode hides
 
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="upper"):
+            with Vertical(id="left"):
+                yield pane(SessionsPane(id="sessions"), "Sessions")
+                yield pane(StackPane(id="stack"), "Call stack")
+                yield pane(BreakpointsPane(id="breakpoints"), "Breakpoints")
+                yield pane(ExceptionFiltersPane(id="exception-filters"), "Pause on exceptions")
+            with Vertical(id="center"):
+                yield ExceptionBanner(id="exception")
+                with Centre(self, id="views"):
+                    with Horizontal(id="top"):
+                        yield pane(SourceView(id="source"), "Source")
+                        with Vertical(id="values"):
+                            yield pane(VariablesTree(id="variables"), "Variables")
+                            yield pane(WatchesPane(id="watches"), "Watches")
+                    if self.rn_service is not None:
+                        yield RnView(self.rn_service, self.registry, id="rn")
+                    yield PageView(self.hub, self.registry, id="page")
+        with Horizontal(id="bottom"):
+            yield pane(LogTabs(id="logs", initial="console"), "Console")
+            yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")
+
+    def on_mount(self) -> None:
+        self.refresh_sessions()
+        self.refresh_breakpoints()
+        self.show_session_state()
+
     # ----- selection: the person's Focus, kept in the core like each agent's ---------------------------------------
 
     @property
-    def focus(self) -> Focus:
+    def person(self) -> Focus:
         return self.hub.focus.of(HUMAN)
 
     @property
     def session_id(self) -> str | None:
-        return self.focus.session_id
+        return self.person.session_id
 
     @property
     def frame(self) -> str:
-        return self.focus.frame
+        return self.person.frame
 
     @property
     def session(self) -> Session | None:
@@ -151,18 +183,15 @@ class Controller(App[None]):
             self.refresh_bindings()
 
     def refresh_watches(self) -> None:
-        for pane in self.query(WatchesPane):
-            pane.refresh_values()
+        for watches in self.query(WatchesPane):
+            watches.refresh_values()
 
     def select_session(self, session_id: str | None) -> None:
-        self.focus.select(session_id)
+        self.person.select(session_id)
         self.refresh_sessions()
         self.refresh_breakpoints()
         self.show_session_state()
         self.sync_page_view()
-
-    def sync_page_view(self) -> None:
-        """Layout hook (PairDbgApp): the page view replaces source and variables for a debug-bridge session."""
 
     def show_session_state(self) -> None:
         """Bring stack, source and variables in line with the selected session's phase."""
@@ -240,13 +269,13 @@ class Controller(App[None]):
             if event.report is not None:  # any session's: the console names the session when there are several
                 self.announce_exception(event.session_id, event.report)
             if self.session_id is None:
-                self.focus.select(event.session_id)
+                self.person.select(event.session_id)
             if event.session_id == self.session_id:
                 report = event.report
                 if report is not None:
-                    self.focus.stopped(report)
+                    self.person.stopped(report)
                 else:
-                    self.focus.look(frame=TOP_FRAME, frame_place=None, variable=None)
+                    self.person.look(frame=TOP_FRAME, frame_place=None, variable=None)
                 if report is not None and report.location.line:
                     # The report already says where: show the line now, frames and variables follow.
                     source = self.query_one(SourceView)
@@ -255,19 +284,16 @@ class Controller(App[None]):
                     self.look_at_source()
                 self.show_session_state()
             self.refresh_sessions()
+            self.navigator.warm()  # the finder lists the program's project before the person's first ctrl+o
         elif isinstance(event, BreakpointsChanged) and event.session_id == self.session_id:
             self.refresh_breakpoints()
         elif isinstance(event, NoteAdded) and event.note is not None:
-            variables = self.theme_variables
+            variables = self.app.theme_variables
             styles = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
             self.query_one(ActivityLog).add(note_line(event.note, *styles))
-        elif isinstance(event, AgentsChanged):
-            self.agents_connected = len(event.names)
-        elif isinstance(event, AgentModeChanged):
-            self.notify(f"agents: {event.mode} ({MODE_SAYS[AgentMode(event.mode)]})", title="Agent mode", timeout=4)
         if event.session_id == self.session_id:
             self.sync_page_view()  # e.g. the page disconnected: its header says so
-        self.refresh_status()
+        self.post_message(StatusChanged())
 
     @on(OutputReady)
     @after_teardown_ignored
@@ -277,15 +303,18 @@ class Controller(App[None]):
         if dropped:
             console.add(f"… {dropped} output lines dropped (the program printed faster than the screen)", "dim")
         many = len(self.hub.sessions) > 1
+        changes = [(sid, entry.change, entry.text) for sid, entry in items if entry.category == "changes"]
         with console.batch():
             for session_id, entry in items:
-                if entry.category != "telemetry":
+                if entry.category not in ("telemetry", "changes"):  # the change log has its own tab
                     console.output(session_id, entry.category, entry.text, many)
+        if changes:
+            self.query_one(LogTabs).add_changes(changes, many)
 
     @on(ActivityReady)
     @after_teardown_ignored
     def handle_activity(self, message: ActivityReady) -> None:
-        variables = self.theme_variables
+        variables = self.app.theme_variables
         agent, human = variables.get("agent-color", "yellow"), variables.get("human-color", "cyan")
         line = activity_line(message.event, agent, human)
         self.query_one(ActivityLog).add(line)
@@ -296,19 +325,15 @@ class Controller(App[None]):
             if event.action in ("set_pause_on_exceptions", "set_exception_filters"):
                 self.refresh_breakpoints()
 
-    @on(RnChanged)
+    @on(AgentLooked)
     @after_teardown_ignored
-    def handle_rn_changed(self) -> None:
-        self.bridge.rn_seen()
-        for view in self.query(RnView):
-            view.update_from_service()
+    def handle_agent_looked(self, message: AgentLooked) -> None:
+        self.agent_marks.agent_looked(message.actor)
 
-    @on(PageChanged)
     @after_teardown_ignored
-    def handle_page_changed(self, message: PageChanged) -> None:
-        for view in self.query(PageView):
-            if view.session_id in message.pages:
-                view.update_from_page()
+    def show_agent_marks(self) -> None:
+        """A mark dims or goes (agent_marks' timer); dropped while the app quits."""
+        self.agent_marks.show()
 
     @after_teardown_ignored
     def _show_if_still_running(self) -> None:
@@ -317,14 +342,9 @@ class Controller(App[None]):
             self.refresh_sessions()
             self.show_session_state()
             self.sync_page_view()
-            self.refresh_status()
+            self.post_message(StatusChanged())
 
     # ----- pane refreshes ---------------------------------------------------------------------------------------
-
-    def refresh_status(self) -> None:
-        url = getattr(self.http, "url", None) if self.http is not None else None
-        for bar in self.query(StatusBar):  # none while the app is being torn down (a late timer or hub event)
-            bar.show(self.session, url, self.agents_connected, self.hub.policy.mode.value)
 
     def refresh_sessions(self) -> None:
         self.query_one(SessionsPane).show(self.hub.sessions, self.session_id)
@@ -373,7 +393,7 @@ class Controller(App[None]):
         self._frames_shown = (data.session_id, data.stop_number)
         chosen = next((f for f in data.frames if f.handle == data.frame), None) or stack.frame_view(data.frame)
         place = FramePlace(chosen.function, chosen.file, chosen.line) if chosen is not None else None
-        self.focus.look(frame=data.frame, frame_place=place)
+        self.person.look(frame=data.frame, frame_place=place)
         if chosen is not None:
             source = self.query_one(SourceView)
             # The stop line was shown as soon as the stop arrived; leave the person's cursor alone if it still is.
@@ -416,7 +436,7 @@ class Controller(App[None]):
         if handle and handle != self.frame and session is not None and session.phase == Phase.PAUSED:
             thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
             # the place follows when it loads
-            self.focus.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
+            self.person.look(frame=handle, thread_id=thread, frame_place=None, variable=None)
             self.load_frame(session, handle)
 
     @on(StackPane.LibraryToggled)
@@ -430,7 +450,7 @@ class Controller(App[None]):
         frame = self.frame
         if not message.shown and any(mark in frame.removeprefix("@f") for mark in "+-"):  # @f0+1, @f0-2
             frame = TOP_FRAME
-            self.focus.look(frame=frame, frame_place=None, variable=None)
+            self.person.look(frame=frame, frame_place=None, variable=None)
         self.load_frame(session, frame)
 
     @on(StackPane.TaskChosen)
@@ -449,7 +469,7 @@ class Controller(App[None]):
 
     def look_at_source(self) -> None:
         source = self.query_one(SourceView)
-        self.focus.look(file=source.path, line=source.cursor_line if source.path else None)
+        self.person.look(file=source.path, line=source.cursor_line if source.path else None)
 
     @on(VariablesTree.NodeHighlighted, "#variables")  # not the RN view's or the page's trees
     def handle_variable_highlighted(self, event: VariablesTree.NodeHighlighted) -> None:
@@ -457,10 +477,10 @@ class Controller(App[None]):
         view = data.view if isinstance(data, VarNode) else None
         session = self.session
         if view is None or session is None:
-            self.focus.look(variable=None)  # a scope, a bucket or a message
+            self.person.look(variable=None)  # a scope, a bucket or a message
             return
         stop = session.stop_number if session.phase == Phase.PAUSED else None
-        self.focus.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
+        self.person.look(variable=VariableLook(view.name, view.value, view.type, view.handle, stop))
 
     @on(StackPane.OptionSelected, "#stack")
     def handle_frame_chosen(self, event: StackPane.OptionSelected) -> None:
@@ -469,7 +489,7 @@ class Controller(App[None]):
         handle = event.option.id
         if handle and session is not None and session.phase == Phase.PAUSED:
             thread = event.option_list.thread_of(handle)  # type: ignore[attr-defined]
-            self.focus.look(frame=handle, thread_id=thread)
+            self.person.look(frame=handle, thread_id=thread)
             self.load_frame(session, handle)
 
     @on(SessionsPane.OptionSelected, "#sessions")
@@ -592,7 +612,7 @@ class Controller(App[None]):
 
             title = f"Condition for {bp.id} ({bp.function or f'line {bp.line}'})"
             hint = "stop only when this is true; empty removes it"
-            self.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
+            self.app.push_screen(LinePrompt(title, hint, bp.condition or ""), run)
 
     @on(ExceptionFiltersPane.FiltersChosen)
     def handle_filters_chosen(self, message: ExceptionFiltersPane.FiltersChosen) -> None:
@@ -619,40 +639,81 @@ class Controller(App[None]):
                 return
         self.perform("set_breakpoint", self.session_args(file=source.path, line=line))
 
-    # ----- console --------------------------------------------------------------------------------------------
+    # ----- the person's keys (the app binds them) ------------------------------------------------------------
 
-    @work(group="evaluate")
-    async def evaluate(self, expression: str) -> None:
+    def control(self, name: str) -> None:
+        self.perform(name, self.session_args())
+
+    def unready_key(self, name: str) -> None:
+        """A control key the footer does not show now. With no program, or an ended one, it says so in a person's
+        words and what to do; otherwise the action runs and its answer says why it cannot (NOT_PAUSED, …)."""
         session = self.session
-        # A running program that can evaluate globally (a web page on the debug-bridge, JS targets) gets frame None.
-        running = session is not None and session.phase == Phase.RUNNING
-        globally = running and queries.can_evaluate_globally(session)
-        args = self.session_args(expression=expression, frame=None if globally else self.frame)
-        try:
-            reply = await self.registry.run("evaluate_expression", args, HUMAN)
-        except DebugError as exc:
-            raised = program_exception(exc)  # the program's own exception: said as the program said it
-            text, hint = (raised, None) if raised else (f"{exc.code}: {exc.message}", exc.hint)
-            self.post_message(EvaluationDone(expression, text, False, hint))
-            return
-        data = reply.data
-        text = f"{data.get('value', '')}" + (f"  ({data['type']})" if data.get("type") else "")
-        if data.get("handle"):
-            text += f"  {data['handle']}"
-        self.post_message(EvaluationDone(expression, text, True))
-
-    @on(EvaluationDone)
-    @after_teardown_ignored
-    def handle_evaluation_done(self, message: EvaluationDone) -> None:
-        console = self.query_one(ConsolePane)
-        if message.ok:
-            console.add(Text.assemble(("= ", "bold"), message.text))
+        if session is None:
+            text, title = "No program is being debugged. Start one with ctrl+p → Start debugging.", "pairdbg"
+        elif session.phase.ended:
+            how = f" (exit code {session.exit_code})" if session.exit_code is not None else ""
+            text, title = f"The program has ended{how}. Restart it with ctrl+shift+F5.", session.id
         else:
-            console.add(f"✗ {message.text}", "bold red")
-            if message.hint:
-                console.add(f"  next: {message.hint}", "red")
-            with contextlib.suppress(Exception):
-                self.notify(message.text, title="evaluate", severity="error", timeout=4)
+            self.perform(name, self.session_args())
+            return
+        self.notify(text, title=title, severity="warning", timeout=6)
+
+    def stop_session(self) -> None:
+        """Shift+F5, as in VS Code: end the program and close its session."""
+        if self.session is not None:
+            self.perform("close_debug_session", self.session_args(terminate=True))
+
+    def restart_session(self) -> None:
+        """Ctrl+Shift+F5: the same program again, with its breakpoints and watches (restart_debugging)."""
+        if self.session is not None:
+            self.notify(f"restarting {self.session.name}…", title=self.session.id, timeout=3)
+            self.perform("restart_debugging", self.session_args())
+
+    def on_source_view_gutter_clicked(self, message: SourceView.GutterClicked) -> None:
+        self.toggle_breakpoint(message.line)
+
+    def toggle_side(self) -> None:
+        """F2 on a narrow screen: the left column and the variables take turns."""
+        screen = self.screen
+        screen.toggle_class("-side")
+        if screen.has_class("-side"):
+            self.query_one(StackPane).focus()
+        elif screen.focused is None or not screen.focused.display:
+            self.query_one(SourceView).focus()
+
+    def reveal_secrets(self) -> None:
+        """Show or mask, for the selected session, the values agents get redacted."""
+        sid = self.session_id
+        if sid is None:
+            return
+        self.revealed ^= {sid}
+        self.query_one(VariablesTree).set_reveal(sid in self.revealed)
+        self.notify("secrets shown" if sid in self.revealed else "secrets masked", title=sid, timeout=3)
+
+    # ----- the centre: source and variables, the RN app or a web page ------------------------------------------
+
+    @property
+    def centre(self) -> Centre:
+        return self.query_one(Centre)
+
+    def sync_page_view(self) -> None:
+        self.centre.sync_page_view()
+
+    # ----- console (ConsolePane evaluates; these are its lines of pairdbg's own and its notes) -----------------
+
+    def post_note(self, text: str) -> None:
+        """`:note TEXT` in the console: a note for the agents on the line under the source cursor (else the
+        session); they read it in debug://notes and in their next stop report."""
+        if not text:
+            self.say("usage: :note TEXT  (on the source cursor's line)", "dim")
+            return
+        source = self.query_one(SourceView)
+        on = f"{source.path}:{source.cursor_line}" if source.path else None
+        self.perform("post_note", self.session_args(text=text, on=on))
+
+    def say(self, text: str | Text, style: str = "") -> None:
+        """A line of pairdbg's own in the console (where agents connect, where pages connect)."""
+        self.query_one(ConsolePane).add(text, style)
 
 
 def note_line(note: Note, agent_style: str, human_style: str) -> Text:
