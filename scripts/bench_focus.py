@@ -7,14 +7,19 @@ key the person presses (moving the source cursor, or the variables pane's select
 the notification; pilot's own wait for the key to be handled is included. The other way, each sample is the agent's
 get_local_variables on the other frame until the person's source pane renders the mark on that frame's line (the
 widget's own render of that row, which the next screen refresh paints; headless, so no terminal write is timed).
-Run: .venv/bin/python scripts/bench_focus.py [--runs 30]
+With --terminal, the agent's read -> mark is timed on a real screen instead: `pairdbg demo` in a pseudo-terminal read
+by a terminal emulator, the agent a real MCP client on the TUI's HTTP endpoint.
+Run: .venv/bin/python scripts/bench_focus.py [--runs 30] [--terminal]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
+import re
+import socket
 import sys
 import tempfile
 import time
@@ -134,10 +139,85 @@ async def agent_read_to_mark(app, hub, agent, sid: str, runs: int) -> list[float
     return samples
 
 
+def mark_row(display: list[str], line: int, mark: str) -> bool:
+    """The screen's source pane shows `mark` in the gutter of `line` (`  44◆    main()`)."""
+    gutter = re.compile(rf"[│ ●○◌▶›]\s*{line}{mark}")
+    return any(gutter.search(row) for row in display)
+
+
+async def in_a_terminal(runs: int) -> dict[str, list[float]]:
+    """The agent's read -> its mark on a real screen: `pairdbg demo` in a pseudo-terminal read by a terminal emulator
+    (pyte), a real MCP client on the TUI's HTTP endpoint; each sample ends when the emulated screen shows the mark on
+    the new frame's line and no longer on the old one."""
+    from support.terminal import Terminal, marked_line
+
+    state = tempfile.mkdtemp()
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    env = {
+        **os.environ,
+        "XDG_RUNTIME_DIR": state,
+        "PAIRDBG_MCP__PORT": str(port),
+        "PAIRDBG_RN__WS_PORT": "0",
+        "PAIRDBG_BRIDGE__PORT": "0",
+        "TERM": "xterm-256color",
+    }
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # an installed pairdbg runs from bytecode
+    term = Terminal([str(ROOT / ".venv" / "bin" / "pairdbg"), "demo"], env, 160, 45)
+    samples: list[float] = []
+    try:
+        await asyncio.to_thread(term.wait_for, lambda display: marked_line(display) is not None)
+        entry = None
+        deadline = time.perf_counter() + 20
+        while entry is None:
+            found = list(Path(state, "pairdbg").glob("endpoint-*.json"))
+            if found:
+                entry = json.loads(found[0].read_text())
+            elif time.perf_counter() > deadline:
+                raise TimeoutError("the TUI wrote no endpoint entry")
+            else:
+                await asyncio.sleep(0.1)
+        async with http_client(entry["url"], entry["token"]) as agent:
+            stack = await agent.call_tool("get_call_stack", {})
+            frames = stack.structured_content["frames"]
+            places = [("@f0", frames[0]["line"]), ("@f1", frames[1]["line"])]
+            await agent.call_tool("get_local_variables", {"frame": "@f0"})
+            await asyncio.sleep(1.0)
+            mark = "◆"
+            for i in range(runs):
+                (frame, line), (_, old) = (places[1], places[0]) if i % 2 == 0 else (places[0], places[1])
+                start = time.perf_counter()
+                call = asyncio.create_task(agent.call_tool("get_local_variables", {"frame": frame}))
+                seen = await asyncio.to_thread(
+                    term.wait_for,
+                    lambda display, line=line, old=old: (
+                        mark_row(display, line, mark) and not mark_row(display, old, mark)
+                    ),
+                    5,
+                )
+                samples.append((seen - start) * 1000)
+                await call
+                await asyncio.sleep(0.1)
+                await asyncio.to_thread(term.settle, 0.05)
+    finally:
+        term.close()
+    return {"agent's read -> ◆ mark on a real screen": samples}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=30)
+    parser.add_argument(
+        "--terminal", action="store_true", help="time the agent's mark on a real screen (pty + pyte) instead"
+    )
     args = parser.parse_args()
+    if args.terminal:
+        figures = asyncio.run(in_a_terminal(args.runs))
+        print("agent's read -> its mark on the person's screen, ms (target <= 100):")
+        for name, values in figures.items():
+            print(median_line(name, values, 30))
+        return
     figures = asyncio.run(measure(args.runs))
     print("person's selection -> agent's debug://focus/human notification, ms (target <= 50);")
     print("agent's read -> its mark in the person's source pane, ms (target <= 100):")
