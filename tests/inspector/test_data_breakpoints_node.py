@@ -10,7 +10,7 @@ import subprocess
 
 import pytest
 from support import TESTS, missing_target, stop_of, until
-from test_inspector_node import launch, line, need_runtime, run, where
+from test_inspector_node import js, launch, line, need_runtime, run, where
 from test_jsdebug import need_js_debug
 
 from pairdbg.backends.errors import DebugError, ErrorCode
@@ -26,6 +26,27 @@ async def paused_at_ready(registry, runtime: str = "node") -> str:
     stop = stop_of(reply)
     assert where(stop)[:2] == (PROGRAM, line(PROGRAM, "// stop here")), stop
     return sid
+
+
+async def paused_at_marker(registry, backend: str, program: str, marker: str = "// stop here") -> str:
+    """`program` stopped at its `marker` line, under `backend`: "inspector" (Node), "bun" or "js-debug"."""
+    need_runtime("bun" if backend == "bun" else "node")
+    if backend == "js-debug":
+        need_js_debug()
+    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": "bun" if backend == "bun" else "node"}
+    at = line(program, marker)
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=js(program),
+        language="javascript",
+        breakpoints=[{"file": js(program), "line": at}],
+        wait_s=30,
+        **how,
+    )
+    stop = stop_of(reply)
+    assert where(stop)[:2] == (program, at), stop
+    return reply.data["session_id"]
 
 
 async def watch(registry, sid: str, expression: str, **more) -> dict:

@@ -8,9 +8,8 @@ import os
 
 import pytest
 from support import TESTS, missing_target, stop_of
-from test_data_breakpoints_node import helper_free, output_text, watch
-from test_inspector_node import js, line, need_runtime, run, where
-from test_jsdebug import need_js_debug
+from test_data_breakpoints_node import helper_free, output_text, paused_at_marker, watch
+from test_inspector_node import line, run, where
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
@@ -19,24 +18,9 @@ YAML = TESTS / "js" / "npmlibs" / "node_modules" / "yaml"
 
 
 async def paused_at_ready(registry, backend: str) -> str:
-    need_runtime("bun" if backend == "bun" else "node")
-    if backend == "js-debug":
-        need_js_debug()
     if not (YAML / "package.json").is_file():
         missing_target("tests/js/npmlibs/node_modules/yaml is missing: run scripts/setup-targets.sh")
-    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": "bun" if backend == "bun" else "node"}
-    reply = await run(
-        registry,
-        "start_debugging",
-        program=js(PROGRAM),
-        language="javascript",
-        breakpoints=[{"file": js(PROGRAM), "line": line(PROGRAM, "// stop here")}],
-        wait_s=30,
-        **how,
-    )
-    stop = stop_of(reply)
-    assert where(stop)[:2] == (PROGRAM, line(PROGRAM, "// stop here")), stop
-    return reply.data["session_id"]
+    return await paused_at_marker(registry, backend, PROGRAM)
 
 
 @pytest.mark.parametrize("backend", ["inspector", "js-debug", "bun"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 from support import stop_of, until
-from test_data_breakpoints_node import helper_free, output_text, refused, watch
+from test_data_breakpoints_node import helper_free, output_text, paused_at_marker, refused, watch
 from test_inspector_node import js, line, need_runtime, run, where
 from test_jsdebug import need_js_debug
 
@@ -17,22 +17,7 @@ PROGRAM = "data_places.js"
 
 
 async def paused_at_ready(registry, backend: str) -> str:
-    need_runtime("bun" if backend == "bun" else "node")
-    if backend == "js-debug":
-        need_js_debug()
-    how = {"backend": "dap"} if backend == "js-debug" else {"runtime": backend if backend == "bun" else "node"}
-    reply = await run(
-        registry,
-        "start_debugging",
-        program=js(PROGRAM),
-        language="javascript",
-        breakpoints=[{"file": js(PROGRAM), "line": line(PROGRAM, "// stop here")}],
-        wait_s=30,
-        **how,
-    )
-    stop = stop_of(reply)
-    assert where(stop)[:2] == (PROGRAM, line(PROGRAM, "// stop here")), stop
-    return reply.data["session_id"]
+    return await paused_at_marker(registry, backend, PROGRAM)
 
 
 @pytest.mark.parametrize("backend", ["inspector", "js-debug", "bun"])
