@@ -23,12 +23,13 @@ from urllib.parse import urlsplit
 
 from pydantic import AliasChoices, ValidationError
 from pydantic_settings import BaseSettings, SettingsConfigDict
-from websockets.asyncio.server import Server, ServerConnection, serve
 
 from .logbudget import limit
 from .services import ConfigError
 
 if TYPE_CHECKING:
+    from websockets.asyncio.server import Server, ServerConnection
+
     from .hub import Hub
 
 LOOPBACK = {"localhost", "127.0.0.1", "::1"}
@@ -116,6 +117,9 @@ class ListenerServer:
         limit(logger.name, "websockets.server")  # what an app sends cannot flood pairdbg's log
 
     async def start(self) -> None:
+        # websockets' server (~3 ms to import) is loaded when a listener opens: after the MCP initialize answer
+        from websockets.asyncio.server import serve
+
         host, port = self.config.address()
         self._server = await serve(
             self._handle,

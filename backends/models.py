@@ -6,7 +6,9 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
+
+from .lazymodel import LazyModel
 
 
 class Phase(StrEnum):
@@ -30,20 +32,20 @@ class Phase(StrEnum):
         return not self.ended and self != Phase.RECONNECTING
 
 
-class Location(BaseModel):
+class Location(LazyModel):
     file: str | None = Field(None, description="absolute path of the source file, if there is one")
     line: int | None = Field(None, description="1-based line")
     column: int | None = None
     function: str | None = None
 
 
-class SourceLine(BaseModel):
+class SourceLine(LazyModel):
     line: int
     text: str
     current: bool = False
 
 
-class VariableView(BaseModel):
+class VariableView(LazyModel):
     handle: str | None = Field(None, description="@vN handle to expand it, when it has children")
     name: str
     type: str | None = None
@@ -52,7 +54,7 @@ class VariableView(BaseModel):
     length: int | None = Field(None, description="characters of the whole value text, when it was cut (evaluate)")
 
 
-class FrameView(BaseModel):
+class FrameView(LazyModel):
     handle: str
     function: str
     file: str | None = None
@@ -63,7 +65,7 @@ class FrameView(BaseModel):
     unwound: bool | None = Field(None, description="left by the exception on its way here (no longer running)")
 
 
-class HiddenFrames(BaseModel):
+class HiddenFrames(LazyModel):
     """A run of library frames the stack leaves out (debugpy's justMyCode), between two frames it shows."""
 
     count: int
@@ -88,7 +90,7 @@ class HiddenFrames(BaseModel):
         return f"{what} {where}"
 
 
-class WatchView(BaseModel):
+class WatchView(LazyModel):
     id: str
     expression: str
     value: str
@@ -97,7 +99,7 @@ class WatchView(BaseModel):
     added_by: str = Field("human", description="who added it: human or agent:<name>")
 
 
-class DataChange(BaseModel):
+class DataChange(LazyModel):
     """One write a log-only data breakpoint recorded: the change log's entry, field by field (its `text` is what
     get_output's "changes" category and debug://sessions/{id}/changes say)."""
 
@@ -132,7 +134,7 @@ class DataChange(BaseModel):
         )
 
 
-class OutputEntry(BaseModel):
+class OutputEntry(LazyModel):
     seq: int
     category: str
     text: str
@@ -140,7 +142,7 @@ class OutputEntry(BaseModel):
     change: DataChange | None = Field(None, exclude=True)
 
 
-class FailedTest(BaseModel):
+class FailedTest(LazyModel):
     """The test a stop is the failure of (a test run's runner hook stopped there)."""
 
     runner: str = Field(description="pytest, unittest, node --test")
@@ -150,7 +152,7 @@ class FailedTest(BaseModel):
     repeats: int | None = Field(None, description="calls of the innermost function among them (a recursion)")
 
 
-class ExceptionInfo(BaseModel):
+class ExceptionInfo(LazyModel):
     type: str
     message: str | None = None
     break_mode: str | None = None
@@ -158,7 +160,7 @@ class ExceptionInfo(BaseModel):
     test: FailedTest | None = Field(None, description="the failing test, when a test run stopped at its failure")
 
 
-class RaiseSite(BaseModel):
+class RaiseSite(LazyModel):
     """Where an exception was raised when that frame is library code the stack hides (debugpy's justMyCode stops at
     the caller's line): its source and first locals, so the report answers without a second call."""
 
@@ -172,7 +174,7 @@ class RaiseSite(BaseModel):
     locals_total: int = 0
 
 
-class StopReport(BaseModel):
+class StopReport(LazyModel):
     """Where and why the program stopped, small enough to read every time (top frame only)."""
 
     session_id: str
@@ -204,7 +206,7 @@ class StopReport(BaseModel):
     location_note: str | None = Field(None, description="why the stop has no source location")
 
 
-class BreakpointView(BaseModel):
+class BreakpointView(LazyModel):
     id: str
     kind: Literal["line", "function", "data"] = "line"
     file: str | None = None
@@ -232,7 +234,7 @@ class BreakpointView(BaseModel):
     missed: str | None = Field(None, description="writes a data breakpoint cannot see")
 
 
-class SessionSummary(BaseModel):
+class SessionSummary(LazyModel):
     session_id: str
     name: str
     language: str

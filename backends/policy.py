@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel
 
 from .errors import DebugError, ErrorCode
 from .events import Event, EventBus
@@ -49,8 +49,7 @@ CODE_ARGUMENTS = ("condition", "log_message", "expression")
 class AgentSettings(BaseModel):
     """What agents may do and see (settings section `agents`: PAIRDBG_AGENTS__MODE, PAIRDBG_AGENTS__REDACT)."""
 
-    model_config = ConfigDict(use_attribute_docstrings=True)
-
+    # (attribute docstrings for readers only: see pairdbg.settings)
     mode: AgentMode = AgentMode.FULL
     """inspect: read state only; control: also step, continue, pause and breakpoints; full: also start, attach and
     close programs, evaluate and set values."""

@@ -15,6 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError
 
+from pairdbg.backends.lazymodel import LazyModel
 from pairdbg.backends.models import BreakpointView, HiddenFrames, Location, OutputEntry, SessionSummary
 
 log = logging.getLogger(__name__)
@@ -88,7 +89,7 @@ def lean_variable(view: dict[str, Any]) -> dict[str, Any]:
 # more in one case (start_debugging's interpreter, wait_for_stop's new_stop) without a model per case.
 
 
-class Shape(BaseModel):
+class Shape(LazyModel):
     model_config = ConfigDict(extra="allow")
 
 

@@ -43,7 +43,6 @@ from pairdbg.backends.redact import for_agent
 from .prompts import checked_arguments
 from .serving import agent_data, agent_error, agent_text, bounded_result, new_server
 from .notify import AGENT_URI, FOCUS_URI, NOTES_URI, SESSIONS_URI, Notifier, client_name, output_uri, session_uri
-from .results import structured
 from .tools import ToolList
 
 log = logging.getLogger(__name__)
@@ -106,6 +105,8 @@ def build_server(
         except DebugError as exc:
             exc = listing.explain(params.name, exc)
             return _tool_result(exc.text(), {"error": exc.to_dict()}, is_error=True)
+        from .results import structured  # the result models (~3 ms) load with the first call, after initialize
+
         return _tool_result(reply.text, structured(params.name, reply.data))
 
     async def list_resources(

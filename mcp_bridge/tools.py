@@ -18,7 +18,6 @@ from pairdbg.backends.errors import DebugError
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import Level
 
-from .results import output_schema
 
 # The groups an app brings: what connects.
 APPS = {"rn": "React Native app", "web": "debug-bridge page"}
@@ -60,6 +59,8 @@ class ToolList:
     def _tool(self, name: str) -> Tool:
         tool = self._tools.get(name)
         if tool is None:
+            from .results import output_schema  # loaded with the first tools/list, after initialize
+
             a = self.registry.actions[name]
             tool = Tool(
                 name=a.name,

@@ -6,17 +6,18 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from ..errors import DebugError, ErrorCode
 from ..focus import person_view
 from ..hub import Hub
+from ..lazymodel import LazyModel
 from ..policy import Level
 from . import render
 from .registry import Action, Reply
 
 
-class FocusParams(BaseModel):
+class FocusParams(LazyModel):
     pass
 
 
@@ -93,7 +94,7 @@ async def get_focus(hub: Hub, p: FocusParams, actor: str) -> Reply:
     return Reply(focus_text(view), view)
 
 
-class NoteParams(BaseModel):
+class NoteParams(LazyModel):
     text: str = Field()
     session_id: str | None = None
     on: str | None = Field(None, description="file:line, variable name or @vN")

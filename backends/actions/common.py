@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from .. import queries
 from ..focus import FramePlace, VariableLook
 from ..hub import Hub
+from ..lazymodel import LazyModel
 from ..models import Phase
 from ..policy import is_agent
 from ..session import ExecOutcome, Session
@@ -18,7 +19,7 @@ SID = Field()
 WAIT = Field(None, ge=0, le=300, description="default 10")
 
 
-class SessionParams(BaseModel):
+class SessionParams(LazyModel):
     session_id: str = SID
 
 

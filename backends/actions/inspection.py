@@ -4,11 +4,12 @@ from __future__ import annotations
 
 import os
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from .. import queries
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub
+from ..lazymodel import LazyModel
 from ..models import Phase
 from ..readable import check_readable
 from ..source import is_url, lines_of, shown
@@ -157,7 +158,7 @@ async def set_variable_value(hub: Hub, p: SetVariableParams, actor: str) -> Repl
     )
 
 
-class SourceParams(BaseModel):
+class SourceParams(LazyModel):
     session_id: str | None = Field(None, description="read its stop and files (optional)")
     file: str | None = Field(None, description="source file (default: where the session stopped)")
     line: int | None = Field(None, ge=1, description="default: the stop's line, else 1")

@@ -6,12 +6,13 @@ import os
 import re
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import ConfigDict, Field
 
 from .. import factory, queries, testrun
 from ..base import ExceptionMode
 from ..errors import DebugError, ErrorCode
 from ..hub import Hub, display_name
+from ..lazymodel import LazyModel
 from ..policy import MODE_SAYS, AgentMode, Level, is_agent
 from ..source import find_statement, resolve_path
 from . import render
@@ -19,7 +20,7 @@ from .common import SessionParams, _outcome_reply
 from .registry import Action, Reply
 
 
-class NoParams(BaseModel):
+class NoParams(LazyModel):
     pass
 
 
@@ -40,7 +41,7 @@ async def list_supported_languages(hub: Hub, p: NoParams, actor: str) -> Reply:
     return Reply("\n".join(rows), {"languages": langs, "ready": ready, "missing": missing})
 
 
-class BreakpointArg(BaseModel):
+class BreakpointArg(LazyModel):
     file: str = Field()
     line: int | None = Field(None, ge=1)
     statement: str | None = Field(None, description="code on the line, instead of line")
@@ -49,7 +50,7 @@ class BreakpointArg(BaseModel):
     log_message: str | None = Field(None, description="log it, do not stop")
 
 
-class StartParams(BaseModel):
+class StartParams(LazyModel):
     program: str = Field(description="script, or module name with module=true")
     language: str | None = Field(None, description="default: by extension")
     runtime: Literal["node", "bun"] | None = Field(None, description="default node; bun for .ts")
@@ -125,7 +126,7 @@ async def _launch(
     return reply
 
 
-class TestsParams(BaseModel):
+class TestsParams(LazyModel):
     args: list[str] = Field(default_factory=list, description="e.g. test files")
     cwd: str | None = Field(None, description="project folder (default: cwd)")
     executable_path: str | None = Field(None, description="python (default: project's .venv)")
@@ -175,14 +176,14 @@ def missing_module_hint(module: str, python: str, chosen_by: str) -> str:
     )
 
 
-class PathMapping(BaseModel):
+class PathMapping(LazyModel):
     model_config = ConfigDict(populate_by_name=True, extra="forbid")
 
     local_root: str = Field(alias="localRoot", description="folder here")
     remote_root: str = Field(alias="remoteRoot", description="folder where it runs")
 
 
-class AttachParams(BaseModel):
+class AttachParams(LazyModel):
     target: str = Field(description="host:port or ws:// URL")
     language: Literal["python", "javascript", "typescript"] = "python"
     backend: Literal["inspector", "dap"] | None = Field(None, description="JS: inspector (default) or dap = js-debug")
@@ -204,7 +205,7 @@ async def attach(hub: Hub, p: AttachParams, actor: str) -> Reply:
     return reply
 
 
-class ConnectParams(BaseModel):
+class ConnectParams(LazyModel):
     websocket_url: str = Field(description="inspector WebSocket, e.g. ws://127.0.0.1:9229/<id> or Bun's banner URL")
     session_name: str | None = Field(None, description="name to show (default: the URL)")
     wait_s: float | None = Field(1.0, ge=0, le=300, description="seconds to wait for a stop")
@@ -220,7 +221,7 @@ async def connect_debugger(hub: Hub, p: ConnectParams, actor: str) -> Reply:
     return reply
 
 
-class LaunchConfigParams(BaseModel):
+class LaunchConfigParams(LazyModel):
     name: str = Field(description='the configuration\'s "name" in .vscode/launch.json')
     workspace: str | None = Field(None, description="folder holding .vscode/launch.json (default: pairdbg's cwd)")
     wait_s: float | None = Field(None, ge=0, le=300, description="seconds to wait for the first stop (default 10)")
@@ -238,7 +239,7 @@ async def start_from_launch_config(hub: Hub, p: LaunchConfigParams, actor: str) 
     return await start_debugging(hub, StartParams(**args), actor)
 
 
-class WorkspaceParams(BaseModel):
+class WorkspaceParams(LazyModel):
     workspace: str | None = Field(None, description="folder holding .vscode/launch.json (default: pairdbg's cwd)")
 
 
@@ -320,7 +321,7 @@ async def list_debug_sessions(hub: Hub, p: NoParams, actor: str) -> Reply:
     return Reply(text, data)
 
 
-class AgentModeParams(BaseModel):
+class AgentModeParams(LazyModel):
     model_config = ConfigDict(extra="forbid")
     mode: AgentMode = Field(
         description="inspect: agents read state only; control: also step, continue, pause and "

@@ -16,16 +16,18 @@ import time
 from collections import deque
 from http import HTTPStatus
 from pathlib import Path
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 from urllib.parse import parse_qs, urlsplit
 
-from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from ..listener import ListenerServer, loopback_origin
 from .config import BridgeConfig
 from .page import AppConn, Page
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
 
 log = logging.getLogger(__name__)
 

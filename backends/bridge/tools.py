@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 
 from ..actions.registry import Action, Reply
 from ..errors import DebugError, ErrorCode
+from ..lazymodel import LazyModel
 from . import uitree
 from .service import BridgeService
 
@@ -32,7 +33,7 @@ NAVIGATION_WAIT_S = 10.0
 DOM_INLINE = 20_000
 
 
-class PageParams(BaseModel):
+class PageParams(LazyModel):
     session_id: str | None = SID
 
 

@@ -11,6 +11,8 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
+from ..lazymodel import LazyModel
+
 PROTOCOL_MIN = 1
 PROTOCOL_MAX = 1
 
@@ -24,16 +26,16 @@ CLOSE_MALFORMED = 4006
 CLOSE_GOING_AWAY = 1001
 
 
-class _Msg(BaseModel):
+class _Msg(LazyModel):
     model_config = ConfigDict(extra="ignore", populate_by_name=True)
     v: Literal[1] = 1
 
 
-class _Open(BaseModel):
+class _Open(LazyModel):
     model_config = ConfigDict(extra="allow")
 
 
-class ProtocolRange(BaseModel):
+class ProtocolRange(LazyModel):
     min: int = Field(ge=1)
     max: int = Field(ge=1)
 
@@ -158,7 +160,7 @@ class Bye(_Msg):
 
 
 Incoming = Annotated[Hello | Events | Snapshot | Gap | Res | Pong | Bye, Field(discriminator="t")]
-_INCOMING: TypeAdapter[Any] = TypeAdapter(Incoming)
+_INCOMING: TypeAdapter[Any] = TypeAdapter(Incoming, config=ConfigDict(defer_build=True))
 KNOWN_TYPES = frozenset({"hello", "events", "snapshot", "gap", "res", "pong", "bye"})
 
 

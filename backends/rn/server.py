@@ -3,6 +3,9 @@ fed from pushed events and snapshots, request/response with ids and timeouts, an
 
 `listener(kind, stream)` hears every change (kind: connected, disconnected, replaced, events, snapshot, gap,
 responsive); it runs synchronously on the loop and must be quick.
+
+The wire protocol's models (`protocol`, P) are imported where a frame is read or written, not with this module: the
+services are built before the MCP `initialize` answer, and defining those models was ~5 ms of it.
 """
 
 from __future__ import annotations
@@ -16,17 +19,20 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from ..listener import LOOPBACK, ListenerServer, loopback_origin
-from . import protocol as P
 from .config import RnConfig
 from .mirror import Mirror, SessionMirror
+
+if TYPE_CHECKING:
+    from websockets.asyncio.server import ServerConnection
+
+    from . import protocol as P
 
 log = logging.getLogger(__name__)
 
@@ -135,6 +141,8 @@ class AdapterServer(ListenerServer):
     # ----- one connection -----------------------------------------------------------------------------------------
 
     async def _reject(self, ws: ServerConnection, close: int, code: str, message: str, **extra: Any) -> None:
+        from . import protocol as P
+
         self.count(code)
         log.warning("adapter refused (%s): %s", code, message)
         with contextlib.suppress(ConnectionClosed):
@@ -142,6 +150,8 @@ class AdapterServer(ListenerServer):
         await ws.close(close, message[:120])
 
     async def _handshake(self, ws: ServerConnection) -> tuple[P.Hello, dict[str, Any]] | None:
+        from . import protocol as P
+
         try:
             async with asyncio.timeout(self.config.RN_HELLO_TIMEOUT_MS / 1000):
                 frame = await ws.recv(decode=False)
@@ -184,6 +194,8 @@ class AdapterServer(ListenerServer):
         return hello, raw
 
     async def _handle(self, ws: ServerConnection) -> None:
+        from . import protocol as P
+
         got = await self._handshake(ws)
         if got is None:
             return
@@ -239,6 +251,8 @@ class AdapterServer(ListenerServer):
                 self.listener("disconnected", None)
 
     async def _read_loop(self, conn: Connection) -> None:
+        from . import protocol as P
+
         ws = conn.ws
         limit = self.config.MAX_PAYLOAD_SIZE
         while True:
@@ -279,6 +293,8 @@ class AdapterServer(ListenerServer):
                 return
 
     def _dispatch(self, conn: Connection, msg: P.Message, raw: dict[str, Any], size: int) -> None:
+        from . import protocol as P
+
         now = time.time()
         session = conn.session
         if isinstance(msg, P.Events):
@@ -307,6 +323,8 @@ class AdapterServer(ListenerServer):
                 conn.rtt_ms = max(0.0, now * 1000 - msg.ts)
 
     async def _heartbeat(self, conn: Connection) -> None:
+        from . import protocol as P
+
         interval = self.config.RN_HEARTBEAT_MS / 1000
         timeout = self.config.RN_HEARTBEAT_TIMEOUT_MS / 1000
         with contextlib.suppress(ConnectionClosed, asyncio.CancelledError):
@@ -337,6 +355,8 @@ class AdapterServer(ListenerServer):
 
     async def request(self, method: str, params: dict[str, Any], timeout_ms: int | None = None) -> Any:
         """The adapter's `result` for one request. Raises WireFailure (NOT_CONNECTED, TIMEOUT or the app's code)."""
+        from . import protocol as P
+
         conn = self.conn
         if conn is None:
             raise WireFailure("NOT_CONNECTED", "no React Native app is connected")

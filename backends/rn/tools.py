@@ -7,10 +7,11 @@ from __future__ import annotations
 import time
 from typing import TYPE_CHECKING, Any, Literal
 
-from pydantic import BaseModel, Field
+from pydantic import Field
 
 from ..actions.registry import Action, Reply
 from ..errors import DebugError, ErrorCode
+from ..lazymodel import LazyModel
 from .jsondoc import dotted, lookup, parse_path
 from .mirror import StreamMirror, Unavailable
 from .server import WireFailure
@@ -24,29 +25,29 @@ StreamName = Literal["redux", "navigation", "mmkv"]
 STREAM = Field(description="redux (store), navigation (routes) or mmkv (storage)")
 
 
-class NoParams(BaseModel):
+class NoParams(LazyModel):
     pass
 
 
-class SnapshotParams(BaseModel):
+class SnapshotParams(LazyModel):
     stream: StreamName = STREAM
     scope: str | None = Field(
         None, description="part of the state: a path like 'auth.user' or 'items[0]'; for mmkv an instance name"
     )
 
 
-class QueryParams(BaseModel):
+class QueryParams(LazyModel):
     stream: StreamName = STREAM
     limit: int = Field(50, description="max events, clamped to 1..200")
     since_seq: int | None = Field(None, description="events after this seq (default: from the first)")
     event_type: str | None = Field(None, description="only this event type, e.g. 'action', 'route_change', 'key_set'")
 
 
-class PathParams(BaseModel):
+class PathParams(LazyModel):
     path: str = Field(description="dot path into the Redux state, e.g. 'auth.user.role' or 'items[0].name'")
 
 
-class DiffParams(BaseModel):
+class DiffParams(LazyModel):
     stream: StreamName = STREAM
     base_seq: int = Field(ge=0, description="seq of the base state (0 = initial state)")
     target_seq: int = Field(ge=0, description="seq of the target state")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import logging
 import os
@@ -341,7 +342,11 @@ def settings_of(args: argparse.Namespace):
 
 def _run_headless(args: argparse.Namespace) -> int:
     """MCP without the TUI: the join relay, Streamable HTTP, or stdio."""
-    from pairdbg.runtime import Runtime, exit_on_end_signals
+    if not (args.join or args.http):
+        # No cyclic collections while the SDK and pairdbg load (~45 ms of the way to the initialize answer): the
+        # one full collection comes when memory settles, after that answer, and turns them back on.
+        gc.disable()
+    from pairdbg.runtime import LISTENERS_AT_THE_LATEST_S, Runtime, exit_on_end_signals
 
     if args.join:
         from pairdbg.mcp_bridge.join import serve_join
@@ -383,6 +388,8 @@ def _run_headless(args: argparse.Namespace) -> int:
                     output_schemas=runtime.settings.mcp.output_schemas,
                 ),
                 listeners_later=True,
+                # its full collection (~30 ms) after the initialize answer, not on the way to it
+                settle_after_s=LISTENERS_AT_THE_LATEST_S,
             )
         )
     return 0

@@ -54,9 +54,11 @@ def settle_memory() -> None:
     """Called once an entry point is up: collect start-up garbage, then move every object alive now (modules,
     widgets, the registry) out of the collector's sight. Full collections then scan only what came later, which
     keeps the loop's pauses short under a flood of output (measured: TUI key latency during 10,000 console lines/s
-    fell from p50 50 ms to 9 ms; scripts/bench_bridge.py). Never called by tests, which build many hubs."""
+    fell from p50 50 ms to 9 ms; scripts/bench_bridge.py). The collector is on after it (`pairdbg --mcp` holds it
+    off while loading). Never called by tests, which build many hubs."""
     gc.collect()
     gc.freeze()
+    gc.enable()
 
 
 #: After the first stop, settle this long later: once the stopped screen is drawn, before a person can press a key.

@@ -21,7 +21,7 @@ from typing import Any
 
 import platformdirs
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator
+from pydantic import BaseModel, Field, field_validator
 from pydantic.fields import FieldInfo
 from pydantic_settings import BaseSettings, PydanticBaseSettingsSource, SettingsConfigDict, TomlConfigSettingsSource
 
@@ -38,10 +38,13 @@ LISTENERS: dict[str, type[BaseModel]] = {"rn": RnConfig, "bridge": BridgeConfig}
 LEGACY = {"PAIRDBG_ALLOW_REMOTE_MCP": ("mcp", "allow_remote")}
 
 
+# The settings' docs are attribute docstrings, for readers of this file. pydantic is not asked to copy them into the
+# fields (use_attribute_docstrings): that parses this module's source once per model, 5-10 ms each at every start,
+# and nothing reads the fields' descriptions.
+
+
 class McpSettings(BaseModel):
     """MCP over Streamable HTTP (the TUI's endpoint, or `pairdbg --mcp --http`)."""
-
-    model_config = ConfigDict(use_attribute_docstrings=True)
 
     host: str = "127.0.0.1"
     """Bind address; loopback unless allow_remote."""
@@ -66,8 +69,6 @@ class McpSettings(BaseModel):
 
 class TuiSettings(BaseModel):
     """The terminal UI."""
-
-    model_config = ConfigDict(use_attribute_docstrings=True)
 
     theme: str | None = None
     """Theme (pairdbg-dark, pairdbg-light or any Textual theme); pairdbg remembers the last one chosen."""
@@ -150,7 +151,6 @@ class Settings(BaseSettings):
         env_prefix="PAIRDBG_",
         env_nested_delimiter="__",
         extra="ignore",
-        use_attribute_docstrings=True,
     )
 
     limits: Limits = Field(default_factory=Limits)

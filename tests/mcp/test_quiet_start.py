@@ -117,3 +117,51 @@ def test_listeners_open_after_the_initialize_answer_and_tokens_stay_off_stderr()
     stderr = proc.stderr.read()
     proc.stderr.close()
     assert token and token not in stderr and "token for this run" not in stderr, stderr
+
+
+# Runs `pairdbg --mcp` with a thread that reports on stderr whether the cyclic collector went off, whether it came
+# back on (it gives up after 5 s) and how many start-up objects were frozen by then.
+PROBED_SERVER = """
+import gc, sys, threading, time
+def probe():
+    deadline = time.monotonic() + 5
+    while gc.isenabled() and time.monotonic() < deadline:  # main turns it off as it starts serving stdio
+        time.sleep(0.01)
+    was_off = not gc.isenabled()
+    while not gc.isenabled() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    print(f"PROBE was_off={was_off} on={gc.isenabled()} frozen={gc.get_freeze_count()}", file=sys.stderr, flush=True)
+from pairdbg.cli import main
+threading.Thread(target=probe, daemon=True).start()  # started once main's module loaded, before it runs
+sys.exit(main(["--mcp"]))
+"""
+
+
+def test_the_collector_is_held_off_while_loading_and_back_on_once_memory_settles() -> None:
+    """`pairdbg --mcp` loads without cyclic collections (they were ~45 ms of the way to the initialize answer); the
+    settling after the answer must turn the collector back on, or garbage cycles would pile up for the server's
+    life."""
+    env = {**os.environ, "PAIRDBG_BRIDGE_PORT": "0", "WS_PORT": "0"}
+    proc = subprocess.Popen(
+        [sys.executable, "-c", PROBED_SERVER],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin and proc.stdout and proc.stderr
+    try:
+        proc.stdin.write(json.dumps(INITIALIZE) + "\n")
+        proc.stdin.flush()
+        assert '"serverInfo"' in proc.stdout.readline()
+        probe = next(line for line in proc.stderr if line.startswith("PROBE"))
+    finally:
+        proc.stdin.close()
+        proc.wait(15)
+        proc.stdout.close()
+        proc.stderr.close()
+    fields = dict(part.split("=") for part in probe.split()[1:])
+    assert fields["was_off"] == "True" and fields["on"] == "True", probe
+    assert int(fields["frozen"]) > 10_000, probe  # the start-up objects, frozen by the settling collection
