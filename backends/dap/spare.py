@@ -31,6 +31,7 @@ class SpareAdapter:
         self._spawning: asyncio.Task[asyncio.subprocess.Process] | None = None
         self._refill: asyncio.TimerHandle | None = None
         self._keep_ready = False
+        self._closing: asyncio.Future[None] | None = None
 
     def keep_ready(self) -> None:
         """Start one now and another after each take (a server whose every session may want one)."""
@@ -79,11 +80,19 @@ class SpareAdapter:
             self.start()
 
     async def close(self) -> None:
-        """Stop a spare nobody took (a no-op when it was taken or never started), and start no more."""
+        """Stop a spare nobody took (a no-op when it was taken or never started), and start no more. Callers at the
+        same time all wait for the one stop (a SIGTERM's clean-up runs beside the front end's own)."""
         self._keep_ready = False
         if self._refill is not None:
             self._refill.cancel()
             self._refill = None
+        if self._closing is None or self._closing.done():
+            if self._spawning is None:
+                return  # nothing to stop
+            self._closing = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._closing)
+
+    async def _stop(self) -> None:
         task, self._spawning = self._spawning, None
         if task is None:
             return

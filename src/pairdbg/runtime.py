@@ -104,10 +104,13 @@ def exit_on_end_signals(cleanup: Callable[[], Awaitable[None]] | None = None) ->
     pending: set[asyncio.Task[None]] = set()
 
     async def clean_up_and_exit() -> None:
-        if cleanup is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(cleanup(), SHUTDOWN_TIMEOUT_S)
-        os._exit(0)
+        try:
+            if cleanup is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(cleanup(), SHUTDOWN_TIMEOUT_S)
+        finally:
+            # Also when the cancelled task's own clean-up finished first and the loop's end cancels this one.
+            os._exit(0)
 
     def on_signal() -> None:
         if main is not None:

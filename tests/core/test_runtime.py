@@ -185,3 +185,24 @@ async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_t
     assert len(settled) == 1  # once
     runtime_module.settle_when_quiet(hub, after_s=0.05)  # no stop: the timer settles
     await until(lambda: len(settled) == 2, "the settle on the timer")
+
+
+async def test_two_closes_at_once_both_wait_for_the_spare_to_be_gone():
+    """A SIGTERM's clean-up and the front end's own shut down side by side: neither may go on (and the process
+    exit) while the spare adapter is still being stopped."""
+    require_debugpy()
+    SPARE_ADAPTER.start()
+    await until(lambda: SPARE_ADAPTER.pid is not None, "the spare adapter running")
+    pid = SPARE_ADAPTER.pid
+    gone_when_returned: list[bool] = []
+
+    async def close() -> None:
+        await SPARE_ADAPTER.close()
+        try:
+            os.kill(pid, 0)
+            gone_when_returned.append(False)
+        except ProcessLookupError:
+            gone_when_returned.append(True)
+
+    await asyncio.gather(close(), close())
+    assert gone_when_returned == [True, True]
