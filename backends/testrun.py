@@ -271,6 +271,13 @@ def search_tests(folder: str, under: str) -> list[str]:
     return found
 
 
+def runs_python_tests(folder: str) -> bool:
+    """Whether `debug_tests` in `folder` runs Python tests (pytest or unittest): no package.json test script names a
+    JavaScript runner. Said from files alone, before the run is worked out (a front end starts debugpy's adapter)."""
+    script = package_test_script(folder)
+    return script is None or script_runner(script) is None
+
+
 async def project_tests(folder: str, python: str | None, args: list[str]) -> ProjectTests:
     """The test run of the project in `folder`: a package.json test script running `node --test` (JavaScript); else
     pytest when it is installed for the project's Python, else unittest. `args` go to the runner."""
@@ -284,7 +291,7 @@ async def project_tests(folder: str, python: str | None, args: list[str]) -> Pro
             hint="pass cwd as the project's folder",
         )
     script = package_test_script(folder)
-    runner = script_runner(script) if script else None
+    runner = script_runner(script) if script else None  # (None: Python's tests, as runs_python_tests says)
     if runner == NODE_TEST:
         assert script is not None
         files = node_test_files(folder, script, args)

@@ -7,6 +7,8 @@ written into a temporary folder, 500 passing ones over an installed library (pyd
 test that runs last, so every passing test runs before the stop. Each pairdbg case runs twice: with no breakpoint
 (the test loop runs untraced: see backends/dap/testhook.py), and with one user breakpoint on a line the run never
 reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
+The "adapter ready" cases are the same calls made as a headless server (`pairdbg --mcp`) and `pairdbg test` make
+them: debugpy's adapter was started beforehand (backends/dap/spare.py), SERVER_UP_S before the call.
 The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and
 minima, and for the CPU time every process involved spent until the stop (steadier on a busy machine, where the
 wall time mostly measures the other load). The last figure is what any debugpy session costs before its
@@ -28,6 +30,7 @@ from pathlib import Path
 
 from figures import median_line  # scripts/figures.py
 
+from pairdbg.backends.dap.python import SPARE_ADAPTER
 from pairdbg.backends.hub import Hub
 from pairdbg.runtime import build_registry
 
@@ -180,14 +183,15 @@ async def pdb_stop(suite: Suite) -> float:
             await proc.wait()
 
 
-async def pairdbg_stop(suite: Suite, action: str, breakpoint: bool) -> float:
-    """ms from the action's call until its reply is the failing test's stop (the Hub is made before the clock)."""
+async def pairdbg_stop(suite: Suite, action: str, breakpoint: bool, ready: bool = False) -> float:
+    """ms from the action's call until its reply is the failing test's stop (the Hub is made before the clock);
+    `ready`: as in a server that keeps debugpy's adapter ready (`pairdbg --mcp`, `pairdbg test`)."""
     args: dict = {"cwd": str(suite.folder), "args": suite.args}
     if action == "start_debugging":
         args.update(program="pytest", module=True, wait_s=120)
     if breakpoint:
         args["breakpoints"] = [{"file": str(suite.unreached[0]), "line": suite.unreached[1]}]
-    elapsed, reply = await timed(action, args)
+    elapsed, reply = await timed(action, args, ready)
     test = ((reply.data.get("stop") or {}).get("exception") or {}).get("test") or {}
     if test.get("test") != suite.test:
         raise RuntimeError(f"{action} did not stop at the failing test:\n{reply.text}")
@@ -202,10 +206,17 @@ async def session_cost() -> float:
     return elapsed
 
 
-async def timed(action: str, args: dict):
+#: How long a server has been up when the agent's call comes, at the least (a model reads the tool list first).
+SERVER_UP_S = 0.5
+
+
+async def timed(action: str, args: dict, ready: bool = False):
     hub = Hub()
     registry = build_registry(hub)
     try:
+        if ready:
+            SPARE_ADAPTER.start()
+            await asyncio.sleep(SERVER_UP_S)
         cpu = Cpu()
         start = time.perf_counter()
         reply = await registry.run(action, args, "bench")
@@ -214,6 +225,7 @@ async def timed(action: str, args: dict):
         return elapsed, reply
     finally:
         await hub.shutdown()
+        await SPARE_ADAPTER.close()  # (one the call did not take)
 
 
 PDB = "pytest --pdb: start -> (Pdb) prompt"
@@ -227,6 +239,10 @@ def cases(suites: list[Suite]) -> dict:
         out[f"{s.name}:   same, one user breakpoint"] = lambda s=s: pairdbg_stop(s, "start_debugging", True)
         if s.name == "small":
             out[f"{s.name}: pairdbg debug_tests -> stop"] = lambda s=s: pairdbg_stop(s, "debug_tests", False)
+        out[f"{s.name}: adapter ready: start_debugging"] = lambda s=s: pairdbg_stop(s, "start_debugging", False, True)
+        out[f"{s.name}: adapter ready: + breakpoint"] = lambda s=s: pairdbg_stop(s, "start_debugging", True, True)
+        if s.name == "small":
+            out[f"{s.name}: adapter ready: debug_tests"] = lambda s=s: pairdbg_stop(s, "debug_tests", False, True)
     out["(any debugpy session: crash.py -> its stop)"] = session_cost
     return out
 

@@ -15,16 +15,28 @@ from ..process import spawn, stop_group
 log = logging.getLogger(__name__)
 
 STOP_GRACE_S = 1.0
+#: A front end that keeps a spare ready starts the next one this long after one is taken: not while the session
+#: that took it is starting its program (on a small machine the two would compete for the processors).
+REFILL_AFTER_S = 2.0
 
 
 class SpareAdapter:
     """One adapter process for `argv`, started by `start()` and given to the first `take(argv)`; one not taken
-    by the end is stopped by `close()` (with its process group, like any adapter)."""
+    by the end is stopped by `close()` (with its process group, like any adapter). After `keep_ready()` a new one
+    is started REFILL_AFTER_S after each take, until `close()`."""
 
     def __init__(self, argv: list[str], line_limit: int) -> None:
         self.argv = list(argv)
         self.line_limit = line_limit
         self._spawning: asyncio.Task[asyncio.subprocess.Process] | None = None
+        self._refill: asyncio.TimerHandle | None = None
+        self._keep_ready = False
+        self._closing: asyncio.Future[None] | None = None
+
+    def keep_ready(self) -> None:
+        """Start one now and another after each take (a server whose every session may want one)."""
+        self._keep_ready = True
+        self.start()
 
     def start(self) -> None:
         """Start the process (on the running loop); a second call while one waits does nothing."""
@@ -51,6 +63,8 @@ class SpareAdapter:
         if self._spawning is None or list(argv) != self.argv:
             return None
         task, self._spawning = self._spawning, None
+        if self._keep_ready:
+            self._refill = asyncio.get_running_loop().call_later(REFILL_AFTER_S, self._refilled)
         try:
             proc = await task
         except OSError as exc:
@@ -60,8 +74,25 @@ class SpareAdapter:
             return None
         return proc
 
+    def _refilled(self) -> None:
+        self._refill = None
+        if self._keep_ready:
+            self.start()
+
     async def close(self) -> None:
-        """Stop a spare nobody took (a no-op when it was taken or never started)."""
+        """Stop a spare nobody took (a no-op when it was taken or never started), and start no more. Callers at the
+        same time all wait for the one stop (a SIGTERM's clean-up runs beside the front end's own)."""
+        self._keep_ready = False
+        if self._refill is not None:
+            self._refill.cancel()
+            self._refill = None
+        if self._closing is None or self._closing.done():
+            if self._spawning is None:
+                return  # nothing to stop
+            self._closing = asyncio.ensure_future(self._stop())
+        await asyncio.shield(self._closing)
+
+    async def _stop(self) -> None:
         task, self._spawning = self._spawning, None
         if task is None:
             return

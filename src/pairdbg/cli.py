@@ -12,6 +12,7 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Awaitable, Callable
 
 USAGE = """\
 pairdbg                              open the TUI (agents join over MCP at the URL in its header)
@@ -362,6 +363,17 @@ def _run_headless(args: argparse.Namespace) -> int:
             return asyncio.run(relay())
         return 0
     runtime = Runtime(settings_of(args))
+
+    def ready(serve: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
+        """`serve` with debugpy's adapter kept ready beside it (pairdbg's own tools; a seed's debug other targets)."""
+
+        async def serving() -> None:
+            if args.profile is None:
+                runtime.keep_adapter_ready()
+            await serve()
+
+        return serving
+
     if args.http:
         from pairdbg.mcp_bridge.http import serve_http
 
@@ -369,7 +381,7 @@ def _run_headless(args: argparse.Namespace) -> int:
             http = runtime.http_service(args.profile)
             http.kind = "http"  # its own endpoint entry; readers still prefer a running TUI's
             with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
-                asyncio.run(runtime.run(lambda: serve_http(http)))
+                asyncio.run(runtime.run(ready(lambda: serve_http(http))))
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
@@ -379,13 +391,15 @@ def _run_headless(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
         asyncio.run(
             runtime.run(
-                lambda: serve_stdio(
-                    runtime.hub,
-                    runtime.registry,
-                    tools=runtime.settings.mcp.tools,
-                    profile=args.profile,
-                    open_listeners=runtime.open_listeners,
-                    output_schemas=runtime.settings.mcp.output_schemas,
+                ready(
+                    lambda: serve_stdio(
+                        runtime.hub,
+                        runtime.registry,
+                        tools=runtime.settings.mcp.tools,
+                        profile=args.profile,
+                        open_listeners=runtime.open_listeners,
+                        output_schemas=runtime.settings.mcp.output_schemas,
+                    )
                 ),
                 listeners_later=True,
                 # its full collection (~30 ms) after the initialize answer, not on the way to it

@@ -106,10 +106,13 @@ def exit_on_end_signals(cleanup: Callable[[], Awaitable[None]] | None = None) ->
     pending: set[asyncio.Task[None]] = set()
 
     async def clean_up_and_exit() -> None:
-        if cleanup is not None:
-            with contextlib.suppress(Exception):
-                await asyncio.wait_for(cleanup(), SHUTDOWN_TIMEOUT_S)
-        os._exit(0)
+        try:
+            if cleanup is not None:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(cleanup(), SHUTDOWN_TIMEOUT_S)
+        finally:
+            # Also when the cancelled task's own clean-up finished first and the loop's end cancels this one.
+            os._exit(0)
 
     def on_signal() -> None:
         if main is not None:
@@ -117,6 +120,16 @@ def exit_on_end_signals(cleanup: Callable[[], Awaitable[None]] | None = None) ->
         pending.add(loop.create_task(clean_up_and_exit()))
 
     on_end_signals(on_signal)
+
+
+def launches_python(launch: dict) -> bool:
+    """Whether a front end's launch runs on debugpy: a Python program, or `debug_tests` on a project whose tests
+    are Python's."""
+    if launch.get("action") == "debug_tests":
+        from pairdbg.backends.testrun import runs_python_tests
+
+        return runs_python_tests(launch.get("cwd") or os.getcwd())
+    return "action" not in launch and launch.get("language", "python") == "python"
 
 
 class Runtime:
@@ -134,13 +147,24 @@ class Runtime:
 
     def prepare(self, launch: dict | None) -> None:
         """Before a front end loads and draws (on the running loop): start the reaper, and for a Python program
-        about to be launched, debugpy's adapter, so the program starts while the front end is still coming up."""
+        or a project's Python tests about to be launched, debugpy's adapter, so the program starts while the front
+        end is still coming up."""
         self.reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
-        if launch and "action" not in launch and launch.get("language", "python") == "python":
+        if launch and launches_python(launch):
             from pairdbg.backends.dap.python import SPARE_ADAPTER
 
             self._spare = SPARE_ADAPTER
             SPARE_ADAPTER.start()
+
+    def keep_adapter_ready(self) -> None:
+        """For a headless server (on the running loop): debugpy's adapter started now and again after each session
+        takes it, so a Python session's start does not wait for the adapter's own (~0.1-0.3 s). An agent's first
+        call comes well after the server is up; the process it costs is ended at shutdown."""
+        self.reaper.start()
+        from pairdbg.backends.dap.python import SPARE_ADAPTER
+
+        self._spare = SPARE_ADAPTER
+        SPARE_ADAPTER.keep_ready()
 
     def open_listeners(self) -> asyncio.Task[None]:
         """Start the services (the RN and debug-bridge listeners) once, in the background; for front ends that

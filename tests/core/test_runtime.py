@@ -102,9 +102,11 @@ async def test_a_spare_adapter_nobody_took_is_ended_at_shutdown():
     assert not SPARE_ADAPTER.waiting
 
 
-async def test_no_spare_adapter_for_other_launches():
+async def test_no_spare_adapter_for_other_launches(tmp_path):
+    (tmp_path / "package.json").write_text('{"scripts": {"test": "node --test"}}')
     rt = runtime()
-    for launch in (None, {"program": "app.js", "language": "javascript"}, {"action": "debug_tests", "args": []}):
+    node_tests = {"action": "debug_tests", "args": [], "cwd": str(tmp_path)}
+    for launch in (None, {"program": "app.js", "language": "javascript"}, node_tests):
         rt.prepare(launch)
         assert not SPARE_ADAPTER.waiting
 
@@ -112,6 +114,57 @@ async def test_no_spare_adapter_for_other_launches():
         return None
 
     await rt.run(serve)  # stops the reaper prepare started
+
+
+async def test_a_python_projects_tests_get_the_adapter_started_early(tmp_path):
+    """`pairdbg test` on a Python project: its tests run on debugpy, whose adapter starts before the TUI is up."""
+    require_debugpy()
+    (tmp_path / "test_one.py").write_text("def test_one():\n    assert 1 == 2\n")
+    rt = runtime()
+    rt.prepare({"action": "debug_tests", "args": [], "cwd": str(tmp_path)})
+    assert SPARE_ADAPTER.waiting
+
+    async def serve() -> int:
+        await until(lambda: SPARE_ADAPTER.pid is not None, "the spare adapter running")
+        spare_pid = SPARE_ADAPTER.pid
+        reply = await rt.registry.run("debug_tests", {"cwd": str(tmp_path)}, "human")
+        assert reply.data["stop"]["exception"]["test"]["test"] == "test_one.py::test_one"
+        assert rt.hub.sessions[reply.data["session_id"]].backend.proc.pid == spare_pid
+        return spare_pid
+
+    spare_pid = await rt.run(serve)
+    with pytest.raises(ProcessLookupError):
+        os.kill(spare_pid, 0)  # the session's adapter ended with it
+    assert not SPARE_ADAPTER.waiting
+
+
+async def test_a_headless_server_keeps_an_adapter_ready_for_each_session(monkeypatch):
+    """The next adapter starts a while after a session took the last one; none is left running after shutdown."""
+    require_debugpy()
+    from pairdbg.backends.dap import spare
+
+    monkeypatch.setattr(spare, "REFILL_AFTER_S", 0.05)
+    rt = runtime()
+    taken: list[int] = []
+
+    async def serve() -> int:
+        rt.keep_adapter_ready()
+        for _ in range(2):
+            await until(lambda: SPARE_ADAPTER.pid is not None, "a spare adapter running")
+            spare_pid = SPARE_ADAPTER.pid
+            reply = await rt.registry.run(
+                "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}, "human"
+            )
+            assert rt.hub.sessions[reply.data["session_id"]].backend.proc.pid == spare_pid
+            taken.append(spare_pid)
+        await until(lambda: SPARE_ADAPTER.pid is not None, "the next spare adapter running")
+        return SPARE_ADAPTER.pid
+
+    left = await rt.run(serve)
+    assert len(set(taken)) == 2 and left not in taken
+    with pytest.raises(ProcessLookupError):
+        os.kill(left, 0)  # the one nobody took ended at shutdown
+    assert not SPARE_ADAPTER.waiting
 
 
 async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_timer(monkeypatch):
@@ -132,3 +185,24 @@ async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_t
     assert len(settled) == 1  # once
     runtime_module.settle_when_quiet(hub, after_s=0.05)  # no stop: the timer settles
     await until(lambda: len(settled) == 2, "the settle on the timer")
+
+
+async def test_two_closes_at_once_both_wait_for_the_spare_to_be_gone():
+    """A SIGTERM's clean-up and the front end's own shut down side by side: neither may go on (and the process
+    exit) while the spare adapter is still being stopped."""
+    require_debugpy()
+    SPARE_ADAPTER.start()
+    await until(lambda: SPARE_ADAPTER.pid is not None, "the spare adapter running")
+    pid = SPARE_ADAPTER.pid
+    gone_when_returned: list[bool] = []
+
+    async def close() -> None:
+        await SPARE_ADAPTER.close()
+        try:
+            os.kill(pid, 0)
+            gone_when_returned.append(False)
+        except ProcessLookupError:
+            gone_when_returned.append(True)
+
+    await asyncio.gather(close(), close())
+    assert gone_when_returned == [True, True]
