@@ -74,7 +74,7 @@ class TerminalProgram:
     def __init__(
         self,
         proc: asyncio.subprocess.Process,
-        streams: list[asyncio.StreamReader],
+        streams: list[PipeReader],
         sink: OutputSink,
         pipe_size: int = SMALL_PIPE,
     ) -> None:
@@ -111,7 +111,7 @@ class TerminalProgram:
         streams = []
         for read_end, write_end in pipes:
             os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
-            streams.append(await _reader(read_end))
+            streams.append(PipeReader(read_end))
         return cls(proc, streams, sink, min(sizes))
 
     async def wait(self) -> int:
@@ -133,18 +133,17 @@ class TerminalProgram:
                 name = f"signal {-code}"
             self._sink("important", f"pairdbg: the program was killed by {name} (exit code {code & 0xFF})\n")
 
-    async def _pump(self, stream: asyncio.StreamReader | None, category: str, pace: Pace) -> None:
-        if stream is None:
-            return
+    async def _pump(self, stream: PipeReader, category: str, pace: Pace) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        while chunk := await stream.read(READ_CHUNK):
-            text = decoder.decode(chunk)
-            if self._sink is not None:
-                for piece in pieces(text):
-                    self._sink(category, piece)
-            wait = pace.gather(len(chunk), time.monotonic())
-            if wait:
-                await asyncio.sleep(wait)
+        with stream:
+            while chunk := await stream.read(READ_CHUNK):
+                text = decoder.decode(chunk)
+                if self._sink is not None:
+                    for piece in pieces(text):
+                        self._sink(category, piece)
+                wait = pace.gather(len(chunk), time.monotonic())
+                if wait:
+                    await asyncio.sleep(wait)
         rest = decoder.decode(b"", final=True)
         if rest and self._sink is not None:
             self._sink(category, rest)
@@ -218,8 +217,36 @@ def _wide_pipe() -> tuple[tuple[int, int], int]:
     return (read_end, write_end), size
 
 
-async def _reader(fd: int) -> asyncio.StreamReader:
-    reader = asyncio.StreamReader(limit=READ_CHUNK)
-    loop = asyncio.get_running_loop()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0))
-    return reader
+class PipeReader:
+    """The read end of a program's pipe, read straight into bytes when the event loop says it is readable (no
+    stream buffer between: one copy, and a read as large as what the pipe holds, up to the size asked)."""
+
+    def __init__(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self.fd = fd
+
+    async def read(self, size: int) -> bytes:
+        """Up to `size` bytes, waiting until there are some; b"" once every writer has closed the pipe."""
+        while True:
+            try:
+                return os.read(self.fd, size)
+            except BlockingIOError:
+                pass
+            loop = asyncio.get_running_loop()
+            ready = loop.create_future()
+            loop.add_reader(self.fd, _wake, ready)
+            try:
+                await ready
+            finally:
+                loop.remove_reader(self.fd)
+
+    def __enter__(self) -> PipeReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
