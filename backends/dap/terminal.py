@@ -16,6 +16,7 @@ import fcntl
 import os
 import signal
 import sys
+import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
@@ -26,12 +27,15 @@ READ_CHUNK = 64 * 1024
 # Largest output entry made from one read: a reply of get_output cuts an entry longer than its character budget
 # (16,000), so a read is handed on in pieces below it, each ending at a line's end where there is one.
 PIECE = 8 * 1024
-# After a small read, wait this long before the next: an unbuffered program writes each print in two writes, and
-# an entry per write would fill a session's 5,000 entries with a few thousand lines. Output shows at most this late.
-# A loud program's reads are large and never wait (waiting then would stall it on a full pipe).
+# After a small read, wait up to this long before the next: an unbuffered program writes each print in two writes,
+# and an entry per write would fill a session's 5,000 entries with a few thousand lines. Output shows at most this
+# late. A large read never waits, and a loud program's wait is cut to the time it takes to fill a quarter of the pipe
+# (`Pace`): a full 5 ms after pairdbg caught up with it stalled it on a full pipe (about 10 times per 100 MB).
 GATHER_S = 0.005
 GATHER_BELOW = 4096
 PIPE_SIZE = 1024 * 1024  # what a program may write ahead of pairdbg's reading (Linux; 64 KB by default)
+SMALL_PIPE = 16 * 1024  # assumed where the size cannot be set (the smallest a macOS pipe starts with)
+PACE_WINDOW_S = 0.01
 F_SETPIPE_SZ = 1031
 DRAIN_S = 1.0  # after the adapter says the program ended, how long its last output gets to arrive
 EXIT_S = 2.0  # after TERM, before the group is killed
@@ -67,13 +71,19 @@ def terminal_command(args: dict[str, Any]) -> tuple[list[str], str | None, dict[
 class TerminalProgram:
     """One command started for a `runInTerminal` request: its process group, and the readers of its output."""
 
-    def __init__(self, proc: asyncio.subprocess.Process, streams: list[asyncio.StreamReader], sink: OutputSink) -> None:
+    def __init__(
+        self,
+        proc: asyncio.subprocess.Process,
+        streams: list[PipeReader],
+        sink: OutputSink,
+        pipe_size: int = SMALL_PIPE,
+    ) -> None:
         self.proc = proc
         self.pid = proc.pid
         self._sink: OutputSink | None = sink
         self._ending = False  # pairdbg ends it: a death by its signal is no news
         self._pumps = [
-            asyncio.create_task(self._pump(stream, category), name=f"program-{proc.pid}-{category}")
+            asyncio.create_task(self._pump(stream, category, Pace(pipe_size)), name=f"program-{proc.pid}-{category}")
             for stream, category in zip(streams, ("stdout", "stderr"), strict=True)
         ]
         self._exit_note = asyncio.create_task(self._note_signal(), name=f"program-{proc.pid}-signal")
@@ -88,7 +98,7 @@ class TerminalProgram:
         cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink, leftovers: Leftovers
     ) -> TerminalProgram:
         """Start `argv`; what it leaves running when it ends goes to `leftovers` (the session's)."""
-        pipes = [_wide_pipe(), _wide_pipe()]
+        pipes, sizes = zip(*(_wide_pipe() for _ in range(2)), strict=True)
         try:
             # stdin closed, as with the adapter's own console
             proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1])
@@ -101,8 +111,8 @@ class TerminalProgram:
         streams = []
         for read_end, write_end in pipes:
             os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
-            streams.append(await _reader(read_end))
-        return cls(proc, streams, sink)
+            streams.append(PipeReader(read_end))
+        return cls(proc, streams, sink, min(sizes))
 
     async def wait(self) -> int:
         """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
@@ -123,17 +133,17 @@ class TerminalProgram:
                 name = f"signal {-code}"
             self._sink("important", f"pairdbg: the program was killed by {name} (exit code {code & 0xFF})\n")
 
-    async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
-        if stream is None:
-            return
+    async def _pump(self, stream: PipeReader, category: str, pace: Pace) -> None:
         decoder = codecs.getincrementaldecoder("utf-8")(errors="replace")
-        while chunk := await stream.read(READ_CHUNK):
-            text = decoder.decode(chunk)
-            if self._sink is not None:
-                for piece in pieces(text):
-                    self._sink(category, piece)
-            if len(chunk) < GATHER_BELOW:
-                await asyncio.sleep(GATHER_S)
+        with stream:
+            while chunk := await stream.read(READ_CHUNK):
+                text = decoder.decode(chunk)
+                if self._sink is not None:
+                    for piece in pieces(text):
+                        self._sink(category, piece)
+                wait = pace.gather(len(chunk), time.monotonic())
+                if wait:
+                    await asyncio.sleep(wait)
         rest = decoder.decode(b"", final=True)
         if rest and self._sink is not None:
             self._sink(category, rest)
@@ -161,6 +171,29 @@ class TerminalProgram:
         self._sink = None
 
 
+class Pace:
+    """How fast a program writes one of its pipes, and so how long a read may wait to gather its small writes."""
+
+    def __init__(self, pipe_size: int) -> None:
+        self.pipe_size = pipe_size
+        self._since = 0.0  # start of the current window
+        self._bytes = 0  # read in the current window
+        self._rate = 0.0  # bytes per second in the last full window
+
+    def gather(self, size: int, now: float) -> float:
+        """Seconds to wait after a read of `size` bytes: none after a large one; after a small one GATHER_S, or
+        less if at the program's recent pace (the last full window's, or the current one's so far, the larger)
+        a quarter of the pipe would fill first."""
+        if now - self._since >= PACE_WINDOW_S:
+            self._rate = self._bytes / (now - self._since) if self._since else 0.0
+            self._since, self._bytes = now, 0
+        self._bytes += size
+        if size >= GATHER_BELOW:
+            return 0.0
+        rate = max(self._rate, self._bytes / PACE_WINDOW_S)
+        return min(GATHER_S, self.pipe_size / 4 / rate) if rate else GATHER_S
+
+
 def pieces(text: str, size: int = PIECE) -> list[str]:
     """`text` in consecutive pieces of at most `size` characters, cut after a newline where the piece has one."""
     out = []
@@ -173,17 +206,47 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     return out
 
 
-def _wide_pipe() -> tuple[int, int]:
-    """A pipe that holds PIPE_SIZE (Linux; elsewhere the system's default): fewer stalls while pairdbg is busy."""
+def _wide_pipe() -> tuple[tuple[int, int], int]:
+    """A pipe that holds PIPE_SIZE (Linux; elsewhere the system's default): fewer stalls while pairdbg is busy.
+    Its ends, and the bytes it holds as far as known."""
     read_end, write_end = os.pipe()
+    size = SMALL_PIPE
     if sys.platform.startswith("linux"):
-        with contextlib.suppress(OSError):
-            fcntl.fcntl(write_end, F_SETPIPE_SZ, PIPE_SIZE)
-    return read_end, write_end
+        with contextlib.suppress(OSError):  # refused past the user's pipe quota: the default size then
+            size = fcntl.fcntl(write_end, F_SETPIPE_SZ, PIPE_SIZE)
+    return (read_end, write_end), size
 
 
-async def _reader(fd: int) -> asyncio.StreamReader:
-    reader = asyncio.StreamReader(limit=READ_CHUNK)
-    loop = asyncio.get_running_loop()
-    await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), os.fdopen(fd, "rb", buffering=0))
-    return reader
+class PipeReader:
+    """The read end of a program's pipe, read straight into bytes when the event loop says it is readable (no
+    stream buffer between: one copy, and a read as large as what the pipe holds, up to the size asked)."""
+
+    def __init__(self, fd: int) -> None:
+        os.set_blocking(fd, False)
+        self.fd = fd
+
+    async def read(self, size: int) -> bytes:
+        """Up to `size` bytes, waiting until there are some; b"" once every writer has closed the pipe."""
+        while True:
+            try:
+                return os.read(self.fd, size)
+            except BlockingIOError:
+                pass
+            loop = asyncio.get_running_loop()
+            ready = loop.create_future()
+            loop.add_reader(self.fd, _wake, ready)
+            try:
+                await ready
+            finally:
+                loop.remove_reader(self.fd)
+
+    def __enter__(self) -> PipeReader:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        os.close(self.fd)
+
+
+def _wake(ready: asyncio.Future[None]) -> None:
+    if not ready.done():
+        ready.set_result(None)
