@@ -2,8 +2,8 @@
 selected debug-bridge session's page view (`page`), one at a time in a ContentSwitcher. The person's keys (ctrl+r,
 ctrl+b) and the selected session decide which; the left column, the console and the activity stay.
 
-Only `top` is composed up front: the page view is mounted the first time it is shown, the RN view (which also tells
-of an app connecting while it is hidden) right after the first frame, so neither delays the first paint."""
+Only `top` is composed up front: the RN and page views are mounted the first time they are shown, so neither delays
+the first paint (until then the centre itself tells of an RN app connecting)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from textual.widgets import ContentSwitcher
 
 from .messages import PageChanged, RnChanged
 from .page_view import PageView, is_bridge
-from .rn_view import RnView
+from .rn_view import RnView, announce_connect
 from .rn_widgets import Timeline
 from .source_view import SourceView
 from .variables import VariablesTree
@@ -30,17 +30,15 @@ class Centre(ContentSwitcher):
         self.debugger = debugger
         self.page_off: str | None = None  # the bridge session the person switched the page view off for (ctrl+b)
         self.page_view: PageView | None = None  # mounted when first shown
-        self.rn_view: RnView | None = None  # mounted after the first frame, in a run with the RN service
+        self.rn_view: RnView | None = None  # mounted when first shown, in a run with the RN service
         self._page_mounting = False
         self._page_mounted = asyncio.Event()
-
-    def on_mount(self) -> None:
-        if self.debugger.rn_service is not None:
-            self.call_after_refresh(self.mount_rn_view)
+        self._rn_connected = False  # an RN app's connection, as announced before the RN view was mounted
 
     async def mount_rn_view(self) -> RnView:
         if self.rn_view is None:
-            self.rn_view = RnView(self.debugger.rn_service, self.debugger.registry, id="rn")
+            service = self.debugger.rn_service
+            self.rn_view = RnView(service, self.debugger.registry, connected=self._rn_connected, id="rn")
             await self.add_content(self.rn_view)
         return self.rn_view
 
@@ -66,8 +64,13 @@ class Centre(ContentSwitcher):
 
     @on(RnChanged)
     def forward_rn_changed(self) -> None:
-        if self.rn_view is not None and self.rn_view.is_mounted:
-            self.rn_view.handle_rn_changed()
+        if self.rn_view is not None:
+            if self.rn_view.is_mounted:
+                self.rn_view.handle_rn_changed()
+            return
+        status = self.debugger.rn_service.status()
+        announce_connect(self.app, status, self._rn_connected)
+        self._rn_connected = bool(status.get("connected"))
 
     def show(self, name: str) -> None:
         """`top`, `rn` or `page`. The RN app view takes the left column's room too (the debugger view's -rn)."""

@@ -199,6 +199,22 @@ async def test_state_at_seq_and_diff_between_marked_events(rig):
         assert any(line.startswith("+ todos.items[0]") for line in diff.lines_text)
 
 
+async def test_an_app_connecting_while_the_view_is_unshown_is_a_notice_once(rig):
+    def notices() -> list[str]:
+        return [str(n.message) for n in app._notifications if "ctrl+r shows the RN app view" in str(n.message)]
+
+    app = PairDbgApp(rig.hub, rig.registry)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.query(RnView)  # mounted when first shown: not part of the first frame
+        await connected_with_events(rig, app, pilot)
+        await until(lambda: notices(), "the connect notice", pilot=pilot)
+        await open_view(app, pilot)
+        await until(lambda: "● connected" in header(app), "the connection line", pilot=pilot)
+        await pilot.press("ctrl+r")  # back to the debugger: the same connection is not announced again
+        await pilot.pause(0.2)
+        assert len(notices()) == 1, notices()
+
+
 async def test_no_app_says_how_to_connect_then_disconnect_is_honest(rig):
     app = PairDbgApp(rig.hub, rig.registry)
     async with app.run_test(size=SIZE) as pilot:
