@@ -275,8 +275,11 @@ class PairDbgApp(App[None]):
         current = self.hub.policy.mode
         self.debugger.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
 
-    def action_keys(self) -> None:
+    async def action_keys(self) -> None:
         if not isinstance(self.screen, KeysScreen):
+            # The views mounted when first shown, and the change log's table, have keys to list too.
+            await self.debugger.centre.mount_views()
+            self.debugger.query_one(LogTabs).changes.table()
             self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -39,8 +39,16 @@ class Centre(ContentSwitcher):
         if self.rn_view is None:
             service = self.debugger.rn_service
             self.rn_view = RnView(service, self.debugger.registry, connected=self._rn_connected, id="rn")
-            await self.add_content(self.rn_view)
+            self.rn_view.display = False
+            # Before the page view, wherever that is already: the panes' order (F1 lists their keys in it) stays.
+            await self.mount(self.rn_view, before=self.page_view)
         return self.rn_view
+
+    async def mount_views(self) -> None:
+        """Every view this run can show, hidden (F1 lists their keys)."""
+        if self.debugger.rn_service is not None:
+            await self.mount_rn_view()
+        await self.mount_page_view()
 
     async def mount_page_view(self) -> PageView:
         if self.page_view is None:

@@ -69,7 +69,6 @@ class ChangesPane(Vertical):
             id="changes-note",
         )
 
-    @property
     def table(self) -> DataTable:
         """The rows' table, mounted below the note the first time it is needed."""
         if self._table is None:
@@ -82,7 +81,7 @@ class ChangesPane(Vertical):
 
     def add(self, items: list[tuple[str, DataChange | None, str]], many: bool) -> None:
         """(session id, the change's fields, its log line) per write; a change without fields shows its line."""
-        table = self.table
+        table = self.table()
         for session_id, change, line in items:
             self.count += 1
             cells = change_cells(change, session_id, many) if change else ("", line.rstrip("\n"), "", "", "")
@@ -127,7 +126,7 @@ class LogTabs(ContentSwitcher):
         self.current = name
         self.show_title()
         if name == "changes":
-            self.changes.table.focus()
+            self.changes.table().focus()
         else:
             self.query_one("#console-input").focus()
 
