@@ -39,9 +39,8 @@ from .messages import (
     RnChanged,
     StatusChanged,
 )
-from .page_view import PageView
 from .panes import StatusBar
-from .rn_view import RnCommands, RnView, find_rn_service
+from .rn_view import RnCommands, find_rn_service
 from .source_view import SourceView
 
 log = logging.getLogger(__name__)
@@ -168,10 +167,10 @@ class PairDbgApp(App[None]):
             ActivityReady: debugger,
             AgentLooked: debugger,
             HeaderChanged: self,
-            PageChanged: debugger.query_one(PageView),
+            PageChanged: debugger.centre,  # the centre hands them to its views once mounted
         }
-        for rn in debugger.query(RnView):
-            routes[RnChanged] = rn
+        if self.rn_service is not None:
+            routes[RnChanged] = debugger.centre
         self.bridge.attach(routes)
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._on_theme_changed(self.current_theme)
@@ -258,11 +257,11 @@ class PairDbgApp(App[None]):
     def action_reveal_secrets(self) -> None:
         self.debugger.reveal_secrets()
 
-    def action_toggle_rn(self) -> None:
-        self.debugger.centre.toggle_rn()
+    async def action_toggle_rn(self) -> None:
+        await self.debugger.centre.toggle_rn()
 
-    def action_toggle_page(self) -> None:
-        self.debugger.centre.toggle_page()
+    async def action_toggle_page(self) -> None:
+        await self.debugger.centre.toggle_page()
 
     def action_toggle_changes(self) -> None:
         self.debugger.query_one(LogTabs).toggle()
@@ -276,8 +275,11 @@ class PairDbgApp(App[None]):
         current = self.hub.policy.mode
         self.debugger.perform("set_agent_mode", {"mode": modes[(modes.index(current) + 1) % len(modes)].value})
 
-    def action_keys(self) -> None:
+    async def action_keys(self) -> None:
         if not isinstance(self.screen, KeysScreen):
+            # The views mounted when first shown, and the change log's table, have keys to list too.
+            await self.debugger.centre.mount_views()
+            self.debugger.query_one(LogTabs).changes.table()
             self.push_screen(KeysScreen(keys_text(self, self.KEYS_HELP)))
 
     def check_action(self, action: str, parameters: tuple) -> bool | None:

@@ -2,23 +2,28 @@
 agent's set_data_breakpoint with log_only), one row as it arrives (time, old → new, file:line, function, thread).
 The console and the log take turns in one pane (a ContentSwitcher); once there is a log, the pane's title names both
 and F4 or a click on the title switches. The pane keeps the newest MAX_ROWS rows; the core keeps the whole log
-(get_output category "changes")."""
+(get_output category "changes"). Its table (and the DataTable module) is built on the first logged change or the first
+time the tab is shown, so a run without a change log never pays for it."""
 
 from __future__ import annotations
 
 import os
 import time
 from collections import deque
+from typing import TYPE_CHECKING
 
 from rich.text import Text
 from textual import events
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import ContentSwitcher, DataTable, Static
-
-from pairdbg.backends.models import DataChange
+from textual.widgets import ContentSwitcher, Static
 
 from .panes import ConsolePane
+
+if TYPE_CHECKING:
+    from textual.widgets import DataTable
+
+    from pairdbg.backends.models import DataChange
 
 MAX_ROWS = 1000
 COLUMNS = ("time", "change", "where", "function", "thread")  # old → new early: a narrow pane still shows it
@@ -56,20 +61,27 @@ class ChangesPane(Vertical):
         self.count = 0  # changes seen in this run, dropped rows included
         self.rows_text: list[str] = []  # plain rows as shown (for tests)
         self._keys: deque[str] = deque()
+        self._table: DataTable | None = None
 
     def compose(self) -> ComposeResult:
         yield Static(
             "no change logged yet: Shift+B on a value in Variables logs its writes here (b stops on them)",
             id="changes-note",
         )
-        yield DataTable(cursor_type="row", id="changes-table")
 
-    def on_mount(self) -> None:
-        self.query_one(DataTable).add_columns(*COLUMNS)
+    def table(self) -> DataTable:
+        """The rows' table, mounted below the note the first time it is needed."""
+        if self._table is None:
+            from textual.widgets import DataTable
+
+            self._table = DataTable(cursor_type="row", id="changes-table")
+            self._table.add_columns(*COLUMNS)
+            self.mount(self._table)
+        return self._table
 
     def add(self, items: list[tuple[str, DataChange | None, str]], many: bool) -> None:
         """(session id, the change's fields, its log line) per write; a change without fields shows its line."""
-        table = self.query_one(DataTable)
+        table = self.table()
         for session_id, change, line in items:
             self.count += 1
             cells = change_cells(change, session_id, many) if change else ("", line.rstrip("\n"), "", "", "")
@@ -114,7 +126,7 @@ class LogTabs(ContentSwitcher):
         self.current = name
         self.show_title()
         if name == "changes":
-            self.query_one(DataTable).focus()
+            self.changes.table().focus()
         else:
             self.query_one("#console-input").focus()
 

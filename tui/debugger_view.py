@@ -45,7 +45,6 @@ from .messages import (
     StatusChanged,
 )
 from .navigation import Navigator
-from .page_view import PageView
 from .panes import (
     ActivityLog,
     BreakpointsPane,
@@ -56,7 +55,6 @@ from .panes import (
     exception_text,
     pane,
 )
-from .rn_view import RnView
 from .source_view import SourceView, gutter_marks
 from .stack import StackPane
 from .variables import VariablesTree, VarNode
@@ -130,9 +128,6 @@ class DebuggerView(Vertical):
                         with Vertical(id="values"):
                             yield pane(VariablesTree(id="variables"), "Variables")
                             yield pane(WatchesPane(id="watches"), "Watches")
-                    if self.rn_service is not None:
-                        yield RnView(self.rn_service, self.registry, id="rn")
-                    yield PageView(self.hub, self.registry, id="page")
         with Horizontal(id="bottom"):
             yield pane(LogTabs(id="logs", initial="console"), "Console")
             yield pane(ActivityLog(id="activity"), "Activity (◆ agent · ● you)")

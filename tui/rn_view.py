@@ -41,6 +41,13 @@ def find_rn_service(hub: Any) -> Any | None:
     return hub.service(RnService)
 
 
+def announce_connect(app: Any, status: dict[str, Any], was_connected: bool) -> None:
+    """While the RN view is not shown, an app connecting is a notification saying how to see it."""
+    if status.get("connected") and not was_connected:
+        name = (status.get("app") or {}).get("name") or "a React Native app"
+        app.notify(f"{name} connected — ctrl+r shows the RN app view", title="React Native", timeout=6)
+
+
 class RnView(Vertical):
     """The pane group shown instead of the debugger's source/variables when the person switches to the RN app."""
 
@@ -58,7 +65,8 @@ class RnView(Vertical):
     RnView #rn-diff { height: 2fr; }
     """
 
-    def __init__(self, service: Any, registry: Registry, **kwargs) -> None:
+    def __init__(self, service: Any, registry: Registry, *, connected: bool = False, **kwargs) -> None:
+        """`connected`: the app's connection was already announced (before this view was mounted)."""
         super().__init__(**kwargs)
         self.service = service
         self.registry = registry
@@ -72,7 +80,7 @@ class RnView(Vertical):
         self._tailing = False
         self._dirty = False
         self._loading_older = False
-        self._connected = False
+        self._connected = connected
 
     def compose(self) -> ComposeResult:
         yield Static(id="rn-header")
@@ -110,9 +118,8 @@ class RnView(Vertical):
         lines = header_lines(status, health)
         self.header_text = [t.plain for t in lines]
         self.query_one("#rn-header", Static).update(Text("\n").join(lines))
-        if status.get("connected") and not self._connected and not self.display:
-            app = (status.get("app") or {}).get("name") or "a React Native app"
-            self.app.notify(f"{app} connected — ctrl+r shows the RN app view", title="React Native", timeout=6)
+        if not self.display:
+            announce_connect(self.app, status, self._connected)
         self._connected = bool(status.get("connected"))
         if status.get("session_id") and status["session_id"] != self.session_id:
             self.session_id = status["session_id"]

@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING
 
 from rich.segment import Segment
 from rich.style import Style
-from rich.syntax import Syntax
 from rich.text import Text
 from textual.binding import Binding
 from textual.events import Click
@@ -19,15 +18,13 @@ from textual.reactive import reactive
 from textual.scroll_view import ScrollView
 from textual.strip import Strip
 
-from pygments.lexer import Lexer
-from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
-from pygments.util import ClassNotFound
-
 from pairdbg.backends.errors import DebugError
 from pairdbg.backends.models import BreakpointView, VariableView
 from pairdbg.backends.source import lines_of
 
 if TYPE_CHECKING:
+    from pygments.lexer import Lexer
+
     from .agent_marks import AgentMark
 
 GUTTER = 8  # "●▶ 1234 " : breakpoint mark, line marker, number, space
@@ -90,6 +87,9 @@ LEXERS_BY_EXTENSION = {
 def lexer_for(path: str | None) -> Lexer | str:
     """The lexer for a file by its name; plain text when pygments has none. (Never guessed from the content, as
     rich's Syntax.guess_lexer does for names it does not know: that imports every lexer pygments has.)"""
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # after the first frame (see _open)
+    from pygments.util import ClassNotFound
+
     name = LEXERS_BY_EXTENSION.get(os.path.splitext(path or "")[1].lower())
     try:
         if name is not None:
@@ -172,6 +172,7 @@ class SourceView(ScrollView, can_focus=True):
         self._inline_at: tuple[str | None, int, int] = (None, 0, 0)  # (file, first line, stop line) they show on
         self._lines: tuple[str, ...] = ()
         self._highlighted: list[Text] = []
+        self._painted = False  # the first frame is on screen: a file opened before it is coloured right after it
         self._syntax_style = "monokai"
         self._message = "No source yet: ctrl+p → Start debugging"
         #: (file, line) -> where an agent looks (tui/agent_marks.py): a ◆ after the line number and its name
@@ -320,7 +321,11 @@ class SourceView(ScrollView, can_focus=True):
                 self._lines = lines_of(path)
             except DebugError as exc:
                 self._message = f"{exc.code}: {exc.message}"
-        self._highlight()
+        if self._painted:
+            self._highlight()
+        else:  # plain lines for the first frame (same cells: tabs expanded alike), coloured right after it
+            self._highlighted = []
+            self.call_after_refresh(self._highlight_late, path)
         width = max((len(line) for line in self._lines), default=0) + GUTTER + 1
         self.virtual_size = Size(width, max(len(self._lines), 1))
         self.cursor_line = 1
@@ -334,10 +339,24 @@ class SourceView(ScrollView, can_focus=True):
         elsewhere = self.path != self.stop_path and self.stop_line is not None
         self.border_title = f"Source · {name}" + (" (esc: back to the stop)" if elsewhere else "") if name else "Source"
 
+    def on_mount(self) -> None:
+        self.call_after_refresh(self._first_frame_shown)
+
+    def _first_frame_shown(self) -> None:
+        self._painted = True
+
+    def _highlight_late(self, path: str | None) -> None:
+        self._painted = True
+        if path == self.path and not self._highlighted:
+            self._highlight()
+            self.refresh()
+
     def _highlight(self) -> None:
         if not self._lines:
             self._highlighted = []
             return
+        from rich.syntax import Syntax  # with pygments: not needed for the first frame
+
         syntax = Syntax("", lexer_for(self.path), theme=self._syntax_style, background_color="default")
         text = syntax.highlight("\n".join(self._lines))
         text.expand_tabs(4)
@@ -414,7 +433,10 @@ class SourceView(ScrollView, can_focus=True):
         if line == self.cursor_line and line == self.current_line:
             base += Style(bold=True)
         gutter = self._gutter(line, base)
-        code = self._highlighted[line - 1] if line - 1 < len(self._highlighted) else Text(self._lines[line - 1])
+        if line - 1 < len(self._highlighted):
+            code = self._highlighted[line - 1]
+        else:  # not coloured yet (the first frame), or a line past the coloured text
+            code = Text(self._lines[line - 1].expandtabs(4))
         pattern = self._pattern()
         if pattern is not None:
             found = list(pattern.finditer(code.plain))

@@ -82,7 +82,11 @@ async def connected(rig: Rig, app: PairDbgApp, pilot, **kw) -> tuple[FakePage, s
     """A FakePage connects; the app selects its session and shows its tree."""
     page = rig.page(**kw)
     assert (await page.connect())["type"] == "welcome"
-    await until(lambda: view(app).display and any('button "Greet"' in r for r in rows(app)), "the tree", pilot=pilot)
+    await until(  # the page view is mounted when first shown
+        lambda: app.query(PageView) and view(app).display and any('button "Greet"' in r for r in rows(app)),
+        "the tree",
+        pilot=pilot,
+    )
     sid = app.session_id
     assert sid is not None and rig.hub.sessions[sid].backend.kind == "bridge"
     return page, sid
@@ -266,16 +270,16 @@ async def test_disconnect_reconnect_and_floods(rig):
 async def test_ctrl_b_and_ctrl_r_toggle_the_views(rig):
     app = PairDbgApp(rig.hub, rig.registry, http=None)
     async with app.run_test(size=SIZE) as pilot:
-        v = view(app)
         await pilot.press("ctrl+b")  # nothing connected yet
         await until(
             lambda: any("no web page is connected" in n for n in notes(app)),
             "the no-page notification",
             pilot=pilot,
         )
-        assert not v.display and app.query_one("#top").display
+        assert not app.query(PageView) and app.query_one("#top").display  # mounted when first shown
 
         await connected(rig, app, pilot)
+        v = view(app)
         await pilot.press("ctrl+b")
         await until(lambda: not v.display and app.query_one("#top").display, "the debugger panes", pilot=pilot)
         await pilot.press("ctrl+b")
@@ -283,8 +287,8 @@ async def test_ctrl_b_and_ctrl_r_toggle_the_views(rig):
         assert app.focused is app.query_one(TreeRows)
 
         # The RN view takes the whole centre; leaving it brings the page view back.
-        rn = app.query_one(RnView)
         await pilot.press("ctrl+r")
+        rn = app.query_one(RnView)
         await until(
             lambda: rn.display and not v.display and not app.query_one("#left").display,
             "the RN view",

@@ -18,6 +18,8 @@ from support.rn_adapter import FakeAdapter
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ActivityLog
 from pairdbg.tui.rn_tree import DiffPane, StateTree
+from pairdbg.tui.keys import KeysScreen
+from pairdbg.tui.page_view import PageView
 from pairdbg.tui.rn_view import RnView
 from pairdbg.tui.rn_widgets import Timeline
 from pairdbg.tui.source_view import SourceView
@@ -197,6 +199,40 @@ async def test_state_at_seq_and_diff_between_marked_events(rig):
         await pilot.press("d")
         await until(lambda: "2 → 3" in diff.lines_text[0], "the diff with the previous event", pilot=pilot)
         assert any(line.startswith("+ todos.items[0]") for line in diff.lines_text)
+
+
+async def test_an_app_connecting_while_the_view_is_unshown_is_a_notice_once(rig):
+    def notices() -> list[str]:
+        return [str(n.message) for n in app._notifications if "ctrl+r shows the RN app view" in str(n.message)]
+
+    app = PairDbgApp(rig.hub, rig.registry)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.query(RnView)  # mounted when first shown: not part of the first frame
+        await connected_with_events(rig, app, pilot)
+        await until(lambda: notices(), "the connect notice", pilot=pilot)
+        await open_view(app, pilot)
+        await until(lambda: "● connected" in header(app), "the connection line", pilot=pilot)
+        await pilot.press("ctrl+r")  # back to the debugger: the same connection is not announced again
+        await pilot.pause(0.2)
+        assert len(notices()) == 1, notices()
+
+
+async def test_f1_lists_the_keys_of_views_not_shown_yet(rig):
+    app = PairDbgApp(rig.hub, rig.registry)
+    async with app.run_test(size=SIZE) as pilot:
+        assert not app.query(RnView) and not app.query(PageView) and not app.query("DataTable")
+        await pilot.press("f1")
+        await until(lambda: isinstance(app.screen, KeysScreen), "the keys screen", pilot=pilot)
+        text = app.screen.text.plain
+        titles = [line for line in text.splitlines() if line and not line.startswith(" ")]
+        # In the panes' order: the RN view's, the page view's, the console's, then the change log's table.
+        order = ["Streams", "Events (enter: state", "PageView", "ConsoleInput", "DataTable"]
+        at = [[i for i, t in enumerate(titles) if t.startswith(name)] for name in order]
+        assert all(at) and at == sorted(at), titles
+        assert "diff with previous" in text and "Navigate" in text
+        await pilot.press("escape")
+        await until(lambda: not isinstance(app.screen, KeysScreen), "the keys screen to close", pilot=pilot)
+        assert app.query_one("#top").display and not app.query_one(RnView).display  # nothing else changed
 
 
 async def test_no_app_says_how_to_connect_then_disconnect_is_honest(rig):
