@@ -3,7 +3,8 @@ emulator (pyte), the clock stopped when the emulated screen shows the change —
 rendered it, which is where the headless figure in bench.py stops.
 
 Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
-▶), and F10 -> the ▶ marker on the next line. Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
+▶), and F10 -> the ▶ marker on the next line (each run's first F10 also apart).
+Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
 `--tmux` times the same in a tmux window instead (its pane read with capture-pane every 20 ms, so figures are up
 to ~20 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
 """
@@ -39,7 +40,7 @@ def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], c
         time.sleep(1.0)  # let start-up work (frames, variables, settle_memory) finish before timing keys
         while term.pump(0.05):
             pass
-        for _ in range(steps):
+        for step in range(steps):
             before = marked_line(term.screen.display)
             t = time.perf_counter()
             term.send(F10)
@@ -48,6 +49,8 @@ def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], c
             except TimeoutError:
                 break  # the program ended, or the step stayed on the line
             samples["F10 -> next line marked on screen"].append((seen - t) * 1000)
+            if step == 0:
+                samples["  of which the first F10 after the stop"].append((seen - t) * 1000)
             time.sleep(0.2)  # a person's pace; lets the frame and variables load finish too
             while term.pump(0.02):
                 pass
@@ -98,7 +101,7 @@ def run_in_tmux(samples: dict[str, list[float]], steps: int, env: dict[str, str]
         stopped = window.wait_for(lambda display: marked_line(display) is not None)
         samples["launch -> stopped screen (▶ on the breakpoint line)"].append((stopped - start) * 1000)
         time.sleep(1.0)
-        for _ in range(steps):
+        for step in range(steps):
             before = marked_line(window.display())
             t = time.perf_counter()
             window.send("F10")
@@ -107,6 +110,8 @@ def run_in_tmux(samples: dict[str, list[float]], steps: int, env: dict[str, str]
             except TimeoutError:
                 break
             samples["F10 -> next line marked on screen"].append((seen - t) * 1000)
+            if step == 0:
+                samples["  of which the first F10 after the stop"].append((seen - t) * 1000)
             time.sleep(0.2)
     finally:
         window.close()
@@ -126,6 +131,7 @@ def main() -> None:
         "launch -> first paint": [],
         "launch -> stopped screen (▶ on the breakpoint line)": [],
         "F10 -> next line marked on screen": [],
+        "  of which the first F10 after the stop": [],
     }
     with tempfile.TemporaryDirectory() as runtime:
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)}
