@@ -5,8 +5,8 @@ rendered it, which is where the headless figure in bench.py stops.
 Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
 ▶), and F10 -> the ▶ marker on the next line (each run's first F10 also apart).
 Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
-`--tmux` times the same in a tmux window instead (its pane read with capture-pane every 20 ms, so figures are up
-to ~20 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
+`--tmux` times the same in a tmux window instead (its pane read with capture-pane every 5 ms, so figures are up
+to ~5 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
 """
 
 from __future__ import annotations
@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.terminal import F10, Terminal, marked_line  # noqa: E402  (the test suite's terminal reader)
 
 COLS, ROWS = 120, 40
+POLL_S = 0.005  # tmux: between captures (each capture is a process start, ~5 ms of one core)
 
 
 def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], cols: int, rows: int) -> None:
@@ -82,7 +83,7 @@ class TmuxWindow:
         while not predicate(self.display()):
             if time.perf_counter() > deadline:
                 raise TimeoutError("tmux never showed what was awaited:\n" + "\n".join(self.display()))
-            time.sleep(0.02)
+            time.sleep(POLL_S)
         return time.perf_counter()
 
     def send(self, key: str) -> None:
