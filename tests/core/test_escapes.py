@@ -8,12 +8,14 @@ import glob
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from support import prog, until
 from support.core import marked_processes, missing_target, wait_gone
 from support.mcp import RawServer
 
+from pairdbg.backends import process
 from pairdbg.backends.process import WATCH_S, cgroup_parent
 
 pytestmark = pytest.mark.timeout(90)
@@ -174,10 +176,13 @@ def test_a_daemon_born_just_before_pairdbg_is_killed_ends_too(proc_guard, tmp_pa
         exec_d = command(pid).startswith(b"sleep")
         with open(f"/proc/{pid}/environ", "rb") as fh:
             environment = fh.read()
+        groups = cgroups_left(server)
+        members = [Path(g, "cgroup.procs").read_text().split() for g in groups]
         server.proc.send_signal(signal.SIGKILL)
         killed = time.monotonic()
         assert exec_d, "the daemon never exec'd"
         assert b"PAIRDBG_OWNER" not in environment, "the daemon has a mark"
+        assert len(groups) == 1 and str(pid) in members[0], f"the daemon is not in pairdbg's cgroup: {groups}"
         server.proc.wait(20)
         left = wait_gone(lambda: [pid] if running(pid) else [], 5)
         assert not left, f"the daemon outlived pairdbg's SIGKILL ({time.monotonic() - killed:.1f} s after it)"
@@ -186,3 +191,16 @@ def test_a_daemon_born_just_before_pairdbg_is_killed_ends_too(proc_guard, tmp_pa
         server.kill()
         if pid is not None and running(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_without_a_cgroup_to_make_the_reaper_works_as_before(monkeypatch, tmp_path, caplog) -> None:
+    """No cgroupfs, or a parent that is not one (or not writable): no cgroup, nothing left behind, a debug line."""
+    caplog.set_level("DEBUG", logger=process.__name__)
+    monkeypatch.setattr(process, "cgroup_parent", lambda: None)
+    assert process.make_cgroup("pairdbg-test") is None
+    monkeypatch.setattr(process, "cgroup_parent", lambda: str(tmp_path / "missing"))
+    assert process.make_cgroup("pairdbg-test") is None
+    monkeypatch.setattr(process, "cgroup_parent", lambda: str(tmp_path))  # a plain directory: no cgroup.procs
+    assert process.make_cgroup("pairdbg-test") is None
+    assert list(tmp_path.iterdir()) == [], "a half-made cgroup was left"
+    assert sum("cgroup" in r.getMessage() for r in caplog.records) == 3
