@@ -14,6 +14,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import ctypes
+import logging
 import os
 import signal
 import socket
@@ -39,6 +40,11 @@ def _load_prctl() -> Any:
 
 
 _PRCTL = _load_prctl()
+log = logging.getLogger(__name__)
+
+# cgroup.procs of pairdbg's own cgroup (see Reaper) while it has one: every process `spawn` starts joins it before
+# it execs, so whatever it forks is in it too, whatever it does to its session or environment.
+_cgroup_procs: bytes | None = None
 
 
 def become_subreaper() -> bool:
@@ -52,6 +58,92 @@ def _subreaper_then_exec() -> None:
     # its program's children orphan inside its own tree for as long as it runs.
     if _PRCTL is not None:
         _PRCTL(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    procs = _cgroup_procs
+    if procs is not None:  # joined before exec, so before the child can fork anything
+        try:
+            fd = os.open(procs, os.O_WRONLY)
+            try:
+                os.write(fd, str(os.getpid()).encode())
+            finally:
+                os.close(fd)
+        except OSError:
+            pass  # removed meanwhile (pairdbg is stopping): the mark and the subreaper still hold
+
+
+def cgroup_parent() -> str | None:
+    """The directory of this process's own cgroup in a hierarchy where pairdbg can count processes: the cgroup v1
+    `pids` hierarchy, else the cgroup v2 unified one. None where there is neither (not Linux, no cgroupfs mounted).
+    Whether a child cgroup may be made there is another matter (see `make_cgroup`)."""
+    try:
+        with open("/proc/self/cgroup") as fh:
+            own = [line.rstrip("\n").split(":", 2) for line in fh]
+        with open("/proc/self/mountinfo") as fh:
+            mounts = [line.split() for line in fh]
+    except OSError:
+        return None
+    paths = {
+        ("cgroup2" if hier == "0" and not ctl else "pids"): path
+        for hier, ctl, path in own
+        if (hier == "0" and not ctl) or "pids" in ctl.split(",")
+    }
+    found: dict[str, tuple[str, str]] = {}
+    for fields in mounts:
+        if "-" not in fields:
+            continue
+        after = fields[fields.index("-") + 1 :]
+        if len(after) < 3:
+            continue
+        if after[0] == "cgroup2":
+            found.setdefault("cgroup2", (fields[3], fields[4]))
+        elif after[0] == "cgroup" and "pids" in after[2].split(","):
+            found.setdefault("pids", (fields[3], fields[4]))
+    for kind in ("pids", "cgroup2"):  # v1 pids first: where both exist, v2 is usually the hybrid's empty one
+        if kind in paths and kind in found:
+            root, mountpoint = found[kind]
+            path = paths[kind]
+            if root != "/" and (path == root or path.startswith(root + "/")):
+                path = path[len(root) :]
+            elif root != "/":
+                continue  # this process's cgroup is outside what is mounted here
+            return os.path.join(mountpoint, path.lstrip("/"))
+    return None
+
+
+def make_cgroup(name: str) -> str | None:
+    """A child cgroup `name` of this process's own (see `cgroup_parent`), if one may be made and joined; else None
+    (non-root, read-only, no cgroupfs), and pairdbg relies on its mark and on being the subreaper alone."""
+    parent = cgroup_parent()
+    if parent is None:
+        log.debug("no pids or unified cgroup hierarchy: started processes are not put in a cgroup")
+        return None
+    path = os.path.join(parent, name)
+    try:
+        os.mkdir(path)
+    except OSError as e:
+        log.debug("cannot make cgroup %s (%s): started processes are not put in one", path, e.strerror)
+        return None
+    # Joining needs write access to both ends of the move (cgroup v2 checks the common ancestor, here the parent).
+    if not (
+        os.access(os.path.join(path, "cgroup.procs"), os.W_OK)
+        and os.access(os.path.join(parent, "cgroup.procs"), os.W_OK)
+    ):
+        log.debug("cgroup %s cannot be joined: started processes are not put in it", path)
+        remove_cgroup(path)
+        return None
+    return path
+
+
+def remove_cgroup(path: str) -> None:
+    """Remove an emptied cgroup (a process just killed may still be leaving it: retried briefly)."""
+    for _ in range(40):
+        try:
+            os.rmdir(path)
+            return
+        except FileNotFoundError:
+            return
+        except OSError:
+            time.sleep(0.025)
+    log.debug("cgroup %s could not be removed", path)
 
 
 @dataclass(frozen=True)
@@ -371,11 +463,14 @@ OWNER_VAR = "PAIRDBG_OWNER"  # inherited by every process pairdbg starts, and by
 # a subreaper, so daemons that left their group and cleared their environment are still under it). At EOF on stdin,
 # which comes when pairdbg exits in any way (its end of the pipe closes with it, even on SIGKILL), it SIGKILLs every
 # process still carrying the mark, every noted process still running (same pid, same start time), and, when pairdbg
-# is still alive (an orderly exit waits for the reaper), everything under pairdbg as it is now.
+# is still alive (an orderly exit waits for the reaper), everything under pairdbg as it is now; and, where pairdbg has
+# a cgroup for what it starts (argv[4], else ""), every process in it, whatever it did since the last look, then
+# removes the emptied cgroup.
 REAPER = r"""
 import os, select, signal, sys, time
 mark = ("PAIRDBG_OWNER=" + sys.argv[1]).encode()
 owner, interval, me = int(sys.argv[2]), float(sys.argv[3]), os.getpid()
+group = sys.argv[4] if len(sys.argv) > 4 else ""
 def table():
     found = {}
     for pid in os.listdir("/proc"):
@@ -407,6 +502,12 @@ def marked():
                         yield int(pid)
             except OSError:
                 pass
+def in_group():
+    try:
+        with open(os.path.join(group, "cgroup.procs"), "rb") as fh:
+            return {int(p) for p in fh.read().split()} - {me, owner}
+    except (OSError, ValueError):
+        return set()
 noted = {}
 while not select.select([sys.stdin], [], [], interval)[0]:
     noted.update(under(owner, table()))
@@ -417,6 +518,8 @@ for _ in range(40):
     tab = table()
     found = {p for p, start in noted.items() if p in tab and tab[p][1] == start and tab[p][2] not in (b"Z", b"X")}
     found.update(marked())
+    if group:
+        found.update(in_group())
     if not found:
         break
     for pid in found:
@@ -425,6 +528,14 @@ for _ in range(40):
         except OSError:
             pass
     time.sleep(0.05)
+for _ in range(40 if group else 0):
+    try:
+        os.rmdir(group)
+        break
+    except FileNotFoundError:
+        break
+    except OSError:
+        time.sleep(0.025)
 """
 
 
@@ -435,11 +546,14 @@ class Reaper:
     started and those programs' children alike (a process group or a parent-death signal would miss grandchildren
     that debugpy's launcher or js-debug start in groups of their own) — and every process it saw under pairdbg, which
     finds a daemon that cleared its environment too (pairdbg is their subreaper, so they stay under it). After a
-    SIGKILL, one that escaped in the last WATCH_S without the mark is missed. Linux only (/proc)."""
+    SIGKILL, one that escaped in the last WATCH_S without the mark is missed — unless pairdbg could make a cgroup of
+    its own (cgroup v1 `pids` or v2, where writable): then every process `spawn` starts joins it before it execs, so
+    all they fork is in it, and the watchdog kills everything listed in it too, then removes it. Linux only (/proc)."""
 
     def __init__(self) -> None:
         self.mark = f"{os.getpid()}-{os.urandom(6).hex()}"
         self._proc: subprocess.Popen[bytes] | None = None
+        self.cgroup: str | None = None
 
     def start(self) -> None:
         if not os.path.isdir("/proc") or self._proc is not None:
@@ -447,14 +561,18 @@ class Reaper:
         env = {k: v for k, v in os.environ.items() if k != OWNER_VAR}
         os.environ[OWNER_VAR] = self.mark  # from now on every child inherits it
         become_subreaper()
+        self.cgroup = make_cgroup(f"pairdbg-{self.mark}")
         self._proc = subprocess.Popen(
-            [sys.executable, "-S", "-c", REAPER, self.mark, str(os.getpid()), str(WATCH_S)],
+            [sys.executable, "-S", "-c", REAPER, self.mark, str(os.getpid()), str(WATCH_S), self.cgroup or ""],
             stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.DEVNULL,
             env=env,
             start_new_session=True,  # a Ctrl+C to pairdbg's terminal must not end the watchdog first
         )
+        if self.cgroup is not None:
+            global _cgroup_procs
+            _cgroup_procs = os.path.join(self.cgroup, "cgroup.procs").encode()
 
     def stop(self) -> None:
         """After an orderly shutdown: let the watchdog sweep (finding nothing, normally) and go."""
@@ -465,5 +583,11 @@ class Reaper:
             proc.stdin.close()  # type: ignore[union-attr]
         with contextlib.suppress(subprocess.TimeoutExpired):
             proc.wait(3)
+        group, self.cgroup = self.cgroup, None
+        if group is not None:
+            global _cgroup_procs
+            if _cgroup_procs == os.path.join(group, "cgroup.procs").encode():  # not a later Reaper's
+                _cgroup_procs = None
+            remove_cgroup(group)  # the watchdog removed it, normally; not if it was slow or gone
         if os.environ.get(OWNER_VAR) == self.mark:
             del os.environ[OWNER_VAR]

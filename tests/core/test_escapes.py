@@ -4,16 +4,19 @@ and when pairdbg exits, however it exits (SIGTERM, SIGHUP, SIGKILL)."""
 
 from __future__ import annotations
 
+import glob
 import os
 import signal
 import time
+from pathlib import Path
 
 import pytest
 from support import prog, until
-from support.core import marked_processes, wait_gone
+from support.core import marked_processes, missing_target, wait_gone
 from support.mcp import RawServer
 
-from pairdbg.backends.process import WATCH_S
+from pairdbg.backends import process
+from pairdbg.backends.process import WATCH_S, cgroup_parent
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -32,6 +35,25 @@ def command(pid: int) -> bytes:
             return fh.read()
     except OSError:
         return b""
+
+
+def cgroups_left(server: RawServer) -> list[str]:
+    """The cgroups a pairdbg server made (named after its mark, which starts with its pid) still there."""
+    parent = cgroup_parent()
+    return glob.glob(os.path.join(parent, f"pairdbg-{server.proc.pid}-*")) if parent else []
+
+
+def writable_cgroups() -> None:
+    """Only the cgroup way finds a daemon born after the reaper's last look: skip (fail under CI) without it."""
+    parent = cgroup_parent()
+    if parent is None:
+        missing_target("no cgroup v1 pids or v2 hierarchy is mounted")
+    probe = os.path.join(parent, f"pairdbg-probe-{os.getpid()}")
+    try:
+        os.mkdir(probe)
+    except OSError as e:
+        missing_target(f"cannot make a cgroup under {parent}: {e.strerror}")
+    os.rmdir(probe)
 
 
 def daemon_of(pidfile, may_be_gone: bool = False) -> int:
@@ -123,7 +145,62 @@ def test_a_daemon_the_program_left_ends_when_pairdbg_does(proc_guard, tmp_path, 
         left = wait_gone(lambda: [pid] if running(pid) else [], 10)
         assert not left, f"the daemon outlived pairdbg's {how}"
         assert not wait_gone(marked_processes, 10), f"processes outlived pairdbg's {how}"
+        assert not wait_gone(lambda: cgroups_left(server), 5), f"pairdbg's cgroup outlived its {how}"
     finally:
         server.kill()
         if pid is not None and running(pid):
             os.kill(pid, signal.SIGKILL)
+
+
+def test_a_daemon_born_just_before_pairdbg_is_killed_ends_too(proc_guard, tmp_path) -> None:
+    """The reaper's last look under pairdbg may predate the daemon: what ends it is the cgroup every process pairdbg
+    starts joins before it can fork (so its daemons are in it, whatever they do to session or environment)."""
+    writable_cgroups()
+    pidfile = tmp_path / "daemon.pid"
+    server = RawServer(env={**os.environ, "PAIRDBG_RN__WS_PORT": "0", "PAIRDBG_BRIDGE__PORT": "0"})
+    pid = None
+    try:
+        started = server.call(
+            "start_debugging", {"program": prog("daemonize.py"), "args": [str(pidfile), "stay"], "wait_s": 0}
+        )
+        assert not started.get("isError"), started
+        deadline = time.monotonic() + 15
+        while not pidfile.exists() and time.monotonic() < deadline:
+            time.sleep(0.002)
+        assert pidfile.exists(), "the program never started its daemon"
+        pid = int(pidfile.read_text())
+        # Killed once the daemon has exec'd with no mark (before that its environment still carries pairdbg's),
+        # within a few ms of its birth: far inside WATCH_S, so the reaper has most likely never seen it.
+        while not command(pid).startswith(b"sleep") and running(pid) and time.monotonic() < deadline:
+            time.sleep(0.001)
+        exec_d = command(pid).startswith(b"sleep")
+        with open(f"/proc/{pid}/environ", "rb") as fh:
+            environment = fh.read()
+        groups = cgroups_left(server)
+        members = [Path(g, "cgroup.procs").read_text().split() for g in groups]
+        server.proc.send_signal(signal.SIGKILL)
+        killed = time.monotonic()
+        assert exec_d, "the daemon never exec'd"
+        assert b"PAIRDBG_OWNER" not in environment, "the daemon has a mark"
+        assert len(groups) == 1 and str(pid) in members[0], f"the daemon is not in pairdbg's cgroup: {groups}"
+        server.proc.wait(20)
+        left = wait_gone(lambda: [pid] if running(pid) else [], 5)
+        assert not left, f"the daemon outlived pairdbg's SIGKILL ({time.monotonic() - killed:.1f} s after it)"
+        assert not wait_gone(lambda: cgroups_left(server), 5), "pairdbg's cgroup outlived its SIGKILL"
+    finally:
+        server.kill()
+        if pid is not None and running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_without_a_cgroup_to_make_the_reaper_works_as_before(monkeypatch, tmp_path, caplog) -> None:
+    """No cgroupfs, or a parent that is not one (or not writable): no cgroup, nothing left behind, a debug line."""
+    caplog.set_level("DEBUG", logger=process.__name__)
+    monkeypatch.setattr(process, "cgroup_parent", lambda: None)
+    assert process.make_cgroup("pairdbg-test") is None
+    monkeypatch.setattr(process, "cgroup_parent", lambda: str(tmp_path / "missing"))
+    assert process.make_cgroup("pairdbg-test") is None
+    monkeypatch.setattr(process, "cgroup_parent", lambda: str(tmp_path))  # a plain directory: no cgroup.procs
+    assert process.make_cgroup("pairdbg-test") is None
+    assert list(tmp_path.iterdir()) == [], "a half-made cgroup was left"
+    assert sum("cgroup" in r.getMessage() for r in caplog.records) == 3
