@@ -4,12 +4,12 @@ program's node (`require.resolve` from the project)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import os
 import re
 
 from .errors import DebugError, ErrorCode
+from .process import run_briefly
 
 DOTTED = re.compile(r"^[A-Za-z_]\w*(\.[A-Za-z_]\w*)*$")
 NODE_NAME = re.compile(r"^(@[\w.-]+/)?[\w.-]+(/[\w./-]+)?$")
@@ -75,24 +75,14 @@ def check_name(name: str, language: str) -> str:
 
 async def _run(argv: list[str], cwd: str | None, env: dict[str, str] | None) -> tuple[int, str, str]:
     try:
-        proc = await asyncio.create_subprocess_exec(
-            *argv,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.PIPE,
-            cwd=cwd if cwd and os.path.isdir(cwd) else None,
-            env={**os.environ, **(env or {})},
-            start_new_session=True,
+        code, out, err = await run_briefly(
+            argv, RESOLVE_TIMEOUT_S, cwd=cwd if cwd and os.path.isdir(cwd) else None, env={**os.environ, **(env or {})}
         )
     except OSError as exc:
         raise DebugError(ErrorCode.CONNECTION_FAILED, f"could not run {argv[0]}: {exc}") from None
-    try:
-        out, err = await asyncio.wait_for(proc.communicate(), RESOLVE_TIMEOUT_S)
     except TimeoutError:
-        proc.kill()
-        await proc.wait()
         raise DebugError(ErrorCode.TIMEOUT, f"{argv[0]} did not answer within {RESOLVE_TIMEOUT_S:g}s") from None
-    return proc.returncode or 0, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
+    return code, out.decode("utf-8", "replace"), err.decode("utf-8", "replace")
 
 
 async def resolve_python(python: str, name: str, program_dir: str | None, cwd: str | None, env: dict | None) -> str:

@@ -390,6 +390,21 @@ async def spawn(
     return proc
 
 
+async def run_briefly(
+    argv: Sequence[str], timeout: float, *, cwd: str | None = None, env: dict[str, str] | None = None
+) -> tuple[int, bytes, bytes]:
+    """A short probe (an interpreter asked one question), started like everything pairdbg starts: its exit code,
+    stdout and stderr. OSError when it cannot start; TimeoutError, its group ended, when it does not finish in time."""
+    proc = await spawn(argv, env=env, cwd=cwd)
+    try:
+        out, err = await asyncio.wait_for(proc.communicate(), timeout)
+    except TimeoutError:
+        signal_group(proc.pid, signal.SIGKILL)
+        await proc.wait()
+        raise
+    return proc.returncode or 0, out, err
+
+
 def group_members(pgid: int) -> list[int]:
     """Live (non-zombie) processes in process group `pgid`."""
     return [pid for pid, info in process_table().items() if info.pgrp == pgid and info.state not in (b"Z", b"X")]

@@ -10,7 +10,6 @@ inspector/testhook.js (each test runs where V8 sees its exception as uncaught, s
 
 from __future__ import annotations
 
-import asyncio
 import configparser
 import glob
 import importlib.util
@@ -23,6 +22,7 @@ import tomllib
 from dataclasses import dataclass, field
 
 from .errors import DebugError, ErrorCode
+from .process import run_briefly
 from .factory import LaunchSpec, language_of
 
 PYTHON_RUNNERS = ("pytest", "unittest")
@@ -157,22 +157,10 @@ async def has_module(python: str, name: str) -> bool:
         return importlib.util.find_spec(name) is not None
     probe = f"import importlib.util, sys; sys.exit(importlib.util.find_spec({name!r}) is None)"
     try:
-        proc = await asyncio.create_subprocess_exec(
-            python,
-            "-c",
-            probe,
-            stdin=asyncio.subprocess.DEVNULL,
-            stdout=asyncio.subprocess.DEVNULL,
-            stderr=asyncio.subprocess.DEVNULL,
-        )
-    except OSError:
+        code, _, _ = await run_briefly([python, "-c", probe], 15)
+    except (OSError, TimeoutError):
         return False
-    try:
-        return await asyncio.wait_for(proc.wait(), 15) == 0
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        return False
+    return code == 0
 
 
 PROJECT_FILES = (

@@ -32,6 +32,7 @@ from .backend import MAX_LINE, DapBackend
 from .datawatch import EVENT as DATA_CHANGE
 from .datawatch import DataWatches
 from ..models import DataChange
+from ..process import run_briefly
 from .debugpy_launcher import DebugpyLauncher, launcher_command
 from .spare import SpareAdapter
 
@@ -121,20 +122,8 @@ async def check_python(python: str) -> None:
         return
     probe = "import sys, platform; print(platform.python_implementation(), *sys.version_info[:2])"
     try:
-        proc = await asyncio.create_subprocess_exec(
-            python,
-            "-c",
-            probe,
-            stdout=asyncio.subprocess.PIPE,
-            stderr=asyncio.subprocess.DEVNULL,
-            stdin=asyncio.subprocess.DEVNULL,
-        )
-        out, _ = await asyncio.wait_for(proc.communicate(), 10)
-    except TimeoutError:
-        proc.kill()
-        await proc.wait()
-        out = b""
-    except OSError:
+        _, out, _ = await run_briefly([python, "-c", probe], 10)
+    except (OSError, TimeoutError):
         out = b""
     parts = out.decode(errors="replace").split()
     if len(parts) != 3 or parts[0] != "CPython" or (int(parts[1]), int(parts[2])) < (3, 8):
@@ -560,24 +549,10 @@ class PythonLaunch(DebugpyChildren):
         cwd = self.cwd or os.path.dirname(os.path.abspath(self.program))
         first = cwd if self.module else os.path.dirname(os.path.abspath(self.program))
         try:
-            proc = await asyncio.create_subprocess_exec(
-                self.python,
-                str(FUNCTION_FINDER),
-                first,
-                name,
-                cwd=cwd,
-                env={**os.environ, **self.env},
-                stdout=asyncio.subprocess.PIPE,
-                stderr=asyncio.subprocess.DEVNULL,
-                stdin=asyncio.subprocess.DEVNULL,
+            _, out, _ = await run_briefly(
+                [self.python, str(FUNCTION_FINDER), first, name], 10, cwd=cwd, env={**os.environ, **self.env}
             )
-        except OSError:
-            return None
-        try:
-            out, _ = await asyncio.wait_for(proc.communicate(), 10)
-        except TimeoutError:
-            proc.kill()
-            await proc.wait()
+        except (OSError, TimeoutError):
             return None
         with contextlib.suppress(ValueError, SyntaxError):
             answer = ast.literal_eval(out.decode(errors="replace").strip())
