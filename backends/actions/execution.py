@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Literal
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
@@ -11,18 +12,29 @@ from .common import WAIT, SessionParams, _outcome_reply
 from ..policy import Level
 from .registry import Action, Reply
 
+if TYPE_CHECKING:
+    from ..models import ExecOutcome
+    from ..session import Session
+
 
 class ControlParams(SessionParams):
     wait_s: float | None = WAIT
 
 
+async def _moved(
+    hub: Hub, p: ControlParams, actor: str, move: Callable[[Session, float], Awaitable[ExecOutcome]]
+) -> Reply:
+    """Run one way of letting the program go (`move(session, wait)`) and answer with where it ended up."""
+    session = hub.get(p.session_id)
+    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
+    outcome = await move(session, wait)
+    hub.focus.of(actor).saw(outcome.report)
+    return _outcome_reply(session, outcome, wait, actor)
+
+
 def _control(what: Literal["continue", "over", "into", "out"]):
     async def handler(hub: Hub, p: ControlParams, actor: str) -> Reply:
-        session = hub.get(p.session_id)
-        wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-        outcome = await session.control(what, actor, wait)
-        hub.focus.of(actor).saw(outcome.report)
-        return _outcome_reply(session, outcome, wait, actor)
+        return await _moved(hub, p, actor, lambda session, wait: session.control(what, actor, wait))
 
     return handler
 
@@ -33,19 +45,11 @@ class LineParams(ControlParams):
 
 
 async def run_to_line(hub: Hub, p: LineParams, actor: str) -> Reply:
-    session = hub.get(p.session_id)
-    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-    outcome = await session.run_to(p.file, p.line, actor, wait)
-    hub.focus.of(actor).saw(outcome.report)
-    return _outcome_reply(session, outcome, wait, actor)
+    return await _moved(hub, p, actor, lambda session, wait: session.run_to(p.file, p.line, actor, wait))
 
 
 async def goto_line(hub: Hub, p: LineParams, actor: str) -> Reply:
-    session = hub.get(p.session_id)
-    wait = hub.limits.default_wait_s if p.wait_s is None else p.wait_s
-    outcome = await session.goto(p.file, p.line, actor, wait)
-    hub.focus.of(actor).saw(outcome.report)
-    return _outcome_reply(session, outcome, wait, actor)
+    return await _moved(hub, p, actor, lambda session, wait: session.goto(p.file, p.line, actor, wait))
 
 
 class PauseParams(SessionParams):
