@@ -11,7 +11,7 @@ import pytest
 
 from pairdbg import cli as pairdbg
 from pairdbg.backends.factory import language_of
-from support.mcp import DEMO, INITIALIZE, ROOT
+from support.mcp import DEMO, INITIALIZE, MCP_ARGV, ROOT, python_pipes
 
 
 def run_cli(*args: str, runtime_dir) -> subprocess.CompletedProcess:
@@ -90,15 +90,7 @@ def test_sigterm_ends_the_headless_server_and_its_programs(tmp_path, mode) -> No
     import time
 
     env = {**os.environ, "XDG_RUNTIME_DIR": str(tmp_path)}
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pairdbg", "--mcp", *mode],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = python_pipes(*MCP_ARGV, *mode, env=env)
     try:
         if mode:  # HTTP: learn the endpoint from stderr, then talk to it with a real client
             lines = iter(proc.stderr.readline, "")

@@ -9,8 +9,6 @@ import asyncio
 import json
 import os
 import socket
-import subprocess
-import sys
 
 from typing import Any
 
@@ -19,7 +17,7 @@ import pytest
 from mcp.shared.message import SessionMessage
 
 from support.core import free_port
-from support.mcp import INITIALIZE, ROOT
+from support.mcp import INITIALIZE, MCP_ARGV, python_pipes
 
 from pairdbg.mcp_bridge.stdio import AnswerFirst
 
@@ -81,15 +79,7 @@ def test_listeners_open_after_the_initialize_answer_and_tokens_stay_off_stderr()
     env = {**os.environ, "PAIRDBG_BRIDGE_PORT": str(bridge_port), "WS_PORT": str(rn_port)}
     for name in ("PAIRDBG_BRIDGE_TOKEN", "RN_DEBUG_TOKEN"):
         env.pop(name, None)  # generated for this run: the tokens that used to be printed
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "pairdbg", "--mcp"],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = python_pipes(*MCP_ARGV, env=env)
     assert proc.stdin and proc.stdout and proc.stderr
     try:
         proc.stdin.write(json.dumps(INITIALIZE) + "\n")
@@ -142,15 +132,7 @@ def test_the_collector_is_held_off_while_loading_and_back_on_once_memory_settles
     settling after the answer must turn the collector back on, or garbage cycles would pile up for the server's
     life."""
     env = {**os.environ, "PAIRDBG_BRIDGE_PORT": "0", "WS_PORT": "0"}
-    proc = subprocess.Popen(
-        [sys.executable, "-c", PROBED_SERVER],
-        cwd=ROOT,
-        env=env,
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+    proc = python_pipes("-c", PROBED_SERVER, env=env)
     assert proc.stdin and proc.stdout and proc.stderr
     try:
         proc.stdin.write(json.dumps(INITIALIZE) + "\n")

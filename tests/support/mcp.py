@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import subprocess
 import sys
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -25,6 +26,23 @@ INITIALIZE = {
 # Tests' servers declare outputSchemas (off by default, for the tool list's size): the SDK client then checks every
 # structured result of every scenario against its tool's schema.
 SCHEMAS_ON = {"PAIRDBG_MCP__OUTPUT_SCHEMAS": "true"}
+
+
+MCP_ARGV = ("-m", "pairdbg", "--mcp")
+
+
+def python_pipes(*argv: str, env: dict[str, str] | None = None, stderr: int = subprocess.PIPE) -> subprocess.Popen:
+    """`python ARGV` from the checkout on text pipes (`pairdbg --mcp` is `*MCP_ARGV`), for tests that speak the wire
+    protocol themselves or must decide how the server ends."""
+    return subprocess.Popen(
+        [sys.executable, *argv],
+        cwd=ROOT,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=stderr,
+        text=True,
+    )
 
 
 def stdio_params(*extra: str) -> StdioServerParameters:
@@ -56,18 +74,9 @@ class RawServer:
 
     def __init__(self, env: dict[str, str] | None = None) -> None:
         import json
-        import subprocess
 
         self._json = json
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "pairdbg", "--mcp"],
-            cwd=ROOT,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.DEVNULL,
-            text=True,
-            env=env,
-        )
+        self.proc = python_pipes(*MCP_ARGV, env=env, stderr=subprocess.DEVNULL)
         self._next = 1
         self._send(INITIALIZE)
         self._answer(INITIALIZE["id"])
