@@ -19,14 +19,19 @@ ME = "agent:test"
 
 
 async def paused_at_ready(registry) -> str:
+    return await paused_at_marker(registry, PROGRAM, library_python())
+
+
+async def paused_at_marker(registry, program: str, python: str) -> str:
+    """`program` run by `python`, stopped at its `# stop here` line."""
     started = await registry.run(
         "start_debugging",
-        {"program": prog(PROGRAM), "executable_path": library_python(), "stop_on_entry": True},
+        {"program": prog(program), "executable_path": python, "stop_on_entry": True},
         ME,
     )
     sid = started.data["session_id"]
-    line = line_of(PROGRAM, "# stop here")
-    await registry.run("set_breakpoint", {"session_id": sid, "file": prog(PROGRAM), "line": line}, ME)
+    line = line_of(program, "# stop here")
+    await registry.run("set_breakpoint", {"session_id": sid, "file": prog(program), "line": line}, ME)
     stop = stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
     assert stop["location"]["line"] == line
     return sid

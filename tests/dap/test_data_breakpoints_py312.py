@@ -8,13 +8,13 @@ from __future__ import annotations
 import pytest
 from support import line_of, prog, stop_of
 from support.interpreters import cpython
+from test_data_breakpoints import ME, paused_at_marker, watch
 
 from pairdbg.backends.errors import DebugError
 
 pytestmark = [pytest.mark.asyncio, pytest.mark.timeout(120)]
 
 PROGRAM = "data_py312.py"
-ME = "agent:test"
 # config['host']'s changes in the program's order: (old → new, the writing line's marker, its function)
 HOST_CHANGES = [
     ("'localhost' → 'a'", "# writes by update", "main"),
@@ -33,23 +33,7 @@ NEXT_LINE = ("# writes by setitem", "# writes by del", "# writes by setitem agai
 
 
 async def paused_at_ready(registry, minor: int) -> str:
-    started = await registry.run(
-        "start_debugging",
-        {"program": prog(PROGRAM), "executable_path": cpython(minor), "stop_on_entry": True},
-        ME,
-    )
-    sid = started.data["session_id"]
-    line = line_of(PROGRAM, "# stop here")
-    await registry.run("set_breakpoint", {"session_id": sid, "file": prog(PROGRAM), "line": line}, ME)
-    stop = stop_of(await registry.run("continue_execution", {"session_id": sid}, ME))
-    assert stop["location"]["line"] == line
-    return sid
-
-
-async def watch(registry, sid: str, expression: str, **more) -> dict:
-    reply = await registry.run("set_data_breakpoint", {"session_id": sid, "expression": expression, **more}, ME)
-    assert reply.data["verified"] is True and reply.data["kind"] == "data", reply.text
-    return reply.data
+    return await paused_at_marker(registry, PROGRAM, cpython(minor))
 
 
 async def ran_to_the_end(registry, sid: str) -> str:
