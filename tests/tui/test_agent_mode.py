@@ -4,34 +4,20 @@ agent's call is refused, then allowed; `s` in the Variables pane reveals (per se
 from __future__ import annotations
 
 import textwrap
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.errors import DebugError, ErrorCode
-from pairdbg.backends.hub import Hub
 from pairdbg.backends.samples import DEMO
-from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import StatusBar
 from pairdbg.tui.variables import VariablesTree
-from support import require_debugpy, until
+from support import until
 
 AGENT = "agent:test"
 SIZE = (160, 45)
 STOP_LINE = 13  # `total = price * qty` in orders.py
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    require_debugpy()
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()
 
 
 def labels(tree: VariablesTree) -> list[str]:

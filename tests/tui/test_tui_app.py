@@ -10,10 +10,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from pairdbg.backends.actions import Registry
-from pairdbg.runtime import build_registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
@@ -32,15 +30,6 @@ SIZE = (160, 45)
 
 
 # ----- helpers (kept here: tests/conftest.py belongs to the core) ---------------------------------------------------
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()  # never leave a debugpy process behind
 
 
 async def agent_starts_demo(registry: Registry, **extra) -> str:

@@ -4,52 +4,23 @@ of the console."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
-from pairdbg.backends.actions import Registry
-from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
-from pairdbg.runtime import build_registry
 from pairdbg.tui import changes
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.changes import ChangesPane, LogTabs
 from pairdbg.tui.panes import ConsolePane
 from pairdbg.tui.source_view import SourceView
 from pairdbg.tui.variables import VariablesTree
-from support import line_of, prog, require_debugpy, until
+from support import line_of, prog, until
+from test_tui_panes import select_variable
 
 pytestmark = [pytest.mark.timeout(120), pytest.mark.asyncio]
 
 PROGRAM = "cart_changes.py"
 WRITES = [(0, 3), (3, 7), (7, 12), (12, 18), (18, 25)]
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    require_debugpy()
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()
-
-
-def select_variable(tree: VariablesTree, name: str) -> bool:
-    """Put the tree's cursor on the value called `name` (in an open node); False until it is there (a node the
-    tree has not laid out yet has no line to move to)."""
-    stack = list(tree.root.children)
-    while stack:
-        node = stack.pop(0)
-        view = node.data.view if node.data else None
-        if view is not None and view.name == name:
-            tree.move_cursor(node)
-            return tree.cursor_node is node
-        if node.is_expanded:
-            stack.extend(node.children)
-    return False
 
 
 async def test_shift_b_logs_each_write_in_the_changes_tab(core, monkeypatch):

@@ -5,19 +5,16 @@ run to cursor and set next statement; inline values. Real debugpy and Node progr
 from __future__ import annotations
 
 import textwrap
-from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from pairdbg.backends import queries
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.models import Phase
-from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.breakpoint_form import BreakpointForm
 from pairdbg.tui.finder import Finder
@@ -69,15 +66,6 @@ def project(tmp_path: Path) -> Path:
     write(tmp_path, "main.py", MAIN)
     write(tmp_path, "helper.py", HELPER)
     return tmp_path
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()
 
 
 @asynccontextmanager

@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import pytest_asyncio
 
 from pairdbg.backends.actions import Registry
 from pairdbg.backends.hub import Hub
@@ -22,7 +21,6 @@ from support.targets import TargetMissing
 from pairdbg.backends.models import Phase
 from pairdbg.backends.samples import DEMO
 from pairdbg.mcp_bridge.http import HttpMcpService
-from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.console import ConsoleHistory, ConsoleInput, unfinished
 from pairdbg.tui.edit_prompt import EditPrompt
@@ -35,7 +33,7 @@ from pairdbg.tui.stack import StackPane
 from pairdbg.tui.value_screen import ValueScreen
 from pairdbg.tui.variables import VariablesTree
 from pairdbg.tui.watches import WatchesPane
-from support import TESTS, line_of, missing_target, prog, require_debugpy, until
+from support import TESTS, line_of, missing_target, prog, until
 from support.mcp import http_client
 
 pytestmark = [pytest.mark.timeout(120)]
@@ -43,16 +41,6 @@ pytestmark = [pytest.mark.timeout(120)]
 AGENT = "agent:test"
 STOP_LINE = 13  # `total = price * qty` in orders.py: price 2.5, qty 4 at the first hit
 SIZE = (160, 45)
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    require_debugpy()
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()
 
 
 @asynccontextmanager

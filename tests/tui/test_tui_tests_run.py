@@ -6,30 +6,16 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
-from collections.abc import AsyncIterator
 
 import pytest
-import pytest_asyncio
 
 from pairdbg import cli
-from pairdbg.backends.actions import Registry
-from pairdbg.backends.hub import Hub
-from pairdbg.runtime import build_registry
 from pairdbg.tui.app import PairDbgApp
 from pairdbg.tui.panes import ExceptionBanner
 from pairdbg.tui.source_view import SourceView
 from support import PROGRAMS, ROOT, line_of, until
 
 SUITE = PROGRAMS / "pytest_suite"
-
-
-@pytest_asyncio.fixture
-async def core() -> AsyncIterator[tuple[Hub, Registry]]:
-    hub = Hub()
-    try:
-        yield hub, build_registry(hub)
-    finally:
-        await hub.shutdown()
 
 
 def test_pairdbg_test_is_debug_tests_on_this_folder_with_the_runners_arguments(monkeypatch) -> None:
