@@ -19,6 +19,8 @@ from .errors import DebugError, ErrorCode
 from .process import Leftovers
 
 if TYPE_CHECKING:
+    import asyncio
+
     from .models import DataChange
 
 ExceptionMode = Literal["none", "uncaught", "all"]
@@ -84,6 +86,8 @@ class FunctionLocation:
     line: int | None = None
     problem: str | None = None  # set: the breakpoint is unverified with this reason
     hint: str | None = None  # how to make it stop anyway
+    # The module is not among the files the program has loaded yet: looked for again when it loads one.
+    awaits_load: bool = False
 
 
 @dataclass
@@ -185,6 +189,8 @@ class BackendListener(Protocol):
     def on_reconnected(self) -> None: ...  # back on the same endpoint, breakpoints restored; the program runs
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState, file: str | None = None) -> None: ...
     def on_child(self, backend: Backend, name: str) -> None: ...  # a fork or worker: a session of its own
+    # The program loaded a source file (a script, a module); what waited for it is bound when the answer is done.
+    def on_loaded(self, file: str) -> asyncio.Future[None] | None: ...
 
 
 @dataclass(frozen=True)

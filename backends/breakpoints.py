@@ -72,6 +72,7 @@ class Breakpoint:
     bound_file: str | None = None
     bound_line: int | None = None
     problem: str | None = None
+    awaits_load: bool = False  # the problem is a module not loaded yet: bound when the program loads it
     # A data breakpoint: what it watches (an expression, the object and key it was armed on) and what it cannot see.
     expression: str | None = None
     access: Literal["write", "read_write"] = "write"
@@ -82,7 +83,9 @@ class Breakpoint:
     def unbound(self) -> Breakpoint:
         """This breakpoint for another process (a child's session, a restarted program): same id and settings,
         nothing bound yet."""
-        return dataclasses.replace(self, state=BreakpointState(False), bound_file=None, bound_line=None, problem=None)
+        return dataclasses.replace(
+            self, state=BreakpointState(False), bound_file=None, bound_line=None, problem=None, awaits_load=False
+        )
 
     def passed_without_stopping(self) -> tuple[Literal["yes", "no", "unknown"], str]:
         """Whether the program is known to have passed this breakpoint's place without stopping, and why that is known
@@ -436,19 +439,35 @@ class BreakpointBook(Mapping[str, Breakpoint]):
         Debugger.function_location); the files that gained one. One that cannot stop is kept, unverified, with why."""
         debugger = self.backend.debugger("has no function breakpoints")
         files: set[str] = set()
-        for bp in self._by_id.values():
-            if bp.kind != "function" or not bp.enabled or bp.bound_file or bp.problem:
+        for bp in list(self._by_id.values()):
+            if bp.kind != "function" or not bp.enabled or bp.bound_file or (bp.problem and not bp.awaits_load):
                 continue
             place = await debugger.function_location(bp.function or "")
-            if place is None:
+            if place is None or self._by_id.get(bp.id) is not bp:  # removed while it was looked up
                 continue
+            bp.awaits_load = place.awaits_load
             if place.problem:
                 bp.problem = place.problem + (f"; {place.hint}" if place.hint else "")
                 bp.state = BreakpointState(False, message=bp.problem)
             elif place.file and place.line:
-                bp.bound_file, bp.bound_line = place.file, place.line
+                bp.bound_file, bp.bound_line, bp.problem = place.file, place.line, None
                 files.add(place.file)
         return files
+
+    def awaits_load(self) -> bool:
+        """Whether a function breakpoint waits for its module to load (see `bind_loaded`)."""
+        return any(bp.awaits_load and bp.enabled for bp in self._by_id.values())
+
+    async def bind_loaded(self) -> None:
+        """The program loaded files: bind the function breakpoints whose module it has now loaded, and send them."""
+        files = await self.bind_functions()
+        for file in files:
+            try:
+                await self._sync_file(file)
+            except DebugError as exc:
+                self._unsent([bp for bp, _ in self.line_specs().get(file, [])], exc)
+        if files:
+            self.publish()
 
     async def _sync_functions(self) -> None:
         """Bind what binds as a line breakpoint (and send those files), the rest as the target's own."""

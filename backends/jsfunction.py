@@ -698,9 +698,14 @@ async def function_location(
             path = loaded_module(module, await loaded())
         if path is None:
             where = ", ".join(folders) or "no folder known"
-            if loaded is not None:
-                where += ", and among the files the program has loaded"
-            return FunctionLocation(problem=f"cannot find module {module} (looked in {where})", hint=hint)
+            if loaded is None:
+                return FunctionLocation(problem=f"cannot find module {module} (looked in {where})", hint=hint)
+            return FunctionLocation(
+                problem=f"cannot find module {module} (looked in {where}, and among the files the program has "
+                f"loaded); pending: it binds when the program loads a file whose path ends with {module}",
+                hint=hint,
+                awaits_load=True,
+            )
     try:
         found, why = await asyncio.to_thread(_locate_in_file, path, name)
     except OSError as exc:

@@ -134,6 +134,8 @@ class Session:
         self._close_task: asyncio.Future[None] | None = None
         self._watch_task: asyncio.Future[None] | None = None
         self._lost_task: asyncio.Future[None] | None = None
+        self._bind_task: asyncio.Future[None] | None = None  # function breakpoints bound as their modules load
+        self._bind_again = False
         self._outlived = False  # the program's own process ended while its children's sessions run on
         if previous is not None:
             self._carry(previous)
@@ -290,6 +292,27 @@ class Session:
     def on_breakpoint_changed(self, backend_id: int | str, state: BreakpointState, file: str | None = None) -> None:
         self.breakpoints.changed(backend_id, state, file)
 
+    def on_loaded(self, file: str) -> asyncio.Future[None] | None:
+        """A function breakpoint may wait for its module to load (an attached program's): look again, once at a
+        time however many files load meanwhile; the look, or None when nothing waits."""
+        if self.phase.ended or not self.breakpoints.awaits_load():
+            return None
+        self._bind_again = True
+        if self._bind_task is None:
+            self._bind_task = asyncio.ensure_future(self._bind_loaded())
+        return self._bind_task
+
+    async def _bind_loaded(self) -> None:
+        try:
+            while self._bind_again and not self.phase.ended:
+                self._bind_again = False
+                try:
+                    await self.breakpoints.bind_loaded()
+                except DebugError as exc:  # the target went away meanwhile: its end is reported by its own events
+                    log.info("function breakpoints not bound on load: %s", exc.message)
+        finally:
+            self._bind_task = None
+
     def on_child(self, backend: Backend, name: str) -> None:
         if self._open_child is None:
             raise self.backend.unsupported("cannot open child sessions here")
@@ -405,8 +428,9 @@ class Session:
             task.cancel()
         if self._watch_task is not None:
             self._watch_task.cancel()
-        if self._lost_task is not None:
-            self._lost_task.cancel()
+        for task in (self._lost_task, self._bind_task):
+            if task is not None:
+                task.cancel()
         for task in [*self._stop_tasks, *self._cleanup_tasks]:
             task.cancel()
         if self._release_task is not None:

@@ -238,6 +238,10 @@ class DapBackend(Debugger):
         elif event == "terminated":
             self._terminated = True
             listener.on_terminated()
+        elif event == "loadedSource" and body.get("reason") in ("new", "changed"):
+            path = (body.get("source") or {}).get("path")
+            if path and os.path.isabs(path):
+                listener.on_loaded(path)
         elif event == "breakpoint":
             bp = body.get("breakpoint") or {}
             if bp.get("id") is not None:

@@ -153,6 +153,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
         self._bootstraps = {}
+        self._module_stops = {}
         self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
         self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
         self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
@@ -196,7 +197,13 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def function_location(self, name: str) -> FunctionLocation:
         """The inspectors have no function breakpoints: `module:function` is found by reading the module and bound as
         a line breakpoint on the function's first body line (pending until the module loads)."""
-        return await jsfunction.function_location(name, *self.function_place(), loaded=self.loaded_sources)
+        place = await jsfunction.function_location(name, *self.function_place(), loaded=self.loaded_sources)
+        module = jsfunction.split_name(name)[0]
+        if place.awaits_load and module is not None:
+            failed = await self._stop_when_loaded(module)
+            if failed:  # it still binds as the module is parsed, but code that runs at once may go by
+                place.problem = f"{place.problem}, maybe after its first lines ran ({failed})"
+        return place
 
     def function_place(self) -> jsfunction.Place:
         """Where module names are looked up: the launched program's (a fork's: its parent's)."""
@@ -466,6 +473,8 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             waiting = [f for f, bps in self._files.items() if any(not bp.state.verified for bp in bps)]
             if waiting and any(self.scripts.for_file(f) is script for f in waiting):
                 self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
+            if script.path and self.listener is not None and not self._stops_before(script.url):
+                self.listener.on_loaded(script.path)
         elif method == "Debugger.paused":
             self._on_paused(params)
         elif method == "Target.targetSwapped":
@@ -510,9 +519,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self._helper_pause(params, in_helper, self.data_watches.take_stop() if in_helper else None):
             return
         hit = self.dialect.hit_breakpoint_ids(params)
-        bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
-        if bootstrap:  # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
-            self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
+        first_stops = {wire_id for wire_id, _ in [*self._bootstraps.values(), *self._module_stops.values()]}
+        if hit and all(h in first_stops for h in hit):
+            # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
+            self._spawn(self._bind_at_load(params, hit))  # a file stopped before its first statement
             return
         if self._step_out is not None:
             self._spawn(self._continue_step_out(params, hit))
@@ -695,10 +705,17 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             StopInfo(reason=reason, thread_id=1, text=text, description=description, hit_breakpoint_ids=backend_ids)
         )
 
-    async def _bind_at_load(self, paused: dict[str, Any]) -> None:
+    async def _bind_at_load(self, paused: dict[str, Any], hit: list[str]) -> None:
         """Bind the breakpoints of the file that is about to run, then let it run, unless one of them is right here."""
         top = (paused.get("callFrames") or [{}])[0].get("location") or {}
         script = self.scripts.by_id.get(str(top.get("scriptId")))
+        if any(h == wire_id for wire_id, _ in self._module_stops.values() for h in hit):
+            # A module a function breakpoint waits for: the session binds it (through set_line_breakpoints) first.
+            await self._drop_module_stops(hit)
+            binding = self.listener.on_loaded(script.path) if self.listener and script and script.path else None
+            if binding is not None:
+                with contextlib.suppress(TimeoutError):
+                    await asyncio.wait_for(asyncio.shield(binding), 10.0)
         files = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
         files = [f for f in files if script is not None and self.scripts.for_file(f) is script]
         await self._apply_files(files)
@@ -709,11 +726,12 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         file, line0, _ = self.scripts.from_wire(
             top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0)
         )
+        # A first-statement stop is where the engine could stop first, which may be inside a function below (V8 on
+        # a module that starts with declarations): a breakpoint bound there just now is hit.
         here = [
             bp.wire_id
-            for f in files
-            for bp in self._files.get(f, [])
-            if f == file and bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
+            for bp in self._files.get(file, [])
+            if bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
         ]
         if here:
             self._report_stop("breakpoint", None, here)
@@ -729,6 +747,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     def _forget_wire_ids(self) -> None:
         self._bootstraps.clear()
+        self._module_stops.clear()
         for bps in self._files.values():
             for bp in bps:
                 bp.wire_id = None

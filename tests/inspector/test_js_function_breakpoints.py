@@ -7,6 +7,8 @@ tsc) and the functions are in the real, pinned semver package it requires and in
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
 from pairdbg.backends.errors import DebugError, ErrorCode
@@ -146,9 +148,13 @@ async def test_an_attached_program_finds_the_module_among_its_loaded_files(regis
         sid = reply.data["session_id"]
         server = JS / "server.js"
         tick = await run(registry, "set_breakpoint", session_id=sid, function="inspector/server.js:tick")
-        assert tick.data["file"] == str(server) and tick.data["source"] == "count += 1; // TICK", tick.text
+        # Node may not have run server.js yet when the attach returns: then it binds when the script loads.
+        bp = registry.hub.sessions[sid].breakpoints.find(tick.data["id"])
+        await until(lambda: bp.state.verified, lambda: f"the breakpoint to bind: {bp}", timeout=10)
+        assert bp.bound_file == str(server), bp
         stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
-        assert (stop["location"]["line"], stop["hit_breakpoints"]) == (tick.data["actual_line"], [tick.data["id"]])
+        assert (stop["location"]["line"], stop["hit_breakpoints"]) == (bp.bound_line, [tick.data["id"]])
+        assert server.read_text().splitlines()[bp.bound_line - 1].strip() == "count += 1; // TICK", bp
         other = await run(registry, "set_breakpoint", session_id=sid, function="flow.js:main")
         assert not other.data["verified"], other.text
         assert "among the files the program has loaded" in other.data["message"], other.text
@@ -177,3 +183,35 @@ async def test_a_restart_binds_the_function_breakpoint_before_the_program_runs(r
     (bp,) = listed.data["breakpoints"]
     assert (bp["id"], bp["verified"], bp["hits"]) == (coerce.data["id"], True, 2), listed.text
     await run(registry, "close_debug_session", session_id=sid)
+
+
+async def test_an_attached_program_binds_the_function_when_it_loads_the_module(registry):
+    """A module the attached program has not loaded is not found yet: the breakpoint is listed, unverified, saying it
+    waits for the module; when the program requires it, the breakpoint binds and stops there, under the same id."""
+    node = need_runtime("node")
+    program = TESTS / "js" / "inspector" / "load_on_input.js"
+    lazy = program.parent / "lazy_mod.js"
+    port = targets.free_port()
+    proc = await targets.spawn(
+        [node, f"--inspect=127.0.0.1:{port}", str(program)], cwd=program.parent, stdin=asyncio.subprocess.PIPE
+    )
+    try:
+        await targets.read_ws_url(proc.stderr, timeout=10)
+        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=0)
+        sid = reply.data["session_id"]
+        pending = await run(registry, "set_breakpoint", session_id=sid, function="inspector/lazy_mod.js:compute")
+        assert not pending.data["verified"], pending.text
+        assert "pending: it binds when the program loads a file whose path ends with" in pending.data["message"]
+
+        proc.stdin.write(b"go\n")
+        await proc.stdin.drain()
+        stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
+        body = body_line(lazy, "const squared = n * n;", "function compute")
+        assert (stop["location"]["file"], stop["location"]["line"]) == (str(lazy), body), stop
+        assert stop["hit_breakpoints"] == [pending.data["id"]], stop
+        listed = await run(registry, "list_breakpoints", session_id=sid)
+        (entry,) = [b for b in listed.data["breakpoints"] if b["id"] == pending.data["id"]]
+        assert entry["verified"] and entry["hits"] == 1, listed.text
+        await run(registry, "close_debug_session", session_id=sid, terminate=False)
+    finally:
+        await targets.stop_process_group(proc)
