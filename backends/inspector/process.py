@@ -60,7 +60,8 @@ async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0, seen:
 BANNER_URL_LINE = re.compile(r"^\s*wss?://\S+\s*$")  # Bun prints its URL on a line of its own
 
 
-def _noise(line: str) -> bool:
+def banner_line(line: str) -> bool:
+    """A line of the runtime's inspector banner or debugger chatter, not the program's output."""
     return any(n in line for n in BANNER_NOISE) or BANNER_URL_LINE.match(line) is not None
 
 
@@ -105,7 +106,7 @@ class RuntimeProcess:
                 hint="check the program path and that the runtime supports --inspect-brk",
             ) from None
         runtime = cls(proc, url)
-        runtime._early = [("stderr", line) for line in seen if not _noise(line)]
+        runtime._early = [("stderr", line) for line in seen if not banner_line(line)]
         return runtime
 
     async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
@@ -120,7 +121,7 @@ class RuntimeProcess:
                 if self.on_child_inspector is not None and "Debugger listening on ws://" in text:
                     for url in WS_URL.findall(text):
                         self.on_child_inspector(url)
-                kept = "".join(line for line in text.splitlines(keepends=True) if not _noise(line))
+                kept = "".join(line for line in text.splitlines(keepends=True) if not banner_line(line))
                 if "Waiting for the debugger to disconnect" in text and self.on_output is not None:
                     self.on_output("control", "Waiting for the debugger to disconnect")
                 text = kept
