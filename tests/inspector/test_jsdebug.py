@@ -5,13 +5,15 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import re
+import signal
 from pathlib import Path
 
 import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import TESTS, expect_error, missing_target, until
+from support import TESTS, expect_error, missing_target, pid_alive, until
 
 JS = TESTS / "js" / "jsdebug"
 APP = str(JS / "app.js")
@@ -311,3 +313,85 @@ async def test_step_out_of_a_recursive_call_brings_back_that_calls_value(registr
     local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
     assert local["(return) fact"] == "24" and local["n"] == "5", out.text
     await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_console_output_is_read_once_from_the_pipes_and_never_sent_to_the_inspector(registry) -> None:
+    """Each line once, on the stream it was written to, and the exit code; Node's console does not hand the calls to
+    the inspector too (a Runtime.consoleAPICalled event per call made a loud program ~30x slower)."""
+    need_js_debug()
+    program = str(JS / "console_once.js")
+    before, after = line_of(program, "before"), line_of(program, "after")
+    started = await registry.run("start_debugging", {
+        "program": program, "args": ["200"], "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": program, "line": before}, {"file": program, "line": after}]}, "agent:test")
+    sid = started.data["session_id"]
+    assert started.data["stop"]["location"]["line"] == before, started.text
+    proxy = await registry.hub.get(sid).backend._cdp()  # js-debug's CDP proxy: what the inspector reports
+    heard: list[str] = []
+    proxy.on_event = lambda method, params: heard.append(method)
+    await proxy.subscribe(["Runtime.consoleAPICalled"])
+    at_end = await registry.run("continue_execution", {"session_id": sid}, "h")
+    assert at_end.data["stop"]["location"]["line"] == after, at_end.text
+    assert heard == [], f"console calls reached the inspector: {heard[:3]}"
+    ended = await registry.run("continue_execution", {"session_id": sid}, "h")
+    assert ended.data["state"] == "terminated" and registry.hub.get(sid).exit_code == 3, ended.text
+
+    async def printed(category: str) -> str:
+        reply = await registry.run("get_output", {"session_id": sid, "category": category, "limit": 1000}, "h")
+        assert not reply.data["has_more"] and not reply.data["dropped"]
+        return "".join(e["text"] for e in reply.data["entries"])
+
+    out, err = await printed("stdout"), await printed("stderr")
+    expected = ["first", *(f"line {i}" for i in range(200)), "written", "{ nested: { deep: [ 1, 2 ] } }"]
+    assert out.splitlines() == expected, out[:500]
+    assert err.splitlines() == ["to stderr", "warned"], err
+    everything = await registry.run("get_output", {"session_id": sid, "limit": 1000}, "h")
+    categories = {e["category"] for e in everything.data["entries"]}
+    assert categories <= {"stdout", "stderr"}, categories  # no copy as console output, no debugger banner
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
+async def test_a_detached_child_of_the_program_ends_when_its_session_closes(registry, program_does) -> None:
+    """A child in a session of its own outlives its program's group; it belongs to the session, as a Python
+    program's does: kept when the program exits, ended by close_debug_session."""
+    from pairdbg.backends import process
+
+    need_js_debug()
+    program = str(JS / "detached.js")
+    held = [{"file": program, "line": line_of(program, "exit")}] if program_does == "exit" else []
+    started = await registry.run("start_debugging", {
+        "program": program, "args": [program_does], "language": "javascript", "backend": "dap",
+        "breakpoints": held, "wait_s": 10 if held else 0}, "agent:test")
+    sid = started.data["session_id"]
+    session = registry.hub.get(sid)
+    text = ""
+
+    async def child_printed() -> bool:
+        nonlocal text
+        reply = await registry.run("get_output", {"session_id": sid, "category": "stdout"}, "h")
+        text = "".join(e["text"] for e in reply.data["entries"])
+        return "detached child" in text
+
+    await until(child_printed, lambda: f"the program to start its detached child: {started.text}")
+    found = re.search(r"detached child (\d+)", text)
+    assert found, text
+    pid = int(found.group(1))
+    try:
+        assert pid_alive(pid) and os.getsid(pid) == pid  # really detached: a session (and group) of its own
+        if program_does == "exit":
+            assert started.data["state"] == "paused", started.text
+            process.LINEAGE.observe()  # the lineage's look (every WATCH_S) while the program runs, made now
+            await registry.run("continue_execution", {"session_id": sid}, "h")
+            await until(lambda: session.phase.ended, "the program to exit, leaving its child")
+            assert session.exit_code == 0
+            # Released (js-debug ended: the ended session's last step), and the lineage has looked again since.
+            await until(lambda: session.backend.proc.returncode is not None, "js-debug to be ended", timeout=10)
+            await asyncio.sleep(2 * process.WATCH_S)
+            assert pid_alive(pid), "the child was ended with its program, before its session closed"
+        await registry.run("close_debug_session", {"session_id": sid}, "h")
+        await until(lambda: not pid_alive(pid), f"the detached child {pid} to end with its session", timeout=5)
+    finally:
+        if pid_alive(pid):
+            os.kill(pid, signal.SIGKILL)
