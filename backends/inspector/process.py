@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
-from ..process import spawn, stop_group
+from ..process import Leftovers, spawn, stop_group
 
 RUNTIME_EXIT_S = 3.0  # after TERM, before the runtime's group is killed
 BANNER_NOISE = (
@@ -81,6 +81,7 @@ class RuntimeProcess:
             asyncio.create_task(self._pump(proc.stderr, "stderr")),
         ]
         self._waiter = asyncio.create_task(self._wait())
+        self._kept = False  # what it leaves running belongs to a session (keep_leftovers)
 
     @property
     def returncode(self) -> int | None:
@@ -139,9 +140,15 @@ class RuntimeProcess:
         if self.on_exit is not None:
             self.on_exit(code)
 
+    def keep_leftovers(self, leftovers: Leftovers) -> None:
+        """What the runtime leaves running when it ends or is stopped (a detached child, a daemon) goes to
+        `leftovers`, its session's: ended when the session closes, not with the runtime."""
+        leftovers.keep(self.proc)
+        self._kept = True
+
     async def stop(self, terminate: bool = True) -> None:
         if terminate:
-            await _end_group(self.proc)
+            await stop_group(self.proc, RUNTIME_EXIT_S, escapees=not self._kept)
         for task in (*self._tasks, self._waiter):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -5,15 +5,13 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import re
-import signal
 from pathlib import Path
 
 import pytest
 
 from pairdbg.backends.dap.client import DapClient
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import TESTS, expect_error, missing_target, pid_alive, until
+from support import TESTS, expect_error, missing_target, until
 
 JS = TESTS / "js" / "jsdebug"
 APP = str(JS / "app.js")
@@ -349,49 +347,3 @@ async def test_console_output_is_read_once_from_the_pipes_and_never_sent_to_the_
     everything = await registry.run("get_output", {"session_id": sid, "limit": 1000}, "h")
     categories = {e["category"] for e in everything.data["entries"]}
     assert categories <= {"stdout", "stderr"}, categories  # no copy as console output, no debugger banner
-
-
-@pytest.mark.asyncio
-@pytest.mark.parametrize("program_does", ["stay", "exit"])
-async def test_a_detached_child_of_the_program_ends_when_its_session_closes(registry, program_does) -> None:
-    """A child in a session of its own outlives its program's group; it belongs to the session, as a Python
-    program's does: kept when the program exits, ended by close_debug_session."""
-    from pairdbg.backends import process
-
-    need_js_debug()
-    program = str(JS / "detached.js")
-    held = [{"file": program, "line": line_of(program, "exit")}] if program_does == "exit" else []
-    started = await registry.run("start_debugging", {
-        "program": program, "args": [program_does], "language": "javascript", "backend": "dap",
-        "breakpoints": held, "wait_s": 10 if held else 0}, "agent:test")
-    sid = started.data["session_id"]
-    session = registry.hub.get(sid)
-    text = ""
-
-    async def child_printed() -> bool:
-        nonlocal text
-        reply = await registry.run("get_output", {"session_id": sid, "category": "stdout"}, "h")
-        text = "".join(e["text"] for e in reply.data["entries"])
-        return "detached child" in text
-
-    await until(child_printed, lambda: f"the program to start its detached child: {started.text}")
-    found = re.search(r"detached child (\d+)", text)
-    assert found, text
-    pid = int(found.group(1))
-    try:
-        assert pid_alive(pid) and os.getsid(pid) == pid  # really detached: a session (and group) of its own
-        if program_does == "exit":
-            assert started.data["state"] == "paused", started.text
-            process.LINEAGE.observe()  # the lineage's look (every WATCH_S) while the program runs, made now
-            await registry.run("continue_execution", {"session_id": sid}, "h")
-            await until(lambda: session.phase.ended, "the program to exit, leaving its child")
-            assert session.exit_code == 0
-            # Released (js-debug ended: the ended session's last step), and the lineage has looked again since.
-            await until(lambda: session.backend.proc.returncode is not None, "js-debug to be ended", timeout=10)
-            await asyncio.sleep(2 * process.WATCH_S)
-            assert pid_alive(pid), "the child was ended with its program, before its session closed"
-        await registry.run("close_debug_session", {"session_id": sid}, "h")
-        await until(lambda: not pid_alive(pid), f"the detached child {pid} to end with its session", timeout=5)
-    finally:
-        if pid_alive(pid):
-            os.kill(pid, signal.SIGKILL)
