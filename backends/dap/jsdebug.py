@@ -1,9 +1,13 @@
 """JavaScript on VS Code's js-debug DAP server: a parent session attached to a Node we start, and the child session
 js-debug asks for (reverse `startDebugging` with `__pendingTargetId`) that does the actual debugging.
 
-pairdbg starts Node itself (`--inspect-brk` on a loopback port, stdout/stderr piped to the session) and lets js-debug
-attach through a TcpRelay: Node's inspector and js-debug (both Node) otherwise stall every request ~40 ms on
-Nagle + delayed ACK. This is also the order the seed found reliable (attach, then child adoption).
+pairdbg starts Node itself (`--inspect-brk` on a loopback port, as `TerminalProgram`: its own group, its pipes read
+into the session) and lets js-debug attach through a TcpRelay: Node's inspector and js-debug (both Node) otherwise
+stall every request ~40 ms on Nagle + delayed ACK. This is also the order the seed found reliable (attach, then child
+adoption). js-debug could start the program through pairdbg instead (a launch with `console: integratedTerminal`
+sends `runInTerminal`: node with js-debug's bootloader in NODE_OPTIONS), but its bootloader then connects a watchdog
+process of its own to the inspector, out of the relay's reach: a step with its stack and scopes took ~48 ms that way
+against ~10 ms for a whole step report here.
 
 Order matters to js-debug (seed 004): the child connects on a second TCP connection to the same server, sends
 `initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
