@@ -699,8 +699,8 @@ class JsDebugLaunch(JsDebugTarget):
         self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
 
     async def _report_exit(self, program: TerminalProgram) -> None:
-        """The program's end, once its last output is read."""
-        code = await program.proc.wait()
+        """The program's end, once its last output is read (a death by a signal as the note in its output says it)."""
+        code = await program.wait()
         await program.drained()
         if self.listener is not None and not self._closing:
             self._terminated = True
