@@ -1,9 +1,13 @@
 """JavaScript on VS Code's js-debug DAP server: a parent session attached to a Node we start, and the child session
 js-debug asks for (reverse `startDebugging` with `__pendingTargetId`) that does the actual debugging.
 
-pairdbg starts Node itself (`--inspect-brk` on a loopback port, stdout/stderr piped to the session) and lets js-debug
-attach through a TcpRelay: Node's inspector and js-debug (both Node) otherwise stall every request ~40 ms on
-Nagle + delayed ACK. This is also the order the seed found reliable (attach, then child adoption).
+pairdbg starts Node itself (`--inspect-brk` on a loopback port, as `TerminalProgram`: its own group, its pipes read
+into the session) and lets js-debug attach through a TcpRelay: Node's inspector and js-debug (both Node) otherwise
+stall every request ~40 ms on Nagle + delayed ACK. This is also the order the seed found reliable (attach, then child
+adoption). js-debug could start the program through pairdbg instead (a launch with `console: integratedTerminal`
+sends `runInTerminal`: node with js-debug's bootloader in NODE_OPTIONS), but its bootloader then connects a watchdog
+process of its own to the inspector, out of the relay's reach: a step with its stack and scopes took ~48 ms that way
+against ~10 ms for a whole step report here.
 
 Order matters to js-debug (seed 004): the child connects on a second TCP connection to the same server, sends
 `initialize`, then the `launch`/`attach` request carrying exactly the configuration it was given, waits for
@@ -52,12 +56,13 @@ from ..tcp import ack_now, no_delay
 from ..process import free_port
 from ..runtimes import TargetMissing, find_js_debug, find_node
 from ..inspector.datawatch import BINDING, DataWatches, FileMaps, is_helper_url, v8_thrown
-from ..inspector.process import RuntimeProcess
+from ..inspector.process import WS_URL, banner_line
 from ..models import DataChange
 from ..tcp_relay import TcpRelay
 from .backend import MAX_WHOLE_STACK, DapBackend
 from .client import DapClient
 from .datawatch import change_line
+from .terminal import OutputSink, TerminalProgram
 
 ENTRY_STOP_WAIT_S = 3.0
 LISTENING = re.compile(rb"listening at ([\d.]+):(\d+)")
@@ -188,6 +193,47 @@ class CdpProxy:
         with contextlib.suppress(asyncio.CancelledError):
             await self._reader
         await self._session.close()
+
+
+class InspectorBanner:
+    """Node's output on its way to the session: the inspector's address is read from the banner Node prints on
+    stderr before the program's first line, and that banner and the debugger's chatter after it ("Debugger
+    attached.", "Waiting for the debugger to disconnect...") are kept out of the program's output."""
+
+    def __init__(self, sink: OutputSink) -> None:
+        self._sink = sink
+        self._url: asyncio.Future[str] = asyncio.get_running_loop().create_future()
+        self._before: list[str] = []  # stderr before the address: why Node did not open its inspector
+
+    def write(self, category: str, text: str) -> None:
+        if category == "stderr":
+            if not self._url.done():
+                self._before.append(text)
+                if found := WS_URL.search(text):
+                    self._url.set_result(found.group(0))
+            text = "".join(line for line in text.splitlines(keepends=True) if not banner_line(line))
+        if text:
+            self._sink(category, text)
+
+    async def address(self, program: TerminalProgram, timeout: float = 10.0) -> str:
+        """The inspector's ws:// URL; an error naming what Node said if it exits first or prints none in time (its
+        group is ended then)."""
+        exited = asyncio.ensure_future(program.proc.wait())
+        try:
+            await asyncio.wait({self._url, exited}, timeout=timeout, return_when=asyncio.FIRST_COMPLETED)
+        finally:
+            exited.cancel()
+        if self._url.done():
+            return self._url.result()
+        if program.running:
+            await program.end()
+        await program.drained(0.5)
+        tail = "".join(self._before)[-1500:].strip()
+        raise DebugError(
+            ErrorCode.CONNECTION_FAILED,
+            "node did not open its inspector" + (f":\n{tail}" if tail else f" within {timeout:g}s (no output)"),
+            hint="check the program path and that `node --inspect-brk` runs it",
+        )
 
 
 def _is_helper_frame(frame: dict[str, Any]) -> bool:
@@ -602,7 +648,6 @@ class JsDebugLaunch(JsDebugTarget):
         self.env = dict(env or {})
         self.stop_on_entry = stop_on_entry
         self.parent: DapClient | None = None
-        self.runtime: RuntimeProcess | None = None
         self.relay: TcpRelay | None = None
         self.ws_url = ""
         self._files: dict[str, list[LineBreakpointSpec]] = {}
@@ -636,45 +681,47 @@ class JsDebugLaunch(JsDebugTarget):
             ) from None
 
     async def _start_program(self, node: str) -> None:
-        """Node paused before its first line, its inspector reached through the relay."""
-        self.runtime = await RuntimeProcess.spawn(
+        """Node paused before its first line, started as pairdbg starts every program (`TerminalProgram`: its own
+        group, pipes read into the session, what it leaves running kept until the session closes), its inspector
+        reached through the relay."""
+        banner = InspectorBanner(self._program_output)
+        program = self.terminal = await TerminalProgram.spawn(
             [node, "--require", BOOT, "--inspect-brk=127.0.0.1:0", self.program, *self.args],
             self.cwd or os.path.dirname(self.program),
-            self.env,
+            {**os.environ, **self.env},
+            banner.write,
+            self.leftovers,
         )
-        self.pid = self.runtime.pid
-        self.runtime.on_output = self._program_output
-        self.runtime.on_exit = self._program_exited
-        match = re.match(r"ws://([^/:]+):(\d+)(/.*)", self.runtime.ws_url)
+        self.pid = program.pid
+        url = await banner.address(program)
+        self._spawn(self._report_exit(program))
+        match = re.match(r"ws://([^/:]+):(\d+)(/.*)", url)
         if match is None:
-            raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {self.runtime.ws_url}")
+            raise DebugError(ErrorCode.PROTOCOL_ERROR, f"unexpected inspector URL {url}")
         self.relay = TcpRelay(match.group(1), int(match.group(2)))
         self.ws_url = f"ws://127.0.0.1:{await self.relay.start()}{match.group(3)}"
 
-    def _program_output(self, category: str, text: str) -> None:
-        if category == "control":  # Node waits for a debugger to let go: js-debug does that by itself
-            return
-        if self.listener is not None:
-            self.listener.on_output(category, text)
-
-    def _on_close(self, reason: str) -> None:
-        """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
-        if self.runtime is None or self._closing:
-            return super()._on_close(reason)
-        self._spawn(self._lost_unless_exiting(reason))
-
-    async def _lost_unless_exiting(self, reason: str) -> None:
-        assert self.runtime is not None
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(asyncio.shield(self.runtime.proc.wait()), 3)
-        if self.runtime.returncode is None:
-            super()._on_close(reason)
-
-    def _program_exited(self, code: int | None) -> None:
+    async def _report_exit(self, program: TerminalProgram) -> None:
+        """The program's end, once its last output is read (a death by a signal as the note in its output says it)."""
+        code = await program.wait()
+        await program.drained()
         if self.listener is not None and not self._closing:
             self._terminated = True
             self.listener.on_exited(code)
             self.listener.on_terminated()
+
+    def _on_close(self, reason: str) -> None:
+        """js-debug hangs up when the program ends; only a hang-up while the program lives is a lost session."""
+        if not isinstance(self.terminal, TerminalProgram) or self._closing:
+            return super()._on_close(reason)
+        self._spawn(self._lost_unless_exiting(reason))
+
+    async def _lost_unless_exiting(self, reason: str) -> None:
+        assert isinstance(self.terminal, TerminalProgram)
+        with contextlib.suppress(TimeoutError):
+            await asyncio.wait_for(asyncio.shield(self.terminal.proc.wait()), 3)
+        if self.terminal.running:
+            super()._on_close(reason)
 
     async def _wait_listening(self) -> None:
         assert self.proc is not None and self.proc.stdout is not None
@@ -699,8 +746,14 @@ class JsDebugLaunch(JsDebugTarget):
             "continueOnAttach": not self.stop_on_entry,
             "attachExistingChildren": False,
             "skipFiles": ["<node_internals>/**"],
+            **self._capture_options(),
             **self._source_map_options(),
         }
+
+    def _capture_options(self) -> dict[str, Any]:
+        """A launched program's output is read from its pipes: js-debug is not to turn console calls into output
+        events too (they would be dropped here; jsdebug_boot.cjs keeps them from the inspector in the first place)."""
+        return {"outputCapture": "std"} if self.launched else {}
 
     def _source_map_options(self) -> dict[str, Any]:
         """Where js-debug looks for compiled files and their maps: the program's project (the nearest folder up with
@@ -767,7 +820,9 @@ class JsDebugLaunch(JsDebugTarget):
                 timeout=15,
             )
             # The child session finds compiled files and maps by its own configuration, not the parent's.
-            started = child.send_request(request, {**self._source_map_options(), **configuration})
+            started = child.send_request(
+                request, {**self._capture_options(), **self._source_map_options(), **configuration}
+            )
             await asyncio.wait_for(self._child_initialized.wait(), 15)
             self.client = child  # from here on, debuggee-scoped requests go to the child
             for file, specs in self._files.items():
@@ -843,11 +898,9 @@ class JsDebugLaunch(JsDebugTarget):
                 await child.request("disconnect", {"terminateDebuggee": terminate}, timeout=3)
             await child.close()
         self.client = self.parent
-        await super().close(terminate)
+        await super().close(terminate)  # (ends the program's group; what it left ends as the session closes)
         if self.relay is not None:
             await self.relay.stop()
-        if self.runtime is not None:
-            await self.runtime.stop(terminate)
 
 
 class JsDebugChild(JsDebugTarget):

@@ -50,6 +50,11 @@ class AdapterProfile(BaseModel):
         None, description="the debugger's own watchpoint commands, for an adapter without DAP data breakpoints"
     )
     data_breakpoints_hint: str = Field("", description="where to get data breakpoints when this adapter has none")
+    runs_in_terminal: bool = Field(
+        False,
+        description="pairdbg answers the adapter's runInTerminal request: it starts the program (its own process "
+        "group and pipes) and reads its output itself (the launch template asks the adapter for it)",
+    )
 
     @field_validator("features")
     @classmethod
@@ -132,6 +137,7 @@ class ProfileLaunch(DapBackend):
         self.language = language
         self.adapter_id = profile.adapter_id
         self.allowed = frozenset(profile.features) if profile.features is not None else None
+        self.runs_in_terminal = profile.runs_in_terminal
         self.exception_filters = {**{"none": [], "uncaught": [], "all": []}, **profile.exception_filters}
         self.program = program
         env = dict(env or {})
@@ -155,7 +161,7 @@ class ProfileLaunch(DapBackend):
         )
         self._frame_names: dict[int, str] = {}  # frames of the current stop, by id: where a watch was set
         # A data-breakpoint stop is delivered once its values are read; events after it wait behind it.
-        self._held: list[tuple[str, dict[str, Any]]] | None = None
+        self._behind_data_stop: list[tuple[str, dict[str, Any]]] | None = None
         self._annotating: asyncio.Task[None] | None = None
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
@@ -207,10 +213,10 @@ class ProfileLaunch(DapBackend):
     def _on_event(self, event: str, body: dict[str, Any]) -> None:
         if event == "output" and any(noise in body.get("output", "") for noise in self.profile.output_noise):
             return
-        if self._held is not None:
-            self._held.append((event, body))
+        if self._behind_data_stop is not None:
+            self._behind_data_stop.append((event, body))
         elif event == "stopped" and self.data_watches.is_data_stop(body):
-            self._held = []
+            self._behind_data_stop = []
             self._annotating = asyncio.create_task(self._deliver_data_stop(body))
         else:
             super()._on_event(event, body)
@@ -227,7 +233,7 @@ class ProfileLaunch(DapBackend):
         except DebugError:
             logged = None  # the adapter's own stop is still a stop; its values could not be read, or it stayed
         finally:
-            held, self._held = self._held or [], None
+            held, self._behind_data_stop = self._behind_data_stop or [], None
             if not self._closing:  # a session that is ending has nothing to report to
                 if logged is None:
                     super()._on_event("stopped", body)

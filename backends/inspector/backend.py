@@ -169,6 +169,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._paused_in_helper = False  # the current pause is the data-breakpoint helper's (its frames hidden)
         self._out_twice = False  # JSC: a step out from a data stop, past the writing frame too
         if process is not None:
+            process.keep_leftovers(self.leftovers)
             process.on_output = self._program_output
             process.on_exit = self._program_exited
             if not self.dialect.is_jsc:

@@ -13,7 +13,7 @@ import re
 from collections.abc import Callable
 
 from ..errors import DebugError, ErrorCode
-from ..process import spawn, stop_group
+from ..process import Leftovers, spawn, stop_group
 
 RUNTIME_EXIT_S = 3.0  # after TERM, before the runtime's group is killed
 BANNER_NOISE = (
@@ -60,7 +60,8 @@ async def read_ws_url(stream: asyncio.StreamReader, timeout: float = 10.0, seen:
 BANNER_URL_LINE = re.compile(r"^\s*wss?://\S+\s*$")  # Bun prints its URL on a line of its own
 
 
-def _noise(line: str) -> bool:
+def banner_line(line: str) -> bool:
+    """A line of the runtime's inspector banner or debugger chatter, not the program's output."""
     return any(n in line for n in BANNER_NOISE) or BANNER_URL_LINE.match(line) is not None
 
 
@@ -80,6 +81,7 @@ class RuntimeProcess:
             asyncio.create_task(self._pump(proc.stderr, "stderr")),
         ]
         self._waiter = asyncio.create_task(self._wait())
+        self._kept = False  # what it leaves running belongs to a session (keep_leftovers)
 
     @property
     def returncode(self) -> int | None:
@@ -105,7 +107,7 @@ class RuntimeProcess:
                 hint="check the program path and that the runtime supports --inspect-brk",
             ) from None
         runtime = cls(proc, url)
-        runtime._early = [("stderr", line) for line in seen if not _noise(line)]
+        runtime._early = [("stderr", line) for line in seen if not banner_line(line)]
         return runtime
 
     async def _pump(self, stream: asyncio.StreamReader | None, category: str) -> None:
@@ -120,7 +122,7 @@ class RuntimeProcess:
                 if self.on_child_inspector is not None and "Debugger listening on ws://" in text:
                     for url in WS_URL.findall(text):
                         self.on_child_inspector(url)
-                kept = "".join(line for line in text.splitlines(keepends=True) if not _noise(line))
+                kept = "".join(line for line in text.splitlines(keepends=True) if not banner_line(line))
                 if "Waiting for the debugger to disconnect" in text and self.on_output is not None:
                     self.on_output("control", "Waiting for the debugger to disconnect")
                 text = kept
@@ -138,9 +140,15 @@ class RuntimeProcess:
         if self.on_exit is not None:
             self.on_exit(code)
 
+    def keep_leftovers(self, leftovers: Leftovers) -> None:
+        """What the runtime leaves running when it ends or is stopped (a detached child, a daemon) goes to
+        `leftovers`, its session's: ended when the session closes, not with the runtime."""
+        leftovers.keep(self.proc)
+        self._kept = True
+
     async def stop(self, terminate: bool = True) -> None:
         if terminate:
-            await _end_group(self.proc)
+            await stop_group(self.proc, RUNTIME_EXIT_S, escapees=not self._kept)
         for task in (*self._tasks, self._waiter):
             task.cancel()
             with contextlib.suppress(asyncio.CancelledError, Exception):

@@ -4,6 +4,7 @@ and when pairdbg exits, however it exits (SIGTERM, SIGHUP, SIGKILL)."""
 
 from __future__ import annotations
 
+import asyncio
 import glob
 import os
 import signal
@@ -117,6 +118,52 @@ async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, 
     try:
         await registry.run("close_debug_session", {"session_id": reply.data["session_id"]}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)
+    finally:
+        if running(pid):
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("program_does", ["stay", "exit"])
+@pytest.mark.parametrize("backend", ["inspector", "dap"])
+async def test_a_detached_child_of_a_node_program_ends_when_its_session_closes(registry, backend, program_does) -> None:
+    """A child in a session of its own (`spawn(..., {detached: true})`) outlives its program's group; it belongs to
+    the session, as a Python program's does: kept when the program exits, ended by close_debug_session. On pairdbg's
+    inspector backend and through js-debug alike."""
+    from inspector.test_inspector_node import need_runtime
+    from inspector.test_jsdebug import line_of, need_js_debug
+
+    need_js_debug() if backend == "dap" else need_runtime("node")
+    program = os.path.join(os.path.dirname(prog("loop.py")), "..", "js", "detached.js")
+    program = os.path.abspath(program)
+    held = [{"file": program, "line": line_of(program, "exit")}] if program_does == "exit" else []
+    started = await registry.run("start_debugging", {
+        "program": program, "args": [program_does], "language": "javascript", "backend": backend,
+        "breakpoints": held, "wait_s": 10 if held else 0}, "agent:test")
+    sid = started.data["session_id"]
+    session = registry.hub.get(sid)
+    text = ""
+
+    async def child_printed() -> bool:
+        nonlocal text
+        reply = await registry.run("get_output", {"session_id": sid, "category": "stdout"}, "h")
+        text = "".join(e["text"] for e in reply.data["entries"])
+        return "detached child" in text
+
+    await until(child_printed, lambda: f"the program to start its detached child: {started.text}")
+    pid = int(text.split("detached child", 1)[1].split()[0])
+    try:
+        assert running(pid) and os.getsid(pid) == pid  # really detached: a session (and group) of its own
+        if program_does == "exit":
+            assert started.data["state"] == "paused", started.text
+            process.LINEAGE.observe()  # the lineage's look (every WATCH_S) while the program runs, made now
+            await registry.run("continue_execution", {"session_id": sid}, "h")
+            await until(lambda: session.phase.ended, "the program to exit, leaving its child")
+            assert session.exit_code == 0
+            await asyncio.sleep(2 * WATCH_S)  # the ended session is released, and the lineage looks again
+            assert running(pid), "the child was ended with its program, before its session closed"
+        await registry.run("close_debug_session", {"session_id": sid}, "h")
+        await until(lambda: not running(pid), f"the detached child {pid} to end with its session", timeout=5)
     finally:
         if running(pid):
             os.kill(pid, signal.SIGKILL)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ import pytest
 
 from pairdbg.backends.dap.profile import load_profiles
 from pairdbg.backends.errors import DebugError, ErrorCode
-from support import missing_target, prog
+from support import missing_target, pid_alive, prog, until
 from support import TESTS
 
 C_SOURCE = TESTS / "c" / "sum.c"
@@ -54,6 +55,44 @@ async def test_c_through_the_builtin_lldb_profile(registry, tmp_path) -> None:
     ended = await registry.run("continue_execution", {"session_id": "S1"}, "h")
     assert ended.data["state"] == "terminated" and ended.data["exit_code"] == 0
     assert "done 3" in "\n".join(ended.data["output_tail"])
+
+
+@pytest.mark.asyncio
+@pytest.mark.parametrize("ending", ["runs to its end", "closed while paused"])
+async def test_lldb_asks_pairdbg_to_start_the_c_program(registry, tmp_path, ending) -> None:
+    """The lldb profile launches with runInTerminal: pairdbg starts the program (lldb's launcher, which execs it) in a
+    process group of its own and reads its pipes, so each line arrives once, on the stream it was written to (over
+    lldb's terminal stderr came as stdout), and the exit code is still lldb's; closing the session ends it."""
+    need("gcc", "apt-get install gcc")
+    load_profiles()["lldb"].executable()
+    source = TESTS / "c" / "output.c"
+    after = next(n for n, t in enumerate(source.read_text().splitlines(), 1) if "MARK:after" in t)
+    binary = tmp_path / "output"
+    subprocess.run(["gcc", "-g", "-O0", "-o", str(binary), str(source)], check=True, timeout=60)
+    started = await registry.run("start_debugging", {
+        "program": str(binary), "language": "c", "breakpoints": [{"file": str(source), "line": after}]}, "h")
+    sid = started.data["session_id"]
+    stop = started.data["stop"]
+    assert stop["reason"] == "breakpoint" and stop["location"]["line"] == after, started.text
+    assert {v["name"]: v["value"] for v in stop["locals"]}["printed"] == "200"
+    session = registry.hub.get(sid)
+    pid = session.backend.pid
+    assert pid_alive(pid) and os.getpgid(pid) == session.backend.terminal.pid  # the group pairdbg started
+    assert Path(f"/proc/{pid}/exe").resolve() == binary.resolve()  # lldb's launcher became the program
+    if ending == "closed while paused":
+        await registry.run("close_debug_session", {"session_id": sid}, "h")
+        await until(lambda: not pid_alive(pid), "the program to end with its session", timeout=10)
+        return
+    ended = await registry.run("continue_execution", {"session_id": sid}, "h")
+    assert ended.data["state"] == "terminated" and ended.data["exit_code"] == 3, ended.text
+
+    async def printed(category: str) -> list[str]:
+        reply = await registry.run("get_output", {"session_id": sid, "category": category, "limit": 1000}, "h")
+        assert not reply.data["has_more"] and not reply.data["dropped"]
+        return "".join(e["text"] for e in reply.data["entries"]).splitlines()
+
+    assert await printed("stdout") == [*(f"line {i}" for i in range(200)), "after 200"]
+    assert await printed("stderr") == ["to stderr"]
 
 
 @pytest.mark.asyncio

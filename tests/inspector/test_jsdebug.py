@@ -311,3 +311,39 @@ async def test_step_out_of_a_recursive_call_brings_back_that_calls_value(registr
     local = {v["name"]: v["value"] for v in out.data["stop"]["locals"]}
     assert local["(return) fact"] == "24" and local["n"] == "5", out.text
     await registry.run("close_debug_session", {"session_id": "S1"}, "h")
+
+
+@pytest.mark.asyncio
+async def test_console_output_is_read_once_from_the_pipes_and_never_sent_to_the_inspector(registry) -> None:
+    """Each line once, on the stream it was written to, and the exit code; Node's console does not hand the calls to
+    the inspector too (a Runtime.consoleAPICalled event per call made a loud program ~30x slower)."""
+    need_js_debug()
+    program = str(JS / "console_once.js")
+    before, after = line_of(program, "before"), line_of(program, "after")
+    started = await registry.run("start_debugging", {
+        "program": program, "args": ["200"], "language": "javascript", "backend": "dap",
+        "breakpoints": [{"file": program, "line": before}, {"file": program, "line": after}]}, "agent:test")
+    sid = started.data["session_id"]
+    assert started.data["stop"]["location"]["line"] == before, started.text
+    proxy = await registry.hub.get(sid).backend._cdp()  # js-debug's CDP proxy: what the inspector reports
+    heard: list[str] = []
+    proxy.on_event = lambda method, params: heard.append(method)
+    await proxy.subscribe(["Runtime.consoleAPICalled"])
+    at_end = await registry.run("continue_execution", {"session_id": sid}, "h")
+    assert at_end.data["stop"]["location"]["line"] == after, at_end.text
+    assert heard == [], f"console calls reached the inspector: {heard[:3]}"
+    ended = await registry.run("continue_execution", {"session_id": sid}, "h")
+    assert ended.data["state"] == "terminated" and registry.hub.get(sid).exit_code == 3, ended.text
+
+    async def printed(category: str) -> str:
+        reply = await registry.run("get_output", {"session_id": sid, "category": category, "limit": 1000}, "h")
+        assert not reply.data["has_more"] and not reply.data["dropped"]
+        return "".join(e["text"] for e in reply.data["entries"])
+
+    out, err = await printed("stdout"), await printed("stderr")
+    expected = ["first", *(f"line {i}" for i in range(200)), "written", "{ nested: { deep: [ 1, 2 ] } }"]
+    assert out.splitlines() == expected, out[:500]
+    assert err.splitlines() == ["to stderr", "warned"], err
+    everything = await registry.run("get_output", {"session_id": sid, "limit": 1000}, "h")
+    categories = {e["category"] for e in everything.data["entries"]}
+    assert categories <= {"stdout", "stderr"}, categories  # no copy as console output, no debugger banner

@@ -1,0 +1,137 @@
+"""How long a Node program that prints a lot takes under pairdbg's js-debug backend against on its own, and pairdbg's
+peak RSS (issue 20: goal <= 1.2x the program's own time, peak <= 100 MiB). Figures, not pass/fail.
+
+The program prints --lines lines of 100 characters (1M: 100 MB) with console.log (or process.stdout.write with
+--write) and times its own loop, reporting it on stderr as it exits ("done SECONDS"). "alone" is `node loud.js | cat`;
+"under pairdbg" starts it with start_debugging(backend="dap") through the action registry in a fresh process each time
+(so its peak RSS is its own) and times until the session has ended holding the program's last line. As in
+bench_output.py, the figure the goal is read on is the loop timed inside the program, under pairdbg against alone;
+runs alternate so load on the machine falls on both alike.
+Run: .venv/bin/python scripts/bench_output_jsdebug.py [--lines 1000000] [--runs 3] [--write]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from bench_output import own_time
+
+PROGRAM = """\
+const began = process.hrtime.bigint();
+const line = "z".repeat(99);
+const write = process.argv[2] === "write";
+for (let i = 0; i < {lines}; i++) {{
+  if (write) process.stdout.write(line + "\\n");
+  else console.log(line);
+}}
+process.on("exit", () => process.stderr.write(`done ${{Number(process.hrtime.bigint() - began) / 1e9}}\\n`));
+"""
+
+
+def node() -> str:
+    from pairdbg.backends.runtimes import find_node
+
+    return find_node()
+
+
+def alone(path: Path, args: list[str]) -> tuple[float, float]:
+    """`node path | cat >/dev/null`: seconds from start to end, and the program's own loop time."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [node(), str(path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
+    )
+    assert proc.stdout is not None and proc.stderr is not None
+    cat = subprocess.Popen(["cat"], stdin=proc.stdout, stdout=subprocess.DEVNULL)
+    proc.stdout.close()  # cat holds the read end now
+    err = proc.stderr.read()
+    proc.wait()
+    cat.wait()
+    inside = own_time(err.decode())
+    assert inside is not None, "the program's last line is missing"
+    return time.perf_counter() - start, inside
+
+
+async def under_pairdbg(path: Path, args: list[str]) -> dict:
+    """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
+    from pairdbg.backends.hub import Hub
+    from pairdbg.runtime import build_registry
+
+    hub = Hub()
+    registry = build_registry(hub)
+    try:
+        start = time.perf_counter()
+        reply = await registry.run(
+            "start_debugging",
+            {"program": str(path), "args": args, "language": "javascript", "backend": "dap", "wait_s": 0},
+            "bench",
+        )
+        session = hub.get(reply.data["session_id"])
+        while not session.phase.ended:
+            await asyncio.sleep(0.05)
+        took = time.perf_counter() - start
+        entries = session.output.read(0, limit=10**9, max_chars=10**12)[0]
+        tail = "".join(e.text for e in entries if e.category == "stderr")
+    finally:
+        await hub.shutdown()
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
+
+
+def one_run(path: Path, args: list[str]) -> dict:
+    """under_pairdbg in a fresh interpreter (this script with --one)."""
+    out = subprocess.run(
+        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=900, check=False
+    )
+    if out.returncode != 0:
+        raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--lines", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--write", action="store_true", help="process.stdout.write instead of console.log")
+    parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.one:
+        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one[0]), args.one[1:]))))
+        return
+    how = ["write"] if args.write else []
+    before = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "loud.js"
+        path.write_text(PROGRAM.format(lines=args.lines))
+        own, own_inside, runs = [], [], []
+        for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
+            took, inside = alone(path, how)
+            own.append(took)
+            own_inside.append(inside)
+            runs.append(one_run(path, how))
+    load = " ".join(f"{v:.2f}" for v in os.getloadavg())
+    way = "process.stdout.write" if args.write else "console.log"
+    print(f"a Node program printing {args.lines} lines of 100 characters with {way}, median of {args.runs}")
+    print(f"  load average before: {before}, after: {load}")
+    print(f"  alone (stdout a pipe to cat)          {statistics.median(own):7.2f} s")
+    print(f"  session under pairdbg, start to end   {statistics.median(r['seconds'] for r in runs):7.2f} s")
+    if all(r["own"] is not None for r in runs):
+        inside, under = statistics.median(own_inside), statistics.median(r["own"] for r in runs)
+        print(f"  its loop, timed inside it: alone {inside:.2f} s, under pairdbg {under:.2f} s", end="")
+        print(f"   {under / inside:5.2f}x (target <= 1.2x)")
+    else:
+        print("  WARNING: a session did not hold the program's last line")
+    print(f"  pairdbg peak RSS        {max(r['peak_mib'] for r in runs):7.0f} MiB (target <= 100 MiB)")
+
+
+if __name__ == "__main__":
+    main()
