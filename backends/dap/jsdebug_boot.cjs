@@ -14,15 +14,5 @@ while (!process.env.VSCODE_INSPECTOR_OPTIONS && Date.now() < deadline) {
   // spin: Node's inspector runs the request from js-debug that sets the variables in between
 }
 
-// 3. With a debugger attached, Node's console hands every call to the inspector too, which serialises it (its
-//    arguments, its stack) into an event in the program's own thread: 1M console.log lines took ~30x as long. pairdbg
-//    reads the program's output from its pipes and js-debug is told not to capture the console, so those events
-//    reach nobody: the printing methods become Node's own console's, which write to stdout and stderr only (the
-//    same text, stream and formatting). The inspector-only methods (profile, timeStamp, ...) stay.
-{
-  const { Console } = require("console");
-  const plain = new Console({ stdout: process.stdout, stderr: process.stderr });
-  for (const key of Object.keys(plain)) {
-    if (typeof plain[key] === "function" && typeof console[key] === "function") console[key] = plain[key];
-  }
-}
+// 3. Console calls print to the pipes only, not to the inspector too (see plainconsole.js).
+require(require("path").join(__dirname, "..", "inspector", "plainconsole.js"));

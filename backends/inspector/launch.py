@@ -10,7 +10,7 @@ from ..errors import DebugError, ErrorCode
 from .backend import Endpoint, InspectorBackend
 from .dialect import Dialect
 from .discovery import discover, endpoint_for_ws, find_again
-from .inspection import TEST_HOOK_FILE
+from .inspection import PLAIN_CONSOLE_FILE, TEST_HOOK_FILE
 from .process import RuntimeProcess
 from .scripts import Roots
 from ..process import free_port
@@ -48,9 +48,10 @@ async def launch_js(
     else:
         flag = "--inspect-brk=127.0.0.1:0"
         dialect = Dialect("v8")
-    preload = []
+    # Console calls print to the pipes only (see plainconsole.js).
+    preload = ["--preload" if runtime == "bun" else "--require", PLAIN_CONSOLE_FILE]
     if test_files is not None:
-        preload = ["--require", TEST_HOOK_FILE]
+        preload += ["--require", TEST_HOOK_FILE]
         for file in test_files:  # the files after the first run before it, in the same process
             preload += ["--import" if file.endswith(".mjs") else "--require", file]
     argv = [executable, flag, *preload, program, *args]

@@ -433,10 +433,18 @@ async def test_forks_are_sessions_of_their_own(hub, registry):
     at its breakpoint, and runs on; none is left waiting."""
     nest = str(TESTS / "js" / "jsdebug" / "nest.js")
     at = line_of(nest, "MARK:at")
-    reply = await run(registry, "start_debugging", program=nest, language="javascript", wait_s=0,
-                      breakpoints=[{"file": nest, "line": at, "condition": "level === 2"}])
-    await until(lambda: "S3" in hub.sessions and phase(hub, "S3") == "paused",
-                lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}")
+    reply = await run(
+        registry,
+        "start_debugging",
+        program=nest,
+        language="javascript",
+        wait_s=0,
+        breakpoints=[{"file": nest, "line": at, "condition": "level === 2"}],
+    )
+    await until(
+        lambda: "S3" in hub.sessions and phase(hub, "S3") == "paused",
+        lambda: f"the fork's fork paused: {[(s.id, s.name, s.phase.value) for s in hub.sessions.values()]}",
+    )
     deepest = hub.sessions["S3"]
     assert deepest.parent is not None and isinstance(deepest.backend.pid, int), reply.text
     assert deepest.backend.pid not in (hub.sessions["S1"].backend.pid, hub.sessions["S2"].backend.pid)
@@ -503,3 +511,42 @@ async def test_attach_to_a_node_waiting_under_inspect_brk_runs_it_to_its_first_l
         await run(registry, "close_debug_session", session_id=sid)
     finally:
         await targets.stop_process_group(proc)
+
+
+@pytest.mark.parametrize("runtime", ["node", "bun"])
+async def test_console_output_is_read_once_from_the_pipes_and_never_sent_to_the_inspector(registry, runtime):
+    """A launched program's console lines come once, from its pipes, on the stream they were written to; the console
+    does not hand each call to the inspector too (an event per call made 1M console.log lines 20x slower)."""
+    program = str(TESTS / "js" / "jsdebug" / "console_once.js")
+    before, after = line_of(program, "before"), line_of(program, "after")
+    sid, started = await launch(
+        registry, runtime, program, {"file": program, "line": before}, {"file": program, "line": after}, args=["50"]
+    )
+    assert stop_of(started)["location"]["line"] == before, started.text
+    rpc = registry.hub.get(sid).backend.rpc
+    heard: list[str] = []
+    events = rpc._on_event
+
+    def listen(method, params):
+        if method in ("Runtime.consoleAPICalled", "Console.messageAdded"):
+            heard.append(method)
+        events(method, params)
+
+    rpc._on_event = listen
+    at_end = await run(registry, "continue_execution", session_id=sid)
+    assert stop_of(at_end)["location"]["line"] == after, at_end.text
+    assert heard == [], f"console calls reached the inspector: {heard[:3]}"
+    ended = await run(registry, "continue_execution", session_id=sid)
+    assert ended.data["state"] == "terminated" and registry.hub.get(sid).exit_code == 3, ended.text
+    await output_text(registry, sid, "nested")
+    printed = {}
+    for category in ("stdout", "stderr"):
+        reply = await run(registry, "get_output", session_id=sid, category=category, limit=1000)
+        printed[category] = "".join(e["text"] for e in reply.data["entries"]).splitlines()
+    assert printed["stdout"] == [
+        "first",
+        *(f"line {i}" for i in range(50)),
+        "written",
+        "{ nested: { deep: [ 1, 2 ] } }",
+    ]
+    assert printed["stderr"] == ["to stderr", "warned"], printed["stderr"]

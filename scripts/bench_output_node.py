@@ -1,13 +1,12 @@
-"""How long a Node program that prints a lot takes under pairdbg's js-debug backend against on its own, and pairdbg's
-peak RSS (issue 20: goal <= 1.2x the program's own time, peak <= 100 MiB). Figures, not pass/fail.
-
-The program prints --lines lines of 100 characters (1M: 100 MB) with console.log (or process.stdout.write with
---write) and times its own loop, reporting it on stderr as it exits ("done SECONDS"). "alone" is `node loud.js | cat`;
-"under pairdbg" starts it with start_debugging(backend="dap") through the action registry in a fresh process each time
-(so its peak RSS is its own) and times until the session has ended holding the program's last line. As in
-bench_output.py, the figure the goal is read on is the loop timed inside the program, under pairdbg against alone;
-runs alternate so load on the machine falls on both alike.
-Run: .venv/bin/python scripts/bench_output_jsdebug.py [--lines 1000000] [--runs 3] [--write]
+"""How long a Node program that prints a lot takes under pairdbg (js-debug, or with --inspector the inspector backend)
+against on its own, and pairdbg's peak RSS (issue 20: goal <= 1.2x the program's own time, peak <= 100 MiB). Figures,
+not pass/fail. The program prints --lines lines of 100 characters (1M: 100 MB) with console.log (or
+process.stdout.write with --write) and times its own loop, reporting it on stderr as it exits ("done SECONDS").
+"alone" is `node loud.js | cat`; "under pairdbg" starts it with start_debugging(backend="dap" or "inspector") through
+the action registry in a fresh process each time (so its peak RSS is its own) and times until the session has ended
+holding the program's last line. As in bench_output.py, the figure the goal is read on is the loop timed inside the
+program, under pairdbg against alone; runs alternate so load on the machine falls on both alike.
+Run: .venv/bin/python scripts/bench_output_node.py [--lines 1000000] [--runs 3] [--write] [--inspector]
 """
 
 from __future__ import annotations
@@ -61,7 +60,7 @@ def alone(path: Path, args: list[str]) -> tuple[float, float]:
     return time.perf_counter() - start, inside
 
 
-async def under_pairdbg(path: Path, args: list[str]) -> dict:
+async def under_pairdbg(backend: str, path: Path, args: list[str]) -> dict:
     """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
     from pairdbg.backends.hub import Hub
     from pairdbg.runtime import build_registry
@@ -72,7 +71,7 @@ async def under_pairdbg(path: Path, args: list[str]) -> dict:
         start = time.perf_counter()
         reply = await registry.run(
             "start_debugging",
-            {"program": str(path), "args": args, "language": "javascript", "backend": "dap", "wait_s": 0},
+            {"program": str(path), "args": args, "language": "javascript", "backend": backend, "wait_s": 0},
             "bench",
         )
         session = hub.get(reply.data["session_id"])
@@ -87,10 +86,14 @@ async def under_pairdbg(path: Path, args: list[str]) -> dict:
     return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
 
 
-def one_run(path: Path, args: list[str]) -> dict:
+def one_run(backend: str, path: Path, args: list[str]) -> dict:
     """under_pairdbg in a fresh interpreter (this script with --one)."""
     out = subprocess.run(
-        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=900, check=False
+        [sys.executable, __file__, "--one", backend, str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=900,
+        check=False,
     )
     if out.returncode != 0:
         raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
@@ -102,12 +105,14 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--write", action="store_true", help="process.stdout.write instead of console.log")
+    parser.add_argument("--inspector", action="store_true", help="Node's inspector backend instead of js-debug")
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(asyncio.run(under_pairdbg(Path(args.one[0]), args.one[1:]))))
+        print(json.dumps(asyncio.run(under_pairdbg(args.one[0], Path(args.one[1]), args.one[2:]))))
         return
     how = ["write"] if args.write else []
+    backend = "inspector" if args.inspector else "dap"
     before = " ".join(f"{v:.2f}" for v in os.getloadavg())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(tmp) / "loud.js"
@@ -117,10 +122,11 @@ def main() -> None:
             took, inside = alone(path, how)
             own.append(took)
             own_inside.append(inside)
-            runs.append(one_run(path, how))
+            runs.append(one_run(backend, path, how))
     load = " ".join(f"{v:.2f}" for v in os.getloadavg())
     way = "process.stdout.write" if args.write else "console.log"
-    print(f"a Node program printing {args.lines} lines of 100 characters with {way}, median of {args.runs}")
+    print(f"a Node program printing {args.lines} lines of 100 characters with {way}, median of {args.runs}", end="")
+    print(f", under {'the inspector backend' if args.inspector else 'js-debug'}")
     print(f"  load average before: {before}, after: {load}")
     print(f"  alone (stdout a pipe to cat)          {statistics.median(own):7.2f} s")
     print(f"  session under pairdbg, start to end   {statistics.median(r['seconds'] for r in runs):7.2f} s")
