@@ -19,6 +19,7 @@ from pairdbg.backends.process import Reaper
 from pairdbg.settings import Settings
 
 if TYPE_CHECKING:
+    from pairdbg.backends.actions.registry import Reply
     from pairdbg.backends.dap.spare import SpareAdapter
     from pairdbg.mcp_bridge.http import HttpMcpService
 
@@ -144,6 +145,7 @@ class Runtime:
         self._services: asyncio.Task[None] | None = None
         self.reaper = Reaper()
         self._spare: SpareAdapter | None = None
+        self._launch: asyncio.Task[Reply] | None = None
 
     def prepare(self, launch: dict | None) -> None:
         """Before a front end loads and draws (on the running loop): start the reaper, and for a Python program
@@ -155,6 +157,19 @@ class Runtime:
 
             self._spare = SPARE_ADAPTER
             SPARE_ADAPTER.start()
+
+    def start_launch(self, launch: dict) -> asyncio.Task[Reply]:
+        """Run a front end's launch now, as the person (on the running loop, inside `run`): start_debugging's
+        arguments, or {"action": name, ...} for another starting action. It goes through the registry like any
+        action the person takes; the front end loads meanwhile and shows the reply when it comes (a DebugError is
+        raised from the task). One still starting at shutdown is cancelled first, which closes what it opened."""
+        from pairdbg.backends.focus import HUMAN
+
+        args = dict(launch)
+        name = args.pop("action", "start_debugging")
+        loop = asyncio.get_running_loop()
+        self._launch = loop.create_task(self.registry.run(name, args, HUMAN), name=f"pairdbg-launch-{name}")
+        return self._launch
 
     def keep_adapter_ready(self) -> None:
         """For a headless server (on the running loop): debugpy's adapter started now and again after each session
@@ -212,6 +227,9 @@ class Runtime:
             if self._services is not None:  # a listener still opening is stopped with the others, not left behind
                 with contextlib.suppress(Exception):
                     await self._services
+            if self._launch is not None and not self._launch.done():  # quit while the program was still starting
+                self._launch.cancel()
+                await asyncio.wait([self._launch])  # (its outcome is the front end's; it is gone with it)
             if self._spare is not None:  # an adapter started for a launch that never took it
                 await self._spare.close()
             await self.hub.shutdown()
