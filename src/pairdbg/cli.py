@@ -370,6 +370,7 @@ def _run_headless(args: argparse.Namespace) -> int:
         async def serving() -> None:
             if args.profile is None:
                 runtime.keep_adapter_ready()
+                await asyncio.sleep(0)  # its process starts on this turn of the loop, before `serve` loads the SDK
             await serve()
 
         return serving
@@ -386,21 +387,26 @@ def _run_headless(args: argparse.Namespace) -> int:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
         return 0
-    from pairdbg.mcp_bridge.stdio import serve_stdio
+
+    async def stdio() -> None:
+        # The MCP SDK (~0.3 s of imports) loads here, once debugpy's adapter has started (`ready`): the adapter
+        # boots meanwhile, on another processor, and the first call right after the initialize answer finds it up.
+        # (The runtime's 1 s timers below now count from before this import; the answer still comes well before.)
+        from pairdbg.mcp_bridge.stdio import serve_stdio
+
+        await serve_stdio(
+            runtime.hub,
+            runtime.registry,
+            tools=runtime.settings.mcp.tools,
+            profile=args.profile,
+            open_listeners=runtime.open_listeners,
+            output_schemas=runtime.settings.mcp.output_schemas,
+        )
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
         asyncio.run(
             runtime.run(
-                ready(
-                    lambda: serve_stdio(
-                        runtime.hub,
-                        runtime.registry,
-                        tools=runtime.settings.mcp.tools,
-                        profile=args.profile,
-                        open_listeners=runtime.open_listeners,
-                        output_schemas=runtime.settings.mcp.output_schemas,
-                    )
-                ),
+                ready(stdio),
                 listeners_later=True,
                 # its full collection (~30 ms) after the initialize answer, not on the way to it
                 settle_after_s=LISTENERS_AT_THE_LATEST_S,
