@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import logging
 import sys
 from typing import TYPE_CHECKING, Any
 
@@ -10,6 +11,8 @@ if TYPE_CHECKING:
     from pairdbg.runtime import Runtime
 
     from .app import PairDbgApp
+
+log = logging.getLogger(__name__)
 
 
 def theme_names() -> list[str]:
@@ -79,6 +82,7 @@ async def run_tui_async(
 
             opened = theme or chosen or themes.DEFAULT_DARK
             if quit_early:
+                log.info("asked to end while the app loaded: it is not started")
                 if http is not None:
                     await http.stop()  # its port listens since the command line bound it
                 return opened, opened

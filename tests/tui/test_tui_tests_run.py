@@ -207,3 +207,45 @@ def test_quitting_while_the_launch_starts_leaves_no_process(tmp_path, how) -> No
         if term.proc.poll() is None:
             os.killpg(term.proc.pid, signal.SIGKILL)
         term.close()
+
+
+@pytest.mark.asyncio
+async def test_a_sigterm_while_the_app_loads_keeps_it_from_starting_and_ends_the_launch(tmp_path, monkeypatch):
+    """run_tui_async itself, the end signal arriving while Textual loads (the launch's test run already started):
+    the app is never started, the launch is ended with its program, the MCP port closed."""
+    import pairdbg.tui as tui
+    from pairdbg.runtime import Runtime
+    from pairdbg.settings import Settings
+
+    (tmp_path / "test_slow.py").write_text(SLOW_TEST.replace('"started.pid"', repr(str(tmp_path / "started.pid"))))
+    loaded = tui._load_app
+
+    def load_during_a_sigterm(saved_theme, saved_where):
+        pid_file = tmp_path / "started.pid"
+        deadline = time.monotonic() + 60
+        while not (pid_file.is_file() and pid_file.read_text()):  # (in the loader's thread: the loop runs on)
+            assert time.monotonic() < deadline, "the test run never started"
+            time.sleep(0.02)
+        os.kill(os.getpid(), signal.SIGTERM)
+        return loaded(saved_theme, saved_where)
+
+    class Port:
+        closed = False
+
+        async def stop(self) -> None:
+            self.closed = True
+
+    monkeypatch.setattr(tui, "_load_app", load_during_a_sigterm)
+    runtime = Runtime(Settings(rn={"WS_PORT": 0}, bridge={"port": 0}))
+    launch = {"action": "debug_tests", "args": ["-p", "no:cacheprovider"], "cwd": str(tmp_path)}
+    http = Port()
+    try:
+        opened, left = await asyncio.wait_for(tui.run_tui_async(runtime, http, launch=launch), 60)
+    finally:
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            loop.remove_signal_handler(sig)
+    assert (opened, left) == ("pairdbg-dark", "pairdbg-dark") and http.closed
+    program = int((tmp_path / "started.pid").read_text())
+    await until(lambda: not pid_alive(program), "the test run ended with the launch", timeout=5)
+    assert all(session.phase.ended for session in runtime.hub.sessions.values())
