@@ -87,8 +87,9 @@ async def run_tui_async(
                     await http.stop()  # its port listens since the command line bound it
                 return opened, opened
             app = PairDbgApp(
-                runtime.hub, runtime.registry, http, launch=launch, theme=opened, launched=launched, early=early
-            )
+                runtime.hub, runtime.registry, http, launch=launch, theme=opened, launched=launched, early=early,
+                on_drawn=lambda: shown.done() or shown.set_result(None),
+            )  # fmt: skip
             await app.run_async()
             return opened, app.theme
         finally:
@@ -98,10 +99,12 @@ async def run_tui_async(
                 launched.exception()  # its failure was the app's to show (a launch still starting is cancelled)
 
     # Memory is settled (a collection that pauses the loop) just after the launched program's first stop; without a
-    # launch once the first frame is up, before a person types; the timer is the fallback.
+    # launch once the first frame is up, before a person types; the timer is the fallback. Never before that frame
+    # (`shown`): the launch may stop while the app loads.
     settle_after_s = 5.0 if launch else 1.0
+    shown: asyncio.Future[None] = loop.create_future()
     try:
-        return await runtime.run(serve, on_signal=quit_app, settle_after_s=settle_after_s)
+        return await runtime.run(serve, on_signal=quit_app, settle_after_s=settle_after_s, shown=shown)
     finally:
         watch.stop()
 

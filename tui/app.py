@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -128,10 +129,11 @@ class PairDbgApp(App[None]):
         theme: str | None = None,
         launched: asyncio.Task[Reply] | None = None,
         early: EarlyEvents | None = None,
+        on_drawn: Callable[[], None] | None = None,
     ) -> None:
         """`launch`: start_debugging's arguments, or {"action": name, ...}, run once the app is up, unless
         `launched` is its run already under way (run_tui starts it before the app loads); `early`: what the Hub
-        said before the app listened."""
+        said before the app listened; `on_drawn`: called once the first frame is on screen."""
         super().__init__()
         self.hub = hub
         self.registry = registry
@@ -140,6 +142,7 @@ class PairDbgApp(App[None]):
         self.launch = launch
         self.launched = launched
         self.early = early
+        self.on_drawn = on_drawn
         self.bridge = HubBridge(hub)
         self.rn_service = find_rn_service(hub)
         self.agents_connected = 0  # from AgentsChanged
@@ -208,6 +211,10 @@ class PairDbgApp(App[None]):
                 self.call_after_refresh(self.endpoint.begin)
         self.show_bridge()
         self.refresh_status()
+
+    def on_ready(self) -> None:
+        if self.on_drawn is not None:
+            self.on_drawn()
 
     async def on_unmount(self) -> None:
         self.bridge.detach()

@@ -66,16 +66,21 @@ def settle_memory() -> None:
 SETTLE_AFTER_STOP_S = 0.25
 
 
-def settle_when_quiet(hub: Hub, after_s: float) -> None:
+def settle_when_quiet(hub: Hub, after_s: float, shown: asyncio.Future[None] | None = None) -> None:
     """settle_memory once, `after_s` from now or SETTLE_AFTER_STOP_S after the first stop, whichever comes first.
     Its full collection pauses the loop (~50-130 ms measured under load); on a fixed timer from the start it could
-    fall on the first key a person presses once a quicker start has stopped sooner."""
+    fall on the first key a person presses once a quicker start has stopped sooner. `shown`: done once a front end's
+    first frame is up; never before it (a launch started while the TUI loads may stop first), but
+    SETTLE_AFTER_STOP_S after it then, so the app's own objects are frozen too and its drawing is not paused."""
     loop = asyncio.get_running_loop()
     done = False
 
     def settle() -> None:
         nonlocal done
         if done:
+            return
+        if shown is not None and not shown.done():
+            shown.add_done_callback(lambda _: loop.call_later(SETTLE_AFTER_STOP_S, settle))
             return
         done = True
         timer.cancel()
@@ -212,6 +217,7 @@ class Runtime:
         on_signal: Callable[[], None] | None = None,
         settle_after_s: float = 0.0,
         listeners_later: bool = False,
+        shown: asyncio.Future[None] | None = None,
     ) -> T:
         """Start the services, await `serve()`, then close every session and stop every service, so nothing
         outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
@@ -246,7 +252,7 @@ class Runtime:
                 at_the_latest = loop.call_later(LISTENERS_AT_THE_LATEST_S, self.open_listeners)
             else:
                 await self.hub.start_services()
-            settle_when_quiet(self.hub, settle_after_s)
+            settle_when_quiet(self.hub, settle_after_s, shown)
             return await serve()
         finally:
             await shut_down()
