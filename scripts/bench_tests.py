@@ -8,18 +8,21 @@ test that runs last, so every passing test runs before the stop. Each pairdbg ca
 (the test loop runs untraced: see backends/dap/testhook.py), and with one user breakpoint on a line the run never
 reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
 The "adapter ready" cases are the same calls made as a headless server (`pairdbg --mcp`) and `pairdbg test` make
-them: debugpy's adapter was started beforehand (backends/dap/spare.py), SERVER_UP_S before the call.
+them: debugpy's adapter was started beforehand (backends/dap/spare.py), SERVER_UP_S before the call. The "MCP
+first call" case is the real thing at its coldest: `pairdbg --mcp` started on stdio, and debug_tests sent the
+moment the initialize answer is in (the server's own start is not counted, its first call's imports are).
 The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and
 minima, and for the CPU time every process involved spent until the stop (steadier on a busy machine, where the
 wall time mostly measures the other load). The last figure is what any debugpy session costs before its
 program runs (adapter, launcher, pydevd), for scale.
-Run: .venv/bin/python scripts/bench_tests.py [--runs 5] [--suite small|big|both]
+Run: .venv/bin/python scripts/bench_tests.py [--runs 5] [--suite small|big|both] [--only TEXT]
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import statistics
 import sys
@@ -198,6 +201,57 @@ async def pairdbg_stop(suite: Suite, action: str, breakpoint: bool, ready: bool 
     return elapsed
 
 
+INITIALIZE = {
+    "jsonrpc": "2.0", "id": 1, "method": "initialize",
+    "params": {"protocolVersion": "2025-11-25", "capabilities": {}, "clientInfo": {"name": "bench", "version": "0"}},
+}  # fmt: skip
+
+
+async def mcp_first_call(suite: Suite) -> float:
+    """ms from sending debug_tests to its reply, as the first call of a `pairdbg --mcp` just initialized."""
+    env = {**os.environ, "PAIRDBG_BRIDGE_PORT": "0", "WS_PORT": "0"}  # free ports: a running pairdbg's do not matter
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "pairdbg", "--mcp", cwd=suite.folder, env=env, limit=1 << 24,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.DEVNULL,
+    )  # fmt: skip
+    assert proc.stdin is not None and proc.stdout is not None
+
+    def send(message: dict) -> None:
+        proc.stdin.write((json.dumps(message) + "\n").encode())
+
+    async def answer(request_id: int) -> dict:
+        while True:
+            line = await asyncio.wait_for(proc.stdout.readline(), 120)
+            if not line:
+                raise RuntimeError("pairdbg --mcp ended without answering")
+            message = json.loads(line)
+            if message.get("id") == request_id:
+                return message
+
+    try:
+        send(INITIALIZE)
+        await answer(1)
+        send({"jsonrpc": "2.0", "method": "notifications/initialized"})
+        args = {"cwd": str(suite.folder), "args": suite.args, "executable_path": sys.executable}
+        cpu = Cpu()
+        start = time.perf_counter()
+        send({"jsonrpc": "2.0", "id": 2, "method": "tools/call", "params": {"name": "debug_tests", "arguments": args}})
+        reply = await answer(2)
+        elapsed = (time.perf_counter() - start) * 1000
+        CPU["last"] = [cpu.used()]
+        text = "".join(part.get("text", "") for part in reply.get("result", {}).get("content", []))
+        if suite.test not in text:
+            raise RuntimeError(f"debug_tests did not stop at the failing test:\n{text or reply}")
+        return elapsed
+    finally:
+        proc.stdin.close()
+        try:
+            await asyncio.wait_for(proc.wait(), 30)
+        except TimeoutError:
+            proc.kill()
+            await proc.wait()
+
+
 async def session_cost() -> float:
     """What any debugpy session costs before its program does anything: a program that raises at its first line."""
     elapsed, reply = await timed("start_debugging", {"program": str(CRASH), "wait_s": 60})
@@ -243,6 +297,7 @@ def cases(suites: list[Suite]) -> dict:
         out[f"{s.name}: adapter ready: + breakpoint"] = lambda s=s: pairdbg_stop(s, "start_debugging", True, True)
         if s.name == "small":
             out[f"{s.name}: adapter ready: debug_tests"] = lambda s=s: pairdbg_stop(s, "debug_tests", False, True)
+            out[f"{s.name}: MCP first call: debug_tests"] = lambda s=s: mcp_first_call(s)
     out["(any debugpy session: crash.py -> its stop)"] = session_cost
     return out
 
@@ -251,12 +306,15 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--suite", choices=["small", "big", "both"], default="both")
+    parser.add_argument("--only", default=None, help="only the cases whose name holds this text (and pytest --pdb)")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory(prefix="pairdbg-bench-tests-") as tmp:
         suites = [small_suite()] if args.suite != "big" else []
         if args.suite != "small":
             suites.append(big_suite(Path(tmp)))
-        table = cases(suites)
+        table = {
+            name: case for name, case in cases(suites).items() if args.only is None or args.only in name or PDB in name
+        }
         times: dict[str, list[float]] = {name: [] for name in table}
         cpu: dict[str, list[float]] = {name: [] for name in table}
         for case in table.values():  # one warm-up round each (imports, .pyc files), not counted

@@ -5,6 +5,10 @@ rendered it, which is where the headless figure in bench.py stops.
 Prints medians of: launch -> first paint, launch -> stopped screen (the source pane marks the breakpoint line with
 ▶), and F10 -> the ▶ marker on the next line (each run's first F10 also apart).
 Run: .venv/bin/python scripts/bench_tui.py [--runs 3] [--steps 10]
+`--test` times `pairdbg test` instead (issue 19: its failing-test stop should cost <= 1.2x `pytest --pdb`): on
+tests/programs/pytest_suite with its first failing test selected, launch -> first paint and launch -> the failing
+assertion marked with ▶, against `pytest --pdb` in the same pseudo-terminal (launch -> `(Pdb)` on screen); the two
+alternate, on the same interpreter.
 `--tmux` times the same in a tmux window instead (its pane read with capture-pane every 5 ms, so figures are up
 to ~5 ms late plus one capture's run, and the captures themselves take some of a small machine's CPU).
 """
@@ -27,6 +31,10 @@ sys.path.insert(0, str(ROOT / "tests"))
 from support.terminal import F10, Terminal, marked_line  # noqa: E402  (the test suite's terminal reader)
 
 COLS, ROWS = 120, 40
+SUITE = ROOT / "tests" / "programs" / "pytest_suite"
+SELECT_FAILING = ["-k", "test_discount_fails"]
+PDB = "pytest --pdb: launch -> (Pdb) on screen"
+TEST_STOP = "pairdbg test: launch -> ▶ on the failing assertion"
 POLL_S = 0.005  # tmux: between captures (each capture is a process start, ~5 ms of one core)
 
 
@@ -55,6 +63,35 @@ def run_once(samples: dict[str, list[float]], steps: int, env: dict[str, str], c
             time.sleep(0.2)  # a person's pace; lets the frame and variables load finish too
             while term.pump(0.02):
                 pass
+    finally:
+        term.close()
+
+
+def failing_line() -> int:
+    lines = (SUITE / "test_orders.py").read_text().splitlines()
+    return next(i for i, text in enumerate(lines, 1) if "assert price == 180" in text)
+
+
+def run_test_once(samples: dict[str, list[float]], env: dict[str, str], cols: int, rows: int) -> None:
+    """One `pytest --pdb` and one `pairdbg test` on the same failing test, each in a new pseudo-terminal."""
+    start = time.perf_counter()
+    term = Terminal([sys.executable, "-m", "pytest", "--pdb", *SELECT_FAILING], env, cols, rows, cwd=str(SUITE))
+    try:
+        prompt = term.wait_for(lambda display: any("(Pdb)" in row for row in display), 60)
+        samples[PDB].append((prompt - start) * 1000)
+        term.send(b"q\n")
+        term.proc.wait(10)
+    finally:
+        term.close()
+    line = failing_line()
+    argv = [str(ROOT / ".venv" / "bin" / "pairdbg"), "--python", sys.executable, "test", *SELECT_FAILING]
+    start = time.perf_counter()
+    term = Terminal(argv, env, cols, rows, cwd=str(SUITE))
+    try:
+        painted = term.wait_for(lambda display: any(row.strip() for row in display))
+        samples["pairdbg test: launch -> first paint"].append((painted - start) * 1000)
+        stopped = term.wait_for(lambda display: marked_line(display) == line, 60)
+        samples[TEST_STOP].append((stopped - start) * 1000)
     finally:
         term.close()
 
@@ -124,16 +161,20 @@ def main() -> None:
     parser.add_argument("--steps", type=int, default=10)
     parser.add_argument("--size", default=f"{COLS}x{ROWS}", help="terminal COLSxROWS, e.g. 80x24")
     parser.add_argument("--tmux", action="store_true", help="run in a tmux window instead of a pty read by pyte")
+    parser.add_argument("--test", action="store_true", help="time `pairdbg test` against `pytest --pdb` instead")
     args = parser.parse_args()
     if args.tmux and shutil.which("tmux") is None:
         sys.exit("bench_tui: --tmux needs tmux on PATH")
     cols, rows = (int(n) for n in args.size.lower().split("x"))
-    samples: dict[str, list[float]] = {
-        "launch -> first paint": [],
-        "launch -> stopped screen (▶ on the breakpoint line)": [],
-        "F10 -> next line marked on screen": [],
-        "  of which the first F10 after the stop": [],
-    }
+    if args.test:
+        samples = {PDB: [], "pairdbg test: launch -> first paint": [], TEST_STOP: []}
+    else:
+        samples = {
+            "launch -> first paint": [],
+            "launch -> stopped screen (▶ on the breakpoint line)": [],
+            "F10 -> next line marked on screen": [],
+            "  of which the first F10 after the stop": [],
+        }
     with tempfile.TemporaryDirectory() as runtime:
         env = {**os.environ, "TERM": "xterm-256color", "COLUMNS": str(cols), "LINES": str(rows)}
         env["XDG_RUNTIME_DIR"] = runtime  # the endpoint file of this TUI stays out of the user's
@@ -141,7 +182,10 @@ def main() -> None:
         # or no .pyc files, every launch compiled ~90 modules first (~0.3 s): not what a person waits for.
         env.pop("PYTHONDONTWRITEBYTECODE", None)
         for _ in range(args.runs):
-            (run_in_tmux if args.tmux else run_once)(samples, args.steps, env, cols, rows)
+            if args.test:
+                run_test_once(samples, env, cols, rows)
+            else:
+                (run_in_tmux if args.tmux else run_once)(samples, args.steps, env, cols, rows)
     where = "a tmux window" if args.tmux else "a pseudo-terminal"
     load = open("/proc/loadavg").read().split()[0] if os.path.exists("/proc/loadavg") else "?"
     print(f"pairdbg TUI in {where} ({cols}x{rows}): {args.runs} runs, median (min-max), ms; load average {load}")
@@ -149,6 +193,10 @@ def main() -> None:
         if values:
             spread = f"({min(values):.0f}-{max(values):.0f}, n={len(values)})"
             print(f"  {name:<54} {statistics.median(values):8.1f}   {spread}")
+    if args.test and samples[PDB]:
+        pdb, stop = samples[PDB], samples[TEST_STOP]
+        median, least = statistics.median(stop) / statistics.median(pdb), min(stop) / min(pdb)
+        print(f"  ratio to pytest --pdb (target <= 1.2x): median {median:.2f}x, min {least:.2f}x")
 
 
 if __name__ == "__main__":

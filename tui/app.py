@@ -3,7 +3,9 @@ themes, the hub bridge, and the embedded MCP endpoint's start and stop."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -14,7 +16,8 @@ from textual.theme import Theme
 
 from pairdbg import themes
 from pairdbg.backends.actions import Registry
-from pairdbg.backends.actions.registry import Action
+from pairdbg.backends.actions.registry import Action, Reply
+from pairdbg.backends.focus import HUMAN
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.policy import MODE_SAYS, AgentMode, AgentModeChanged
 from pairdbg.backends.samples import DEMO
@@ -26,6 +29,7 @@ from .changes import LogTabs
 from .commands import ActionCommands, LinePrompt, asks_for, json_args
 from .console import ConsoleInput
 from .debugger_view import DebuggerView
+from .early import EarlyEvents
 from .endpoint import DeferredEndpoint
 from .footer import FittingFooter
 from .keys import KeysScreen, keys_text
@@ -116,14 +120,29 @@ class PairDbgApp(App[None]):
     )
 
     def __init__(
-        self, hub: Hub, registry: Registry, http: Any = None, *, launch: dict | None = None, theme: str | None = None
+        self,
+        hub: Hub,
+        registry: Registry,
+        http: Any = None,
+        *,
+        launch: dict | None = None,
+        theme: str | None = None,
+        launched: asyncio.Task[Reply] | None = None,
+        early: EarlyEvents | None = None,
+        on_drawn: Callable[[], None] | None = None,
     ) -> None:
+        """`launch`: start_debugging's arguments, or {"action": name, ...}, run once the app is up, unless
+        `launched` is its run already under way (run_tui starts it before the app loads); `early`: what the Hub
+        said before the app listened; `on_drawn`: called once the first frame is on screen."""
         super().__init__()
         self.hub = hub
         self.registry = registry
         self.http = http
         self.endpoint = DeferredEndpoint(http, self.endpoint_failed)
         self.launch = launch
+        self.launched = launched
+        self.early = early
+        self.on_drawn = on_drawn
         self.bridge = HubBridge(hub)
         self.rn_service = find_rn_service(hub)
         self.agents_connected = 0  # from AgentsChanged
@@ -171,21 +190,31 @@ class PairDbgApp(App[None]):
         }
         if self.rn_service is not None:
             routes[RnChanged] = debugger.centre
-        self.bridge.attach(routes)
+        self.bridge.attach(routes, self.early)  # first what happened while the app loaded (the launch's start)
+        self.early = None
         self.theme_changed_signal.subscribe(self, self._on_theme_changed)
         self._on_theme_changed(self.current_theme)
         self.query_one(SourceView).focus()
         if self.launch:
-            # `launch` is start_debugging's arguments, or {"action": name, ...} for another starting action. Started
-            # before the MCP endpoint: the program's start is the longer wait, and neither needs the other.
             args = dict(self.launch)
-            debugger.perform(args.pop("action", "start_debugging"), args)
+            name = args.pop("action", "start_debugging")
+            if self.launched is None:  # (run_tui starts it before the app loads; an app given only `launch`: now)
+                self.launched = asyncio.create_task(self.registry.run(name, args, HUMAN), name=f"pairdbg-{name}")
+            debugger.follow(name, self.launched)
         if self.http is not None:
-            # Its port already listens, so its address is shown now; it starts serving once the first frame is up.
+            # Its port already listens, so its address is shown now; it starts serving once the first frame is up,
+            # or with a program launching, once the launch has answered (tui/endpoint.py).
             self.show_connection()
-            self.call_after_refresh(self.endpoint.begin)
+            if self.launched is not None:
+                self.endpoint.begin_after(self.launched)
+            else:
+                self.call_after_refresh(self.endpoint.begin)
         self.show_bridge()
         self.refresh_status()
+
+    def on_ready(self) -> None:
+        if self.on_drawn is not None:
+            self.on_drawn()
 
     async def on_unmount(self) -> None:
         self.bridge.detach()

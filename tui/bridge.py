@@ -17,6 +17,7 @@ from pairdbg.backends.models import OutputEntry
 from pairdbg.backends.policy import AgentModeChanged
 from pairdbg.mcp_bridge.agents import AgentsChanged
 
+from .early import EarlyEvents
 from .messages import (
     ActivityReady,
     AgentLooked,
@@ -38,10 +39,15 @@ class HubBridge:
         self._output_posted = False
         self.dropped = 0  # output lines lost because the UI fell more than max_buffered behind
 
-    def attach(self, routes: Routes) -> None:
+    def attach(self, routes: Routes, early: EarlyEvents | None = None) -> None:
         """Start listening; `routes` names the widget (or app) each message type goes to. A type with no route
-        (the RN view in a run without the RN service) is not posted."""
+        (the RN view in a run without the RN service) is not posted. `early`: what the Hub said before (a launch
+        started while the app loaded), heard first, in order, as if it came now."""
         self._routes = dict(routes)
+        if early is not None:
+            for event in early.take():
+                self.on_event(event)
+            self.dropped += early.dropped_output
         self.hub.bus.add_listener(self.on_event)
         self.hub.focus.attach(HUMAN)  # a person is looking now: agents may ask what at
 

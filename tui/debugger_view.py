@@ -5,10 +5,11 @@ The centre (centre.py) shows the source and variables, or instead the RN app vie
 
 from __future__ import annotations
 
+import asyncio
 import functools
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from rich.text import Text
@@ -62,6 +63,7 @@ from .watches import WATCH_ACTIONS, WatchesPane
 
 if TYPE_CHECKING:
     from pairdbg.backends.actions import Registry
+    from pairdbg.backends.actions.registry import Reply
     from pairdbg.backends.hub import Hub
 
     from .bridge import HubBridge
@@ -533,8 +535,17 @@ class DebuggerView(Vertical):
 
     @work(group="actions")
     async def perform(self, name: str, args: dict[str, Any]) -> None:
+        await self._reply_of(name, self.registry.run(name, args, HUMAN))
+
+    @work(group="actions")
+    async def follow(self, name: str, running: asyncio.Task[Reply]) -> None:
+        """The reply of the person's action started apart (the launch, which run_tui starts before the app is up),
+        shown as perform shows one. Quitting cancels it, as it cancels perform's."""
+        await self._reply_of(name, running)
+
+    async def _reply_of(self, name: str, running: Awaitable[Reply]) -> None:
         try:
-            reply = await self.registry.run(name, args, HUMAN)
+            reply = await running
         except DebugError as exc:
             self.post_message(ActionFailed(name, str(exc.code), exc.message, exc.hint))
             return
@@ -543,7 +554,7 @@ class DebuggerView(Vertical):
     @on(ActionDone)
     @after_teardown_ignored
     def handle_action_done(self, message: ActionDone) -> None:
-        if message.action == "start_debugging" and message.data.get("session_id"):
+        if message.action in ("start_debugging", "debug_tests") and message.data.get("session_id"):
             if message.data["session_id"] != self.session_id:  # already shown from its first event: no reload
                 self.select_session(message.data["session_id"])
             self.say_interpreter(message.data)

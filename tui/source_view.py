@@ -90,13 +90,22 @@ def lexer_for(path: str | None) -> Lexer | str:
     from pygments.lexers import get_lexer_by_name, get_lexer_for_filename  # after the first frame (see _open)
     from pygments.util import ClassNotFound
 
-    name = LEXERS_BY_EXTENSION.get(os.path.splitext(path or "")[1].lower())
+    name = LEXERS_BY_EXTENSION.get(_kind(path))
     try:
         if name is not None:
             return get_lexer_by_name(name, stripnl=False, ensurenl=False)
         return get_lexer_for_filename(path or "", stripnl=False, ensurenl=False)
     except ClassNotFound:
         return "text"
+
+
+def _kind(path: str | None) -> str:
+    return os.path.splitext(path or "")[1].lower()
+
+
+#: The kinds of file (extensions) highlighted so far in this process. The first of a kind costs ~60-150 ms more
+#: (pygments imports its lexer and compiles its rules), so it is shown plain for one frame and coloured after it.
+_HIGHLIGHTED_KINDS: set[str] = set()
 
 
 class SourceView(ScrollView, can_focus=True):
@@ -321,9 +330,10 @@ class SourceView(ScrollView, can_focus=True):
                 self._lines = lines_of(path)
             except DebugError as exc:
                 self._message = f"{exc.code}: {exc.message}"
-        if self._painted:
+        if self._painted and _kind(path) in _HIGHLIGHTED_KINDS:
             self._highlight()
-        else:  # plain lines for the first frame (same cells: tabs expanded alike), coloured right after it
+        else:  # plain lines (same cells: tabs expanded alike), coloured right after the frame that shows them: for
+            # the first frame, and for a program's first stop in a file of a kind not highlighted before
             self._highlighted = []
             self.call_after_refresh(self._highlight_late, path)
         width = max((len(line) for line in self._lines), default=0) + GUTTER + 1
@@ -361,6 +371,7 @@ class SourceView(ScrollView, can_focus=True):
         text = syntax.highlight("\n".join(self._lines))
         text.expand_tabs(4)
         self._highlighted = list(text.split("\n", allow_blank=True))
+        _HIGHLIGHTED_KINDS.add(_kind(self.path))
 
     # ----- cursor ---------------------------------------------------------------------------------------------
 

@@ -370,6 +370,7 @@ def _run_headless(args: argparse.Namespace) -> int:
         async def serving() -> None:
             if args.profile is None:
                 runtime.keep_adapter_ready()
+                await asyncio.sleep(0)  # its process starts on this turn of the loop, before `serve` loads the SDK
             await serve()
 
         return serving
@@ -386,21 +387,26 @@ def _run_headless(args: argparse.Namespace) -> int:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
         return 0
-    from pairdbg.mcp_bridge.stdio import serve_stdio
+
+    async def stdio() -> None:
+        # The MCP SDK (~0.3 s of imports) loads here, once debugpy's adapter has started (`ready`): the adapter
+        # boots meanwhile, on another processor, and the first call right after the initialize answer finds it up.
+        # (The runtime's 1 s timers below now count from before this import; the answer still comes well before.)
+        from pairdbg.mcp_bridge.stdio import serve_stdio
+
+        await serve_stdio(
+            runtime.hub,
+            runtime.registry,
+            tools=runtime.settings.mcp.tools,
+            profile=args.profile,
+            open_listeners=runtime.open_listeners,
+            output_schemas=runtime.settings.mcp.output_schemas,
+        )
 
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
         asyncio.run(
             runtime.run(
-                ready(
-                    lambda: serve_stdio(
-                        runtime.hub,
-                        runtime.registry,
-                        tools=runtime.settings.mcp.tools,
-                        profile=args.profile,
-                        open_listeners=runtime.open_listeners,
-                        output_schemas=runtime.settings.mcp.output_schemas,
-                    )
-                ),
+                ready(stdio),
                 listeners_later=True,
                 # its full collection (~30 ms) after the initialize answer, not on the way to it
                 settle_after_s=LISTENERS_AT_THE_LATEST_S,
@@ -410,26 +416,19 @@ def _run_headless(args: argparse.Namespace) -> int:
 
 
 def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
-    from textual.app import App
-
-    from pairdbg import themes
     from pairdbg.runtime import Runtime
-    from pairdbg.tui import run_tui
-
     from pairdbg.settings import remember, settings_file
+    from pairdbg.tui import run_tui, theme_names
 
-    known = [*themes.load_themes(), *App().available_themes]
-    if args.theme:  # before anything binds a port or starts a program
+    if args.theme:  # before anything binds a port or starts a program (this loads Textual first)
+        from pairdbg import themes
+
         try:
-            themes.check_name(args.theme, known)
+            themes.check_name(args.theme, theme_names())
         except themes.UnknownThemeError as exc:
             print(f"pairdbg: {exc}", file=sys.stderr)
             return 2
     settings = settings_of(args)
-    theme = args.theme or settings.tui.theme
-    if theme and theme not in known:  # a remembered theme that is gone: not a reason to refuse to start
-        print(f"pairdbg: theme {theme!r} from {settings_file()} is unknown; using the default", file=sys.stderr)
-        theme = None
     runtime = Runtime(settings)
     http = None
     if not args.no_http:
@@ -438,8 +437,12 @@ def _run_tui(args: argparse.Namespace, launch: dict | None) -> int:
         except OSError as exc:
             print(f"pairdbg: cannot serve MCP over HTTP: {exc}", file=sys.stderr)
             return 2
-    chosen = run_tui(runtime, http, launch=launch, theme=theme)
-    if chosen != (theme or themes.DEFAULT_DARK):  # the person switched: the next start opens with it
+    # Textual loads while the launch starts (run_tui); a remembered theme is checked then, and a gone one is said.
+    saved = None if args.theme else settings.tui.theme
+    opened, chosen = run_tui(
+        runtime, http, launch=launch, theme=args.theme, saved_theme=saved, saved_where=str(settings_file())
+    )
+    if chosen != opened:  # the person switched: the next start opens with it
         try:
             remember("tui", "theme", chosen)
         except (OSError, ValueError) as exc:

@@ -19,6 +19,7 @@ from pairdbg.backends.process import Reaper
 from pairdbg.settings import Settings
 
 if TYPE_CHECKING:
+    from pairdbg.backends.actions.registry import Reply
     from pairdbg.backends.dap.spare import SpareAdapter
     from pairdbg.mcp_bridge.http import HttpMcpService
 
@@ -65,16 +66,21 @@ def settle_memory() -> None:
 SETTLE_AFTER_STOP_S = 0.25
 
 
-def settle_when_quiet(hub: Hub, after_s: float) -> None:
+def settle_when_quiet(hub: Hub, after_s: float, shown: asyncio.Future[None] | None = None) -> None:
     """settle_memory once, `after_s` from now or SETTLE_AFTER_STOP_S after the first stop, whichever comes first.
     Its full collection pauses the loop (~50-130 ms measured under load); on a fixed timer from the start it could
-    fall on the first key a person presses once a quicker start has stopped sooner."""
+    fall on the first key a person presses once a quicker start has stopped sooner. `shown`: done once a front end's
+    first frame is up; never before it (a launch started while the TUI loads may stop first), but
+    SETTLE_AFTER_STOP_S after it then, so the app's own objects are frozen too and its drawing is not paused."""
     loop = asyncio.get_running_loop()
     done = False
 
     def settle() -> None:
         nonlocal done
         if done:
+            return
+        if shown is not None and not shown.done():
+            shown.add_done_callback(lambda _: loop.call_later(SETTLE_AFTER_STOP_S, settle))
             return
         done = True
         timer.cancel()
@@ -144,6 +150,7 @@ class Runtime:
         self._services: asyncio.Task[None] | None = None
         self.reaper = Reaper()
         self._spare: SpareAdapter | None = None
+        self._launch: asyncio.Task[Reply] | None = None
 
     def prepare(self, launch: dict | None) -> None:
         """Before a front end loads and draws (on the running loop): start the reaper, and for a Python program
@@ -155,6 +162,19 @@ class Runtime:
 
             self._spare = SPARE_ADAPTER
             SPARE_ADAPTER.start()
+
+    def start_launch(self, launch: dict) -> asyncio.Task[Reply]:
+        """Run a front end's launch now, as the person (on the running loop, inside `run`): start_debugging's
+        arguments, or {"action": name, ...} for another starting action. It goes through the registry like any
+        action the person takes; the front end loads meanwhile and shows the reply when it comes (a DebugError is
+        raised from the task). One still starting at shutdown is cancelled first, which closes what it opened."""
+        from pairdbg.backends.focus import HUMAN
+
+        args = dict(launch)
+        name = args.pop("action", "start_debugging")
+        loop = asyncio.get_running_loop()
+        self._launch = loop.create_task(self.registry.run(name, args, HUMAN), name=f"pairdbg-launch-{name}")
+        return self._launch
 
     def keep_adapter_ready(self) -> None:
         """For a headless server (on the running loop): debugpy's adapter started now and again after each session
@@ -197,6 +217,7 @@ class Runtime:
         on_signal: Callable[[], None] | None = None,
         settle_after_s: float = 0.0,
         listeners_later: bool = False,
+        shown: asyncio.Future[None] | None = None,
     ) -> T:
         """Start the services, await `serve()`, then close every session and stop every service, so nothing
         outlives pairdbg. SIGTERM/SIGHUP call `on_signal` (a front end's own quit), else end the process after
@@ -212,6 +233,9 @@ class Runtime:
             if self._services is not None:  # a listener still opening is stopped with the others, not left behind
                 with contextlib.suppress(Exception):
                     await self._services
+            if self._launch is not None and not self._launch.done():  # quit while the program was still starting
+                self._launch.cancel()
+                await asyncio.wait([self._launch])  # (its outcome is the front end's; it is gone with it)
             if self._spare is not None:  # an adapter started for a launch that never took it
                 await self._spare.close()
             await self.hub.shutdown()
@@ -228,7 +252,7 @@ class Runtime:
                 at_the_latest = loop.call_later(LISTENERS_AT_THE_LATEST_S, self.open_listeners)
             else:
                 await self.hub.start_services()
-            settle_when_quiet(self.hub, settle_after_s)
+            settle_when_quiet(self.hub, settle_after_s, shown)
             return await serve()
         finally:
             await shut_down()

@@ -187,6 +187,26 @@ async def test_memory_is_settled_once_soon_after_the_first_stop_not_on_a_fixed_t
     await until(lambda: len(settled) == 2, "the settle on the timer")
 
 
+async def test_a_stop_before_the_front_ends_first_frame_settles_only_after_that_frame(monkeypatch):
+    """The TUI's launch starts while the app loads and may stop first: the settle (a loop pause, and the freeze of
+    what is alive) waits for the first frame, then comes SETTLE_AFTER_STOP_S after it; the timer waits too."""
+    settled: list[float] = []
+    loop = asyncio.get_running_loop()
+    monkeypatch.setattr(runtime_module, "settle_memory", lambda: settled.append(loop.time()))
+    hub = Hub()
+    shown = loop.create_future()
+    runtime_module.settle_when_quiet(hub, after_s=0.05, shown=shown)
+    hub.bus.publish(Stopped("S1"))
+    await asyncio.sleep(runtime_module.SETTLE_AFTER_STOP_S + 0.1)
+    assert settled == []  # neither the stop nor the timer settled before the frame
+    drawn_at = loop.time()
+    shown.set_result(None)
+    await until(lambda: settled, "the settle after the first frame")
+    assert settled[0] - drawn_at >= runtime_module.SETTLE_AFTER_STOP_S - 0.01
+    await asyncio.sleep(runtime_module.SETTLE_AFTER_STOP_S + 0.1)
+    assert len(settled) == 1  # once
+
+
 async def test_two_closes_at_once_both_wait_for_the_spare_to_be_gone():
     """A SIGTERM's clean-up and the front end's own shut down side by side: neither may go on (and the process
     exit) while the spare adapter is still being stopped."""

@@ -111,3 +111,31 @@ def test_running_mcp_process_loads_no_textual() -> None:
     assert answer["result"]["serverInfo"]["name"] == "pairdbg"
     assert "pairdbg.mcp_bridge.stdio" in proc.stderr, "the import log did not capture the server's imports"
     assert "textual" not in proc.stderr
+
+
+def test_the_debug_adapter_starts_before_the_sdk_loads() -> None:
+    """`pairdbg --mcp` keeps debugpy's adapter ready; its process starts before the MCP SDK is imported (~0.3 s),
+    so it boots meanwhile and an agent's first call right after `initialize` does not wait for it
+    (scripts/bench_tests.py, "MCP first call")."""
+    code = (
+        "import sys\n"
+        "import pairdbg.backends.dap.spare as spare\n"
+        "from pairdbg import cli\n"
+        "real = spare.spawn\n"
+        "async def spawn(argv, **kw):\n"
+        "    print(f'started {argv[-1]} with the SDK loaded: {\"mcp\" in sys.modules}', file=sys.stderr, flush=True)\n"
+        "    return await real(argv, **kw)\n"
+        "spare.spawn = spawn\n"
+        "sys.argv = ['pairdbg', '--mcp']\n"
+        "sys.exit(cli.main())\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", code],
+        input=json.dumps(INITIALIZE) + "\n",
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(proc.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "pairdbg"
+    assert "started " in proc.stderr and "adapter_boot.py with the SDK loaded: False" in proc.stderr, proc.stderr

@@ -27,7 +27,14 @@ class Terminal:
     """A pty running one command, and what its screen shows right now."""
 
     def __init__(
-        self, argv: list[str], env: dict[str, str], cols: int, rows: int, *, controlling: bool = False
+        self,
+        argv: list[str],
+        env: dict[str, str],
+        cols: int,
+        rows: int,
+        *,
+        controlling: bool = False,
+        cwd: str | None = None,
     ) -> None:
         """`controlling`: the pty becomes the program's controlling terminal, so closing it sends a SIGHUP (as a
         terminal window does); otherwise the program only finds its terminal gone."""
@@ -45,6 +52,7 @@ class Terminal:
             stdout=slave,
             stderr=slave,
             env=env,
+            cwd=cwd,
             start_new_session=True,
             close_fds=True,
             preexec_fn=take_terminal if controlling else None,

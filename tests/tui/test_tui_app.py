@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import sys
 from contextlib import asynccontextmanager
 import textwrap
@@ -382,6 +383,68 @@ async def test_an_endpoint_that_fails_to_start_is_said_and_its_port_closed(core)
         await until(lambda: failed in console_lines(app), "the failure in the console", pilot=pilot)
         assert "MCP http://" not in str(app.query_one(StatusBar).render())
     assert http.calls == ["start", "stop"]  # stopped all the same: its listening socket is closed
+
+
+@pytest.mark.asyncio
+async def test_with_a_program_launching_the_endpoint_starts_after_its_first_stop(core):
+    """The launch and the window start together; the SDK's import beside them delayed the stop (tui/endpoint.py):
+    the address is shown at once, serving begins once the launch has answered."""
+    hub, registry = core
+
+    class PhaseRecordingHttp(RecordingHttp):
+        async def start(self) -> None:
+            self.calls.append("start")
+            self.phases = [s.phase.value for s in hub.sessions.values()]
+
+    http = PhaseRecordingHttp()
+    launch = {"program": DEMO, "breakpoints": [{"file": DEMO, "line": STOP_LINE}]}
+    app = PairDbgApp(hub, registry, http, launch=launch)
+    async with app.run_test(size=SIZE) as pilot:
+        assert "MCP http://127.0.0.1:45678/mcp" in str(app.query_one(StatusBar).render())  # shown at once
+        await until(lambda: http.calls == ["start"], "the endpoint started", timeout=30, pilot=pilot)
+        assert http.phases == ["paused"]
+    assert http.calls == ["start", "stop"]
+
+
+@pytest.mark.asyncio
+async def test_an_endpoint_waiting_for_a_launch_starts_anyway_after_a_while(monkeypatch):
+    from pairdbg.tui import endpoint
+
+    monkeypatch.setattr(endpoint, "LAUNCH_WAIT_S", 0.1)
+    http = RecordingHttp()
+    waiting = endpoint.DeferredEndpoint(http, failed=lambda exc: None)
+    launch = asyncio.get_running_loop().create_future()  # a program that runs on without stopping
+    waiting.begin_after(launch)
+    await asyncio.sleep(0.05)
+    assert http.calls == []
+    await until(lambda: http.calls == ["start"], "started after LAUNCH_WAIT_S without an answer")
+    launch.set_result(None)
+    await asyncio.sleep(endpoint.AFTER_LAUNCH_S + 0.05)
+    await waiting.stop()
+    assert http.calls == ["start", "stop"]  # started once
+
+
+@pytest.mark.asyncio
+async def test_an_endpoint_stopped_before_its_launch_answered_never_starts(monkeypatch):
+    from pairdbg.tui import endpoint
+
+    monkeypatch.setattr(endpoint, "AFTER_LAUNCH_S", 0.01)
+    http = RecordingHttp()
+    waiting = endpoint.DeferredEndpoint(http, failed=lambda exc: None)
+    launch = asyncio.get_running_loop().create_future()
+    waiting.begin_after(launch)
+    await waiting.stop()  # the person quit while the program was starting
+    launch.cancel()
+    await asyncio.sleep(0.1)
+    assert http.calls == ["stop"]  # its port closed, never served
+
+
+def test_a_remembered_theme_that_is_gone_is_said_and_the_default_used(capsys):
+    from pairdbg.tui import _load_app
+
+    assert _load_app("nord", "settings.toml") == "nord"
+    assert _load_app("gone-theme", "settings.toml") is None
+    assert "theme 'gone-theme' from settings.toml is unknown; using the default" in capsys.readouterr().err
 
 
 def test_core_still_imports_without_textual():
