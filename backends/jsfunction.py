@@ -625,12 +625,11 @@ def local_module(module: str, folders: list[str]) -> str | None:
     return None
 
 
-def loaded_module(module: str, files: list[str]) -> str | None:
-    """The loaded file whose path ends with `module` (extensions a require leaves out tried); one only."""
+def loaded_modules(module: str, files: list[str]) -> list[str]:
+    """The loaded files whose path ends with `module` (extensions a require leaves out tried)."""
     tails = [module, *(module + ext for ext in SOURCE_EXTENSIONS)]
     tails = ["/" + t.lstrip("./") for t in tails]
-    found = sorted({f for f in files if os.path.isabs(f) and any(f.endswith(t) for t in tails)})
-    return found[0] if len(found) == 1 else None
+    return sorted({f for f in files if os.path.isabs(f) and any(f.endswith(t) for t in tails)})
 
 
 class Place(NamedTuple):
@@ -689,20 +688,30 @@ async def function_location(
         path = os.path.abspath(program)
     else:
         path = local_module(module, folders)
+        unresolved = None  # what Node said of a package path it could not resolve
         if path is None and runtime is not None and not module.startswith((".", "/")):
             try:
                 path = await resolve_node(runtime.executable, module, runtime.program_dir or folders[0])
             except DebugError as exc:
-                return FunctionLocation(problem=f"cannot find module {module}: {exc.message}", hint=hint)
+                unresolved = exc.message
         if path is None and loaded is not None:
-            path = loaded_module(module, await loaded())
+            found = loaded_modules(module, await loaded())
+            if len(found) > 1:
+                return FunctionLocation(
+                    problem=f"module {module} names {len(found)} files the program has loaded: "
+                    + ", ".join(found[:3]) + (", ..." if len(found) > 3 else ""),
+                    hint="give more of the module's path, so that it names one of them",
+                )  # fmt: skip
+            path = found[0] if found else None
         if path is None:
-            where = ", ".join(folders) or "no folder known"
+            where = (", ".join(folders) or "no folder known") + (f"; {unresolved}" if unresolved else "")
             if loaded is None:
                 return FunctionLocation(problem=f"cannot find module {module} (looked in {where})", hint=hint)
+            # Bound when the engine reports the file parsed, by which time the module may have started to run.
             return FunctionLocation(
                 problem=f"cannot find module {module} (looked in {where}, and among the files the program has "
-                f"loaded); pending: it binds when the program loads a file whose path ends with {module}",
+                f"loaded); pending: it binds when the program loads a file whose path ends with {module}, maybe "
+                "after its first lines ran",
                 hint=hint,
                 awaits_load=True,
             )

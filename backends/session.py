@@ -310,6 +310,8 @@ class Session:
                     await self.breakpoints.bind_loaded()
                 except DebugError as exc:  # the target went away meanwhile: its end is reported by its own events
                     log.info("function breakpoints not bound on load: %s", exc.message)
+                except Exception:  # a bug here must not end the session's event handling
+                    log.exception("function breakpoints not bound on load")
         finally:
             self._bind_task = None
 

@@ -541,10 +541,7 @@ class JsDebugTarget(DapBackend):
     async def function_location(self, name: str) -> FunctionLocation:
         """`module:function` found by reading the module, bound as a line breakpoint on its first body line
         (js-debug's own pending breakpoint until the module loads, mapped through source maps like any other)."""
-        place = await jsfunction.function_location(name, *self.function_place(), loaded=self._loaded_files)
-        if place.awaits_load:  # found when js-debug says the module loaded, which is after it started to run
-            place.problem = f"{place.problem}, maybe after its first lines ran"
-        return place
+        return await jsfunction.function_location(name, *self.function_place(), loaded=self._loaded_files)
 
     async def _loaded_files(self) -> list[str]:
         with contextlib.suppress(DebugError):

@@ -14,5 +14,5 @@ while (!process.env.VSCODE_INSPECTOR_OPTIONS && Date.now() < deadline) {
   // spin: Node's inspector runs the request from js-debug that sets the variables in between
 }
 
-// 3. Console calls print to the pipes only, not to the inspector too (see plainconsole.js).
-require(require("path").join(__dirname, "..", "inspector", "plainconsole.js"));
+// 3. Console calls print to the pipes only, not to the inspector too (see plainconsole.cjs).
+require(require("path").join(__dirname, "..", "inspector", "plainconsole.cjs"));

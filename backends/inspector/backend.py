@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import os
 import logging
 import re
@@ -153,7 +154,6 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         # setBreakpointByUrl for the same bp races the first (Bun: "Breakpoint for given location already exists").
         self._apply_lock = asyncio.Lock()
         self._bootstraps = {}
-        self._module_stops = {}
         self._step_out: _StepOut | None = None  # a step out waiting at its function's returns
         self._returned: tuple[str, dict[str, Any]] | None = None  # (function, value) a step out brought back
         self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
@@ -162,6 +162,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
         self.test_hook = False
         self.inherited_place: jsfunction.Place | None = None  # a fork's: where its parent looks module names up
+        self._attached_place: jsfunction.Place | None = None  # an attached Node's, as it told us
         self.data_watches = DataWatches(self._send, self.dialect.thrown, jsc=self.dialect.is_jsc)
         self._changes_lock = asyncio.Lock()
         self._file_maps = FileMaps()
@@ -198,18 +199,43 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def function_location(self, name: str) -> FunctionLocation:
         """The inspectors have no function breakpoints: `module:function` is found by reading the module and bound as
         a line breakpoint on the function's first body line (pending until the module loads)."""
-        place = await jsfunction.function_location(name, *self.function_place(), loaded=self.loaded_sources)
-        module = jsfunction.split_name(name)[0]
-        if place.awaits_load and module is not None:
-            failed = await self._stop_when_loaded(module)
-            if failed:  # it still binds as the module is parsed, but code that runs at once may go by
-                place.problem = f"{place.problem}, maybe after its first lines ran ({failed})"
-        return place
+        place = self.function_place()
+        if place.program is None and place.cwd is None:
+            place = await self._ask_place() or place
+        return await jsfunction.function_location(name, *place, loaded=self.loaded_sources)
+
+    async def _ask_place(self) -> jsfunction.Place | None:
+        """An attached Node program's main file and working folder, asked of it once: a module is then found on
+        disk as for a launch and bound before it loads. None for what has no local files (a page, other roots)."""
+        if self._attached_place is not None:
+            return self._attached_place
+        if self.process is not None or self.endpoint.page or self.scripts.roots is not None or self.dialect.is_jsc:
+            return None
+        expression = "JSON.stringify([process.cwd(), (process.argv || [])[1] || null])"
+        try:
+            got = await self._send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, timeout=2.0)
+            cwd, main = json.loads((got.get("result") or {}).get("value") or "null")
+        except (DebugError, ValueError, TypeError) as exc:  # not Node, or busy: looked up among loaded files only
+            log.info("the attached program's folder is unknown: %s", exc)
+            return None
+        if not isinstance(cwd, str) or not os.path.isdir(cwd):
+            return None  # another machine's folder
+        program = main if isinstance(main, str) and os.path.isfile(main) else None
+        runtime = None
+        from ..runtimes import TargetMissing, find_node
+
+        with contextlib.suppress(TargetMissing):
+            folder = os.path.dirname(program) if program else cwd
+            runtime = ProgramRuntime("node", find_node(), folder, cwd)
+        self._attached_place = jsfunction.Place(program, cwd, runtime)
+        return self._attached_place
 
     def function_place(self) -> jsfunction.Place:
         """Where module names are looked up: the launched program's (a fork's: its parent's)."""
         if self.inherited_place is not None:
             return self.inherited_place
+        if self._attached_place is not None:
+            return self._attached_place
         return jsfunction.Place(self.program if self.process is not None else None, None, self.module_runtime())
 
     async def set_function_breakpoints(self, specs: list[FunctionBreakpointSpec]) -> list[BreakpointState]:
@@ -474,7 +500,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             waiting = [f for f, bps in self._files.items() if any(not bp.state.verified for bp in bps)]
             if waiting and any(self.scripts.for_file(f) is script for f in waiting):
                 self._spawn(self._apply_files([f for f in waiting if self.scripts.for_file(f) is script]))
-            if script.path and self.listener is not None and not self._stops_before(script.url):
+            if script.path and self.listener is not None:
                 self.listener.on_loaded(script.path)
         elif method == "Debugger.paused":
             self._on_paused(params)
@@ -520,10 +546,9 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         if self._helper_pause(params, in_helper, self.data_watches.take_stop() if in_helper else None):
             return
         hit = self.dialect.hit_breakpoint_ids(params)
-        first_stops = {wire_id for wire_id, _ in [*self._bootstraps.values(), *self._module_stops.values()]}
-        if hit and all(h in first_stops for h in hit):
-            # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
-            self._spawn(self._bind_at_load(params, hit))  # a file stopped before its first statement
+        bootstrap = hit and all(h in {wire_id for wire_id, _ in self._bootstraps.values()} for h in hit)
+        if bootstrap:  # (never the entry's: it binds at the entry stop; ES modules it imports run before that)
+            self._spawn(self._bind_at_load(params))  # a file stopped before its first statement (Bun)
             return
         if self._step_out is not None:
             self._spawn(self._continue_step_out(params, hit))
@@ -706,17 +731,10 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
             StopInfo(reason=reason, thread_id=1, text=text, description=description, hit_breakpoint_ids=backend_ids)
         )
 
-    async def _bind_at_load(self, paused: dict[str, Any], hit: list[str]) -> None:
+    async def _bind_at_load(self, paused: dict[str, Any]) -> None:
         """Bind the breakpoints of the file that is about to run, then let it run, unless one of them is right here."""
         top = (paused.get("callFrames") or [{}])[0].get("location") or {}
         script = self.scripts.by_id.get(str(top.get("scriptId")))
-        if any(h == wire_id for wire_id, _ in self._module_stops.values() for h in hit):
-            # A module a function breakpoint waits for: the session binds it (through set_line_breakpoints) first.
-            await self._drop_module_stops(hit)
-            binding = self.listener.on_loaded(script.path) if self.listener and script and script.path else None
-            if binding is not None:
-                with contextlib.suppress(TimeoutError):
-                    await asyncio.wait_for(asyncio.shield(binding), 10.0)
         files = [f for f, bps in self._files.items() if any(bp.wire_id is None for bp in bps)]
         files = [f for f in files if script is not None and self.scripts.for_file(f) is script]
         await self._apply_files(files)
@@ -727,12 +745,11 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         file, line0, _ = self.scripts.from_wire(
             top.get("scriptId", ""), top.get("lineNumber", 0), top.get("columnNumber", 0)
         )
-        # A first-statement stop is where the engine could stop first, which may be inside a function below (V8 on
-        # a module that starts with declarations): a breakpoint bound there just now is hit.
         here = [
             bp.wire_id
-            for bp in self._files.get(file, [])
-            if bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
+            for f in files
+            for bp in self._files.get(f, [])
+            if f == file and bp.wire_id and bp.state.verified and bp.state.line == line0 + 1
         ]
         if here:
             self._report_stop("breakpoint", None, here)
@@ -748,7 +765,6 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
 
     def _forget_wire_ids(self) -> None:
         self._bootstraps.clear()
-        self._module_stops.clear()
         for bps in self._files.values():
             for bp in bps:
                 bp.wire_id = None

@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Any
 
 from ..base import BreakpointState, ExceptionFilter, ExceptionMode, LineBreakpointSpec
 from ..errors import DebugError
-from ..jsfunction import SOURCE_EXTENSIONS
 from ..source import is_url
 from .predict import GENERATED, compiled_files_for
 
@@ -53,9 +52,6 @@ class InspectorBreakpoints:
     _entry_pending: bool  # held on --inspect-brk: the entry file is parsed by the time the entry stop comes
     # A breakpoint at the first statement of a file not loaded yet (url or pattern -> wire id, files it serves)
     _bootstraps: dict[str, tuple[str, set[str]]]
-    # A breakpoint at the first statement of any file whose path ends with a module a function breakpoint names,
-    # while no loaded file does (module -> wire id): it binds there, before the module's code runs.
-    _module_stops: dict[str, tuple[str, re.Pattern[str]]]
 
     def _new_bp(self, spec: LineBreakpointSpec) -> _Bp:
         self._bp_seq += 1
@@ -173,34 +169,6 @@ class InspectorBreakpoints:
             except (DebugError, KeyError) as exc:
                 failed = f"the stop before {key} could not be set: {getattr(exc, 'message', exc)}"
         return failed
-
-    async def _stop_when_loaded(self, module: str) -> str | None:
-        """Stop before the first file whose path ends with `module` runs; what went wrong, or None."""
-        if module in self._module_stops:
-            return None
-        stem, ext = os.path.splitext(module.lstrip("./"))
-        tail = re.escape(stem) + (r"\.[mc]?[jt]sx?" if not ext or ext in SOURCE_EXTENSIONS else re.escape(ext))
-        pattern = r"[/\\]" + tail + "$"
-        try:
-            result = await self._send(
-                "Debugger.setBreakpointByUrl", {"urlRegex": pattern, "lineNumber": 0, "columnNumber": 0}
-            )
-            self._module_stops[module] = (result["breakpointId"], re.compile(pattern))
-        except (DebugError, KeyError) as exc:
-            return f"the stop before {module} loads could not be set: {getattr(exc, 'message', exc)}"
-        return None
-
-    def _stops_before(self, url: str) -> bool:
-        """Whether a module stop will pause `url` before it runs (binding is done then, not as it is parsed: V8 can
-        miss a function's first call when its breakpoint is set between the two)."""
-        return any(pattern.search(url) for _, pattern in self._module_stops.values())
-
-    async def _drop_module_stops(self, wire_ids: list[str]) -> None:
-        for module, (wire_id, _) in list(self._module_stops.items()):
-            if wire_id in wire_ids:
-                del self._module_stops[module]
-                with contextlib.suppress(DebugError):
-                    await self._send("Debugger.removeBreakpoint", {"breakpointId": wire_id})
 
     async def _drop_bootstraps(self) -> None:
         """Remove the first-statement breakpoints no unbound breakpoint waits for any more."""

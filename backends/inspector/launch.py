@@ -48,7 +48,7 @@ async def launch_js(
     else:
         flag = "--inspect-brk=127.0.0.1:0"
         dialect = Dialect("v8")
-    # Console calls print to the pipes only (see plainconsole.js).
+    # Console calls print to the pipes only (see plainconsole.cjs).
     preload = ["--preload" if runtime == "bun" else "--require", PLAIN_CONSOLE_FILE]
     if test_files is not None:
         preload += ["--require", TEST_HOOK_FILE]

@@ -231,16 +231,33 @@ def test_a_bare_name_is_looked_up_in_the_program_and_a_loaded_file_by_its_tail(t
     place = asyncio.run(jsfunction.function_location("serve", str(app), None, None))
     assert (place.file, place.line) == (str(app), 2)
     files = ["/srv/node_modules/qs/lib/parse.js", "/srv/node_modules/qs/lib/utils.js", "node:internal/main"]
-    assert jsfunction.loaded_module("qs/lib/parse.js", files) == files[0]
-    assert jsfunction.loaded_module("qs/lib/parse", files) == files[0]  # the extension a require leaves out
-    assert jsfunction.loaded_module("lib/parse.js", [*files, "/other/lib/parse.js"]) is None  # two: not a guess
-    assert jsfunction.loaded_module("arse.js", files) is None  # a whole path part, not any tail
+    assert jsfunction.loaded_modules("qs/lib/parse.js", files) == files[:1]
+    assert jsfunction.loaded_modules("qs/lib/parse", files) == files[:1]  # the extension a require leaves out
+    assert jsfunction.loaded_modules("arse.js", files) == []  # a whole path part, not any tail
 
     async def loaded():
         return [str(app)]
 
     found = asyncio.run(jsfunction.function_location("app.js:serve", None, None, None, loaded))
     assert (found.file, found.line) == (str(app), 2)
+
+    # Two loaded files end with the name: not a guess, and not "pending" either (a later load cannot settle it).
+    async def two():
+        return [*files, "/other/lib/parse.js"]
+
+    both = asyncio.run(jsfunction.function_location("lib/parse.js:parse", None, None, None, two))
+    assert both.file is None and not both.awaits_load, both
+    assert "names 2 files the program has loaded" in both.problem and "/other/lib/parse.js" in both.problem
+    assert "more of the module's path" in both.hint
+
+    # None yet: pending, saying that code which runs as the module loads may run before it binds.
+    async def none():
+        return files
+
+    later = asyncio.run(jsfunction.function_location("src/late.js:run", None, None, None, none))
+    assert later.file is None and later.awaits_load, later
+    assert "pending: it binds when the program loads a file whose path ends with src/late.js" in later.problem
+    assert "maybe after its first lines ran" in later.problem
 
 
 def test_a_function_value_whose_body_is_on_its_defining_line_is_not_bound(tmp_path):
