@@ -6,7 +6,9 @@ and one that clears its environment loses pairdbg's mark. So on Linux pairdbg an
 subreapers (PR_SET_CHILD_SUBREAPER): an orphan is re-parented to the nearest of them instead of to init, and stays in
 the tree. `Lineage` remembers every process seen under each started process (read from /proc when a session
 closes, when the process is ended and every WATCH_S while it runs; and, when the process exits, the daemons it
-orphaned onto pairdbg at that moment), and ending a started process ends what was seen under it too.
+orphaned onto pairdbg at that moment), and ending a started process ends what was seen under it too. A started
+process ended after it had exited is `retire`d: what it orphaned through a middle process still running (a daemon's
+setsid()'d parent) reaches pairdbg only when that middle exits, and is ended as it arrives.
 """
 
 from __future__ import annotations
@@ -194,6 +196,7 @@ class _Root:
     seen: dict[int, int] = field(default_factory=dict)  # pid seen under it -> its start time
     exited_at: float | None = None  # monotonic time it was first found gone
     held: bool = False  # a Leftovers keeps what it leaves: tracked until that ends it, whenever the process exits
+    retired: bool = False  # ended after it exited: what it orphaned and arrives later is ended at once
 
 
 class Lineage:
@@ -266,18 +269,47 @@ class Lineage:
                 continue
             if session in (own_session, pid):
                 continue
-            for root in exited:
-                if root.start <= info.start:
-                    for claimed in (pid, *descendants(pid, table)):
-                        root.seen.setdefault(claimed, table[claimed].start)
+            claimers = [root for root in exited if root.start <= info.start]
+            tree = (pid, *descendants(pid, table))
+            for root in claimers:
+                for claimed in tree:
+                    root.seen.setdefault(claimed, table[claimed].start)
+            # A retired process may have left it, and it is nobody's to keep: its session has ended it already.
+            # (If a session that keeps what its program left may have left it too, it stays, that session's.)
+            if any(root.retired for root in claimers) and not any(root.held for root in claimers):
+                log.debug("ending %s, left by an ended process through a middle process that outlived it", tree)
+                for claimed in tree:
+                    with contextlib.suppress(ProcessLookupError, PermissionError):
+                        os.kill(claimed, signal.SIGKILL)
 
     def _seen(self, pid: int, start: int) -> bool:
         return any(root.seen.get(pid) == start for root in self._roots.values())
 
     def release(self, pid: int) -> dict[int, int]:
-        """Stop tracking the started process `pid`; what was seen under it."""
-        root = self._roots.pop(pid, None)
-        return root.seen if root is not None else {}
+        """Stop tracking the started process `pid` (what it leaves may live on); what was seen under it."""
+        root = self._roots.get(pid)
+        if root is None or root.retired:  # a retired process's orphans still arriving are ended all the same
+            return {}
+        del self._roots[pid]
+        return root.seen
+
+    def retire(self, pid: int) -> dict[int, int]:
+        """The started process `pid` is being ended with everything seen under it: that, handed over once.
+
+        One that has already exited may have left a middle process (a daemon's setsid()'d parent: in a session of
+        its own, so not claimable when it comes to pairdbg) that exits only later, orphaning the daemon onto pairdbg
+        then, after every look so far. Such a process stays listed, retired, for ORPHAN_GRACE_S after its exit, and
+        what it is found to have left is ended as it arrives (`_claim_orphans`). Seen from `observe`, read just
+        before by the callers, a process still running has its whole tree under it (it is a subreaper)."""
+        root = self._roots.get(pid)
+        if root is None:
+            return {}
+        if root.exited_at is None:
+            del self._roots[pid]
+            return root.seen
+        seen, root.seen = root.seen, {}
+        root.held, root.retired = False, True
+        return seen
 
     def hold(self, pid: int) -> None:
         """Keep tracking what `pid` leaves after it exits or is ended, until `release`."""
@@ -321,7 +353,7 @@ class Leftovers:
         LINEAGE.observe()  # what was started since the last look
         seen: dict[int, int] = {}
         for pid in pids:
-            seen.update(LINEAGE.release(pid))
+            seen.update(LINEAGE.retire(pid))
         return await end_seen(seen, grace_s)
 
 
@@ -467,7 +499,7 @@ async def stop_group(
     if sweep:
         signal_group(pgid, signal.SIGKILL)
     if escapees:
-        await end_seen(LINEAGE.release(pgid), grace_s)
+        await end_seen(LINEAGE.retire(pgid), grace_s)
     elif not LINEAGE.held(pgid):
         LINEAGE.release(pgid)
 

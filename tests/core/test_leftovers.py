@@ -67,3 +67,29 @@ async def test_a_forgotten_ended_session_ends_what_its_program_left(hub, monkeyp
     await hub.open(ScriptedBackend(), "third")  # two ended sessions: the oldest is forgotten, and closed
     assert first.id not in hub.sessions
     await until(lambda: not pid_alive(left), "a forgotten session's leftovers to end", timeout=5)
+
+
+async def test_a_daemon_whose_parent_outlives_the_session_ends_when_it_reaches_pairdbg(hub, tmp_path) -> None:
+    """A daemon's parent (setsid()'d: a session of its own, so pairdbg cannot tell it from a process it started
+    itself) exits only after the program and its session have ended, so the daemon is orphaned onto pairdbg after
+    every look the session had at it: it is ended as it arrives. (The program starts the parent a little after the
+    lineage's first look, which comes at its start, and exits at once, so no look normally sees the parent under it;
+    if one does, the daemon ends with the session, which is right too.)"""
+    go = tmp_path / "go"
+    # A process pairdbg started that exited and is never ended (like its interpreter probes) may have left the
+    # daemon too, as far as the lineage can tell: that must not keep it alive.
+    await process.run_briefly(["true"], 10)
+    backend = ScriptedBackend()
+    session = await hub.open(backend, "app")
+    middle = f"sleep 300 & echo $!; until [ -e {go} ]; do sleep 0.05; done"
+    program = f"sleep 0.1; setsid sh -c '{middle}' &"
+    proc = await process.spawn(["sh", "-c", program], stderr=asyncio.subprocess.DEVNULL)
+    backend.leftovers.keep(proc)
+    assert proc.stdout is not None
+    daemon = int((await proc.stdout.readline()).decode())
+    await until(lambda: proc.returncode is not None, "the program to exit")
+    backend.exit(0)
+    await until(lambda: session.phase.ended, "the session to end with its program")
+    await hub.close(session.id)
+    go.touch()  # the parent exits: the daemon reaches pairdbg now, if the close has not ended it
+    await until(lambda: not pid_alive(daemon), "the daemon to end when it reached pairdbg", timeout=5)
