@@ -6,7 +6,8 @@ and one that clears its environment loses pairdbg's mark. So on Linux pairdbg an
 subreapers (PR_SET_CHILD_SUBREAPER): an orphan is re-parented to the nearest of them instead of to init, and stays in
 the tree. `Lineage` remembers every process seen under each started process (read from /proc when a session
 closes, when the process is ended and every WATCH_S while it runs; and, when the process exits, the daemons it
-orphaned onto pairdbg at that moment), and ending a started process ends what was seen under it too.
+orphaned onto pairdbg at that moment, and the setsid()'d processes it left, which may orphan a daemon only later),
+and ending a started process ends what was seen under it too.
 """
 
 from __future__ import annotations
@@ -45,6 +46,8 @@ log = logging.getLogger(__name__)
 # cgroup.procs of pairdbg's own cgroup (see Reaper) while it has one: every process `spawn` starts joins it before
 # it execs, so whatever it forks is in it too, whatever it does to its session or environment.
 _cgroup_procs: bytes | None = None
+# pairdbg's own children in sessions of their own not started by `spawn` (the Reaper's watchdog): never a middle.
+_OWN_HELPERS: set[int] = set()
 
 
 def become_subreaper() -> bool:
@@ -194,6 +197,8 @@ class _Root:
     seen: dict[int, int] = field(default_factory=dict)  # pid seen under it -> its start time
     exited_at: float | None = None  # monotonic time it was first found gone
     held: bool = False  # a Leftovers keeps what it leaves: tracked until that ends it, whenever the process exits
+    # Processes in sessions of their own that came to pairdbg when it exited (see `_claim_orphans`) -> start time.
+    middles: dict[int, int] = field(default_factory=dict)
 
 
 class Lineage:
@@ -226,12 +231,14 @@ class Lineage:
             return
         table = process_table()
         me = os.getpid()
-        exited = []
+        exited, just_exited = [], []
         for pid, root in list(self._roots.items()):
             info = table.get(pid)
             if info is None or info.start != root.start or info.state in (b"Z", b"X"):
                 now = time.monotonic()
-                root.exited_at = root.exited_at or now
+                if root.exited_at is None:
+                    root.exited_at = now
+                    just_exited.append(root)
                 alive = [p for p, start in root.seen.items() if (i := table.get(p)) and i.start == start]
                 if not root.held and not alive and now - root.exited_at > ORPHAN_GRACE_S:
                     del self._roots[pid]  # gone with everything under it, and never ended by stop_group
@@ -244,18 +251,24 @@ class Lineage:
             for found in descendants(pid, table):
                 root.seen.setdefault(found, table[found].start)
         if exited:
-            self._claim_orphans(exited, table)
+            self._claim_orphans(exited, just_exited, table)
         for pid, info in table.items():
             if info.ppid == me and info.state == b"Z" and pid not in self._roots and self._seen(pid, info.start):
                 _reap(pid)  # an orphan re-parented to pairdbg that exited: nobody else will wait for it
         self._children = {pid for pid, info in table.items() if info.ppid == me}
 
-    def _claim_orphans(self, exited: list[_Root], table: dict[int, ProcInfo]) -> None:
+    def _claim_orphans(self, exited: list[_Root], just_exited: list[_Root], table: dict[int, ProcInfo]) -> None:
         """What an exited process orphaned is re-parented to pairdbg (at once, or when the process in between
         exits): pairdbg's children new since the last look are claimed for each exited process started before them.
         Only a daemon's shape is claimed (in a session that is neither pairdbg's nor its own: it forked after
         setsid), which pairdbg's own code never starts; a started process that still runs keeps its orphans itself
-        (it is a subreaper)."""
+        (it is a subreaper).
+
+        A process in a session of its own is the shape of everything pairdbg starts, so it is not claimed: but one
+        that came to pairdbg in the very look that found a started process gone (the daemon's parent, between its
+        setsid() and its exit) is noted as that process's middle, and ended with it. Until it exits, the daemon it
+        forked is under it, not yet pairdbg's; when it exits after that, the daemon is re-parented to pairdbg after
+        the session may have ended the process it came from."""
         me, own_session = os.getpid(), os.getsid(0)
         for pid, info in table.items():
             if info.ppid != me or pid in self._children or pid in self._roots or self._seen(pid, info.start):
@@ -264,7 +277,12 @@ class Lineage:
                 session = os.getsid(pid)
             except OSError:
                 continue
-            if session in (own_session, pid):
+            if session == own_session or pid in _OWN_HELPERS:
+                continue
+            if session == pid:
+                for root in just_exited:
+                    if root.start <= info.start:
+                        root.middles[pid] = info.start
                 continue
             for root in exited:
                 if root.start <= info.start:
@@ -275,9 +293,12 @@ class Lineage:
         return any(root.seen.get(pid) == start for root in self._roots.values())
 
     def release(self, pid: int) -> dict[int, int]:
-        """Stop tracking the started process `pid`; what was seen under it."""
+        """Stop tracking the started process `pid`; what was seen under it, and the middles it left (a process
+        pairdbg started meanwhile, noted as one in the instant they shared, is left out)."""
         root = self._roots.pop(pid, None)
-        return root.seen if root is not None else {}
+        if root is None:
+            return {}
+        return {**{p: start for p, start in root.middles.items() if p not in self._roots}, **root.seen}
 
     def hold(self, pid: int) -> None:
         """Keep tracking what `pid` leaves after it exits or is ended, until `release`."""
@@ -585,6 +606,7 @@ class Reaper:
             env=env,
             start_new_session=True,  # a Ctrl+C to pairdbg's terminal must not end the watchdog first
         )
+        _OWN_HELPERS.add(self._proc.pid)
         if self.cgroup is not None:
             global _cgroup_procs
             _cgroup_procs = os.path.join(self.cgroup, "cgroup.procs").encode()
@@ -594,6 +616,7 @@ class Reaper:
         proc, self._proc = self._proc, None
         if proc is None:
             return
+        _OWN_HELPERS.discard(proc.pid)
         with contextlib.suppress(OSError):
             proc.stdin.close()  # type: ignore[union-attr]
         with contextlib.suppress(subprocess.TimeoutExpired):

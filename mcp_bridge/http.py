@@ -91,10 +91,9 @@ class HttpMcpService:
         self.token = token or secrets.token_urlsafe(32)
         self.host = host
         self._check_loopback(host, allow_remote)
-        self.sock = self._bind(host, port)
         # Listening from here on: an agent that connects before start() has finished waits in the backlog and is
         # served then, rather than refused.
-        self.sock.listen(LISTEN_BACKLOG)
+        self.sock = self._listen(host, port)
         self.port = self.sock.getsockname()[1]
         self.url = f"http://{f'[{host}]' if ':' in host else host}:{self.port}{MCP_PATH}"
         self.publish_endpoint = publish_endpoint
@@ -121,14 +120,17 @@ class HttpMcpService:
             )
 
     @staticmethod
-    def _bind(host: str, port: int) -> socket.socket:
-        """Bind now so the real port is known; if the default port is taken, fall back to a free one."""
+    def _listen(host: str, port: int) -> socket.socket:
+        """Listen now so the real port is known; if the default port is taken, fall back to a free one. Taken is
+        known only at listen(): with SO_REUSEADDR two processes starting at once may both bind the port, and the
+        second is refused when it listens."""
         family = socket.AF_INET6 if ":" in host else socket.AF_INET
         for candidate in (port, 0) if port else (0,):
             sock = socket.socket(family, socket.SOCK_STREAM)
             sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
             try:
                 sock.bind((host, candidate))
+                sock.listen(LISTEN_BACKLOG)
                 return sock
             except OSError:
                 sock.close()

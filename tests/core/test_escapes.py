@@ -97,12 +97,14 @@ async def test_a_daemon_the_program_left_ends_with_its_session(registry, tmp_pat
 
 
 @pytest.mark.asyncio
-@pytest.mark.parametrize("program_does", ["stay", "exit"])
+@pytest.mark.parametrize("program_does", ["stay", "exit", "exit-middle-later"])
 @pytest.mark.parametrize("backend", ["inspector", "dap"])
 async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, backend, program_does) -> None:
     """The same for a Node program, launched by pairdbg (inspector) or through js-debug (whose adapter ends the
     program on disconnect before pairdbg ends anything itself), running on or ending the moment it has started the
-    daemon (so the daemon is re-parented to pairdbg before anything saw it under the program)."""
+    daemon (so the daemon is re-parented to pairdbg before anything saw it under the program), or ending while the
+    daemon's parent still runs (so the daemon reaches pairdbg only after the session has released the program: the
+    `exit` case's failure under load, when the shell happened to be slower than Node)."""
     from inspector.test_inspector_node import need_runtime
 
     need_runtime("node")
@@ -114,7 +116,7 @@ async def test_a_node_programs_daemon_ends_with_its_session(registry, tmp_path, 
         "human",
     )
     await until(pidfile.exists, "the program to start its daemon")
-    pid = daemon_of(pidfile, may_be_gone=program_does == "exit")  # ended with its program's group, or at close
+    pid = daemon_of(pidfile, may_be_gone=program_does != "stay")  # ended with its program's group, or at close
     try:
         await registry.run("close_debug_session", {"session_id": reply.data["session_id"]}, "human")
         await until(lambda: not running(pid), f"the daemon {pid} to end with its session", timeout=5)

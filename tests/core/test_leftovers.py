@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 from collections.abc import AsyncIterator
+from pathlib import Path
 
 import pytest
 import pytest_asyncio
@@ -28,22 +29,24 @@ async def hub() -> AsyncIterator[Hub]:
         await asyncio.wait_for(h.shutdown(), 10)
 
 
-async def program_leaving_a_sleep(backend: ScriptedBackend) -> int:
-    """Start a program (kept by `backend`'s leftovers) that starts a `sleep` and exits at once; the sleep's pid."""
-    proc = await process.spawn(["sh", "-c", "sleep 300 & echo $!"], stderr=asyncio.subprocess.DEVNULL)
+async def program_leaving_a_sleep(backend: ScriptedBackend, pidfile: Path) -> int:
+    """Start a program (kept by `backend`'s leftovers) that starts a `sleep` and exits at once; the sleep's pid.
+    No pipes: one the sleep held would keep asyncio's transport open past the test's loop (its finalizer then
+    raises "Event loop is closed" at some later garbage collection)."""
+    shell = f"sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}"
+    proc = await process.spawn(
+        ["sh", "-c", shell], stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+    )
     backend.leftovers.keep(proc)
-    assert proc.stdout is not None
-    left = int((await proc.stdout.readline()).decode())
-    # Not proc.wait(): asyncio's waits for the pipes too, and the sleep holds stdout.
-    await until(lambda: proc.returncode is not None, "the program to exit")
-    return left
+    await proc.wait()
+    return int(pidfile.read_text())
 
 
-async def test_what_a_program_leaves_ends_when_its_session_closes_not_before(hub, monkeypatch) -> None:
+async def test_what_a_program_leaves_ends_when_its_session_closes_not_before(hub, monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(process, "ORPHAN_GRACE_S", 0.0)  # an exited root not kept by its session would go at once
     backend = ScriptedBackend()
     session = await hub.open(backend, "app")
-    left = await program_leaving_a_sleep(backend)
+    left = await program_leaving_a_sleep(backend, tmp_path / "left.pid")
     process.LINEAGE.observe()
     backend.exit(0)
     await until(lambda: session.phase.ended, "the session to end with its program")
@@ -53,11 +56,11 @@ async def test_what_a_program_leaves_ends_when_its_session_closes_not_before(hub
     await until(lambda: not pid_alive(left), "what the program left to end with its session", timeout=5)
 
 
-async def test_a_forgotten_ended_session_ends_what_its_program_left(hub, monkeypatch) -> None:
+async def test_a_forgotten_ended_session_ends_what_its_program_left(hub, monkeypatch, tmp_path) -> None:
     monkeypatch.setattr(hub_module, "MAX_ENDED_KEPT", 1)
     backend = ScriptedBackend()
     first = await hub.open(backend, "first")
-    left = await program_leaving_a_sleep(backend)
+    left = await program_leaving_a_sleep(backend, tmp_path / "left.pid")
     backend.exit(0)
     second = ScriptedBackend()
     await hub.open(second, "second")
@@ -67,3 +70,30 @@ async def test_a_forgotten_ended_session_ends_what_its_program_left(hub, monkeyp
     await hub.open(ScriptedBackend(), "third")  # two ended sessions: the oldest is forgotten, and closed
     assert first.id not in hub.sessions
     await until(lambda: not pid_alive(left), "a forgotten session's leftovers to end", timeout=5)
+
+
+async def test_a_daemon_whose_parent_outlives_its_program_ends_with_the_session(hub, tmp_path) -> None:
+    """A daemon's parent (setsid()'d: a session of its own, the shape of every process pairdbg starts, so not
+    claimed as an orphan) still runs when the program exits, and is re-parented to pairdbg then. It is noted as the
+    program's, and closing the session ends it with the daemon under it; otherwise the daemon would reach pairdbg
+    only when its parent exits, after the session had let go of the program, and live on. (The program starts the
+    parent a little after the lineage's first look, which comes at its start, and exits at once, so no look normally
+    sees the parent under it; if one does, the daemon ends with the session too.)"""
+    go, pidfile = tmp_path / "go", tmp_path / "daemon.pid"
+    backend = ScriptedBackend()
+    session = await hub.open(backend, "app")
+    middle = f"sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}; until [ -e {go} ]; do sleep 0.05; done"
+    program = f"sleep 0.1; setsid sh -c '{middle}' &"
+    proc = await process.spawn(
+        ["sh", "-c", program], stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+    )
+    backend.leftovers.keep(proc)
+    await proc.wait()
+    await until(lambda: pidfile.exists() and pidfile.read_text().strip(), "the daemon's pid")
+    daemon = int(pidfile.read_text())
+    backend.exit(0)
+    await until(lambda: session.phase.ended, "the session to end with its program")
+    assert pid_alive(daemon), "what the program left was ended before its session closed"
+    await hub.close(session.id)
+    go.touch()  # the parent exits if it still runs: the daemon would reach pairdbg only now
+    await until(lambda: not pid_alive(daemon), "the daemon to end with its session", timeout=5)

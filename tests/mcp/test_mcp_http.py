@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import os
+import socket
 import stat
 import warnings
 
@@ -12,6 +13,7 @@ import pytest
 from mcp import types
 from mcp.client.subscriptions import ResourceUpdated
 
+from pairdbg.mcp_bridge import http as http_module
 from pairdbg.mcp_bridge.http import HttpMcpService, endpoint_file, read_endpoint
 from support import until
 from support.mcp import DEMO, DEMO_BP_LINE, http_client
@@ -142,3 +144,33 @@ async def test_an_agent_that_connects_before_the_server_is_built_is_served(hub, 
     unstarted = HttpMcpService(hub, registry, "127.0.0.1", 0)
     await unstarted.stop()
     assert unstarted.sock.fileno() == -1
+
+
+@pytest.mark.asyncio
+async def test_a_port_another_process_listens_on_first_is_left_for_a_free_one(hub, registry, monkeypatch) -> None:
+    """Two pairdbg starting at once may both bind the default port (SO_REUSEADDR lets them); the one that listens
+    second is refused then. It serves on a free port, as when the port was taken before it started. (The other
+    process is a socket here that listens right after this service's bind: the order two processes may take.)"""
+    other = socket.socket()
+    other.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    other.bind(("127.0.0.1", 0))
+    port = other.getsockname()[1]
+
+    class OtherListensFirst(socket.socket):
+        def bind(self, address) -> None:
+            super().bind(address)
+            if address[1] == port:
+                other.listen()
+
+    monkeypatch.setattr(http_module.socket, "socket", OtherListensFirst)
+    try:
+        service = HttpMcpService(hub, registry, "127.0.0.1", port, publish_endpoint=False)
+    finally:
+        monkeypatch.undo()
+    try:
+        assert service.port != port
+        with socket.create_connection(("127.0.0.1", service.port), timeout=5):
+            pass  # listening
+    finally:
+        await service.stop()
+        other.close()

@@ -19,7 +19,7 @@ from pairdbg.backends.events import ResourceChanged, ResourceListChanged
 from pairdbg.backends.hub import Hub
 from pairdbg.backends.rn.config import RnConfig
 from pairdbg.backends.rn.mirror import Limits
-from pairdbg.backends.rn.service import RnService
+from pairdbg.backends.rn.service import MMKV_PREFIX, NAV_URI, REDUX_URI, SESSION_URI, RnService
 from support.rn_adapter import FakeAdapter
 
 TOKEN = "test-token-0123456789"
@@ -467,23 +467,27 @@ async def test_resources_and_change_notifications(rig):
     assert mmkv["instance"] == "default" and mmkv["keys"]["theme"]["value"] == "dark"
     assert mmkv["keys"]["authToken"] == {"$t": "redacted"}
     assert await rig.svc.read_resource("debug://other/thing") is None
-    await asyncio.sleep(1.2)  # throttled notifications flush within ~1 s
-    events = []
-    while not sub.queue.empty():
-        events.append(sub.queue.get_nowait())
+    events: list = []
+
+    def flushed() -> bool:
+        """Every change notification held back by the throttle (~1 s) has gone out; `events` has them all."""
+        while not sub.queue.empty():
+            events.append(sub.queue.get_nowait())
+        return not any(rig.svc.waiting(uri) for uri in (SESSION_URI, REDUX_URI, NAV_URI, MMKV_PREFIX))
+
+    await until(flushed, "the throttled notifications to go out")
     changed = [e.uri for e in events if isinstance(e, ResourceChanged)]
-    assert {"debug://session/current", "debug://navigation/state", "debug://mmkv/default",
-            "debug://redux/state"} <= set(changed)
-    assert changed.count("debug://navigation/state") <= 3, "throttled to about one per second"
+    assert {SESSION_URI, NAV_URI, MMKV_PREFIX + "default", REDUX_URI} <= set(changed)
+    assert changed.count(NAV_URI) <= 3, "throttled to about one per second"
     assert any(isinstance(e, ResourceListChanged) for e in events)
     # A burst of 100 redux events produces at most a couple of notifications for the redux resource.
+    events.clear()
+    redux = rig.svc.mirror.current.streams["redux"]
+    seq = redux.last_seq
     for _ in range(100):
         await a.dispatch("x", [{"op": "replace", "path": "/auth/status", "value": "busy"}])
-    await asyncio.sleep(1.2)
-    burst = []
-    while not sub.queue.empty():
-        e = sub.queue.get_nowait()
-        if isinstance(e, ResourceChanged) and e.uri == "debug://redux/state":
-            burst.append(e)
+    await until(lambda: redux.last_seq == seq + 100, "the burst to arrive")
+    await until(flushed, "the burst's notifications to go out")
+    burst = [e for e in events if isinstance(e, ResourceChanged) and e.uri == REDUX_URI]
     assert 1 <= len(burst) <= 2
     sub.close()

@@ -115,3 +115,6 @@ class RawServer:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
+        for pipe in (self.proc.stdin, self.proc.stdout):  # not left to the garbage collector
+            if pipe is not None:
+                pipe.close()
