@@ -50,13 +50,12 @@ def own_time(tail: str) -> float | None:
     return float(last[1]) if len(last) == 2 and last[0] == "done" else None
 
 
-def alone(path: Path) -> tuple[float, float]:
-    """`python path | cat >/dev/null`: seconds from start to end, and the program's own loop time."""
+def alone(argv: list[str]) -> tuple[float, float]:
+    """`argv | cat >/dev/null` (`python path`, `node path`): seconds from start to end, and the program's own loop
+    time."""
     start = time.perf_counter()
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen(
-        [sys.executable, str(path)], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env
-    )  # fmt: skip
+    proc = subprocess.Popen(argv, stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL, env=env)
     assert proc.stdout is not None and proc.stderr is not None
     cat = subprocess.Popen(["cat"], stdin=proc.stdout, stdout=subprocess.DEVNULL)
     proc.stdout.close()  # cat holds the read end now
@@ -84,8 +83,9 @@ async def read_alone(path: Path) -> float:
     return inside
 
 
-async def under_pairdbg(path: Path, args: list[str]) -> dict:
-    """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
+async def under_pairdbg(path: Path, args: list[str], launch: dict | None = None) -> dict:
+    """One run in this process: seconds until the session ended with all output, peak RSS in MiB. `launch`: more
+    start_debugging arguments (the language, the backend)."""
     from pairdbg.backends.hub import Hub
     from pairdbg.runtime import build_registry
 
@@ -93,7 +93,8 @@ async def under_pairdbg(path: Path, args: list[str]) -> dict:
     registry = build_registry(hub)
     try:
         start = time.perf_counter()
-        reply = await registry.run("start_debugging", {"program": str(path), "args": args, "wait_s": 0}, "bench")
+        start_args = {"program": str(path), "args": args, "wait_s": 0, **(launch or {})}
+        reply = await registry.run("start_debugging", start_args, "bench")
         session = hub.get(reply.data["session_id"])
         while not session.phase.ended:
             await asyncio.sleep(0.05)
@@ -133,7 +134,7 @@ def main() -> None:
         quiet.write_text(QUIET)
         own, own_inside, read_inside, runs, fixed, silent = [], [], [], [], [], []
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
-            took, inside = alone(path)
+            took, inside = alone([sys.executable, str(path)])
             own.append(took)
             own_inside.append(inside)
             read_inside.append(asyncio.run(read_alone(path)))

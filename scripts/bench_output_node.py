@@ -15,15 +15,13 @@ import argparse
 import asyncio
 import json
 import os
-import resource
 import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from bench_output import own_time
+import bench_output
 
 PROGRAM = """\
 const began = process.hrtime.bigint();
@@ -43,47 +41,8 @@ def node() -> str:
     return find_node()
 
 
-def alone(path: Path, args: list[str]) -> tuple[float, float]:
-    """`node path | cat >/dev/null`: seconds from start to end, and the program's own loop time."""
-    start = time.perf_counter()
-    proc = subprocess.Popen(
-        [node(), str(path), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, stdin=subprocess.DEVNULL
-    )
-    assert proc.stdout is not None and proc.stderr is not None
-    cat = subprocess.Popen(["cat"], stdin=proc.stdout, stdout=subprocess.DEVNULL)
-    proc.stdout.close()  # cat holds the read end now
-    err = proc.stderr.read()
-    proc.wait()
-    cat.wait()
-    inside = own_time(err.decode())
-    assert inside is not None, "the program's last line is missing"
-    return time.perf_counter() - start, inside
-
-
 async def under_pairdbg(backend: str, path: Path, args: list[str]) -> dict:
-    """One run in this process: seconds until the session ended with all output, peak RSS in MiB."""
-    from pairdbg.backends.hub import Hub
-    from pairdbg.runtime import build_registry
-
-    hub = Hub()
-    registry = build_registry(hub)
-    try:
-        start = time.perf_counter()
-        reply = await registry.run(
-            "start_debugging",
-            {"program": str(path), "args": args, "language": "javascript", "backend": backend, "wait_s": 0},
-            "bench",
-        )
-        session = hub.get(reply.data["session_id"])
-        while not session.phase.ended:
-            await asyncio.sleep(0.05)
-        took = time.perf_counter() - start
-        entries = session.output.read(0, limit=10**9, max_chars=10**12)[0]
-        tail = "".join(e.text for e in entries if e.category == "stderr")
-    finally:
-        await hub.shutdown()
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-    return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
+    return await bench_output.under_pairdbg(path, args, {"language": "javascript", "backend": backend})
 
 
 def one_run(backend: str, path: Path, args: list[str]) -> dict:
@@ -119,7 +78,7 @@ def main() -> None:
         path.write_text(PROGRAM.format(lines=args.lines))
         own, own_inside, runs = [], [], []
         for _ in range(args.runs):  # alternating, so load on the machine falls on both alike
-            took, inside = alone(path, how)
+            took, inside = bench_output.alone([node(), str(path), *how])
             own.append(took)
             own_inside.append(inside)
             runs.append(one_run(backend, path, how))
