@@ -4,7 +4,7 @@ A test runner catches the exception that fails a test, so "pause on uncaught exc
 program is a runner pairdbg knows, its launch adds that runner's failure hook, and the program stops where a test
 fails, once per failure, never at an exception a test expects: pytest and unittest through dap/testhook.py (the
 runner's own failure hook, then a post-mortem stop in the deepest frame of the user's code), `node --test` through
-inspector/testhook.js (each test runs where V8 sees its exception as uncaught, so it pauses where it is thrown).
+inspector/testhook.cjs (each test runs where V8 sees its exception as uncaught, so it pauses where it is thrown).
 `project_tests` picks what `debug_tests` (and `pairdbg test`) start for a project folder.
 """
 

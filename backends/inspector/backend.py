@@ -54,7 +54,7 @@ RECONNECT_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0, 8.0)
 STACK_LINE = re.compile(r"\n\s+at ")  # where an Error's description turns into its stack trace
 BLANK_LINES = re.compile(r"\n\s*\n")
 STACK_SITE = re.compile(r"\n\s+at (?:(\S+) \()?(?:file://)?([^\s()]+?):(\d+):\d+\)?")
-# testhook.js's answers at a pause of a `node --test` run: the error already reached node:test; the running test.
+# testhook.cjs's answers at a pause of a `node --test` run: the error already reached node:test; the running test.
 TEST_HOOK = "globalThis[Symbol.for('pairdbg.testhook')]"
 DELIVERED = f"function () {{ const hook = {TEST_HOOK}; return !!hook && hook.delivered(this); }}"
 CURRENT_TEST = f"{TEST_HOOK} ? {TEST_HOOK}.current() : null"
@@ -159,7 +159,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._step_note: str | None = None  # said on the stop that ends a step out which brings no value back
         self._last_stop_at: tuple[str, int, int] | None = None  # (file, line, column) of the last stop reported
         self._lost_reason: str | None = None  # why the socket of a launched runtime closed, if not by us
-        #: A `node --test` run with testhook.js preloaded: a failing test pauses where it throws (testrun.py).
+        #: A `node --test` run with testhook.cjs preloaded: a failing test pauses where it throws (testrun.py).
         self.test_hook = False
         self.inherited_place: jsfunction.Place | None = None  # a fork's: where its parent looks module names up
         self._attached_place: jsfunction.Place | None = None  # an attached Node's, as it told us
@@ -662,7 +662,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self._report_stop("exception", text, hit)
 
     async def exception_details(self, thread_id: int) -> ExceptionDetails | None:
-        """In a `node --test` run, the test that failed (testhook.js knows which test is running)."""
+        """In a `node --test` run, the test that failed (testhook.cjs knows which test is running)."""
         details = await super().exception_details(thread_id)
         frames = (self._paused or {}).get("callFrames") or []
         if details is None or not self.test_hook or not frames:

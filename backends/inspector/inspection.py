@@ -15,7 +15,7 @@ from .sourcemap import ChainedMap
 from .values import describe, type_of
 
 #: The failure hook a `node --test` run preloads (testrun.py); its frames are pairdbg's, not the program's.
-TEST_HOOK_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testhook.js")
+TEST_HOOK_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "testhook.cjs")
 PLAIN_CONSOLE_FILE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "plainconsole.cjs")
 
 if TYPE_CHECKING:
