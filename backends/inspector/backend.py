@@ -163,6 +163,7 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
         self.test_hook = False
         self.inherited_place: jsfunction.Place | None = None  # a fork's: where its parent looks module names up
         self._attached_place: jsfunction.Place | None = None  # an attached Node's, as it told us
+        self._place_answered = False  # the attached program answered (its place, or that it has none here)
         self.data_watches = DataWatches(self._send, self.dialect.thrown, jsc=self.dialect.is_jsc)
         self._changes_lock = asyncio.Lock()
         self._file_maps = FileMaps()
@@ -207,16 +208,20 @@ class InspectorBackend(InspectorBreakpoints, InspectorValues, Debugger):
     async def _ask_place(self) -> jsfunction.Place | None:
         """An attached Node program's main file and working folder, asked of it once: a module is then found on
         disk as for a launch and bound before it loads. None for what has no local files (a page, other roots)."""
-        if self._attached_place is not None:
+        if self._place_answered:
             return self._attached_place
         if self.process is not None or self.endpoint.page or self.scripts.roots is not None or self.dialect.is_jsc:
             return None
         expression = "JSON.stringify([process.cwd(), (process.argv || [])[1] || null])"
         try:
             got = await self._send("Runtime.evaluate", {"expression": expression, "returnByValue": True}, timeout=2.0)
+        except DebugError as exc:  # gone or busy now: asked again at the next lookup
+            log.info("the attached program's folder is unknown: %s", exc.message)
+            return None
+        self._place_answered = True  # (not Node, another machine's folder: the same answer next time)
+        try:
             cwd, main = json.loads((got.get("result") or {}).get("value") or "null")
-        except (DebugError, ValueError, TypeError) as exc:  # not Node, or busy: looked up among loaded files only
-            log.info("the attached program's folder is unknown: %s", exc)
+        except (ValueError, TypeError):
             return None
         if not isinstance(cwd, str) or not os.path.isdir(cwd):
             return None  # another machine's folder
