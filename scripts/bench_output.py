@@ -107,10 +107,14 @@ async def under_pairdbg(path: Path, args: list[str], launch: dict | None = None)
     return {"seconds": took, "peak_mib": peak, "own": own_time(tail)}
 
 
-def one_run(path: Path, *args: str) -> dict:
-    """under_pairdbg in a fresh interpreter (this script with --one)."""
+def one_run(path: Path, *args: str, script: str = __file__, timeout: float = 600) -> dict:
+    """under_pairdbg in a fresh interpreter (`script`, this one or another bench, with --one)."""
     out = subprocess.run(
-        [sys.executable, __file__, "--one", str(path), *args], capture_output=True, text=True, timeout=600, check=False
+        [sys.executable, script, "--one", str(path), *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        check=False,
     )
     if out.returncode != 0:
         raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")

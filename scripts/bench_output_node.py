@@ -16,8 +16,6 @@ import asyncio
 import json
 import os
 import statistics
-import subprocess
-import sys
 import tempfile
 from pathlib import Path
 
@@ -45,20 +43,6 @@ async def under_pairdbg(backend: str, path: Path, args: list[str]) -> dict:
     return await bench_output.under_pairdbg(path, args, {"language": "javascript", "backend": backend})
 
 
-def one_run(backend: str, path: Path, args: list[str]) -> dict:
-    """under_pairdbg in a fresh interpreter (this script with --one)."""
-    out = subprocess.run(
-        [sys.executable, __file__, "--one", backend, str(path), *args],
-        capture_output=True,
-        text=True,
-        timeout=900,
-        check=False,
-    )
-    if out.returncode != 0:
-        raise RuntimeError(f"the pairdbg run failed:\n{out.stderr[-1500:]}")
-    return json.loads(out.stdout.strip().splitlines()[-1])
-
-
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--lines", type=int, default=1_000_000)
@@ -68,7 +52,7 @@ def main() -> None:
     parser.add_argument("--one", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.one:
-        print(json.dumps(asyncio.run(under_pairdbg(args.one[0], Path(args.one[1]), args.one[2:]))))
+        print(json.dumps(asyncio.run(under_pairdbg(args.one[1], Path(args.one[0]), args.one[2:]))))
         return
     how = ["write"] if args.write else []
     backend = "inspector" if args.inspector else "dap"
@@ -81,7 +65,7 @@ def main() -> None:
             took, inside = bench_output.alone([node(), str(path), *how])
             own.append(took)
             own_inside.append(inside)
-            runs.append(one_run(backend, path, how))
+            runs.append(bench_output.one_run(path, backend, *how, script=__file__, timeout=900))
     load = " ".join(f"{v:.2f}" for v in os.getloadavg())
     way = "process.stdout.write" if args.write else "console.log"
     print(f"a Node program printing {args.lines} lines of 100 characters with {way}, median of {args.runs}", end="")

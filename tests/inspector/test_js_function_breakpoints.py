@@ -8,6 +8,7 @@ tsc) and the functions are in the real, pinned semver package it requires and in
 from __future__ import annotations
 
 import asyncio
+import contextlib
 
 import pytest
 
@@ -185,15 +186,24 @@ async def test_a_restart_binds_the_function_breakpoint_before_the_program_runs(r
     await run(registry, "close_debug_session", session_id=sid)
 
 
-async def start_loader(port: int):
-    """load_on_input.js under an inspector: each line on its stdin makes it require lazy_mod.js and call into it."""
+@contextlib.asynccontextmanager
+async def attached_loader(registry):
+    """load_on_input.js under an inspector, attached to: (its process, the session). Each line on its stdin makes it
+    require lazy_mod.js and call into it. The session is let go of and the program ended afterwards."""
     node = need_runtime("node")
     program = TESTS / "js" / "inspector" / "load_on_input.js"
+    port = targets.free_port()
     proc = await targets.spawn(
         [node, f"--inspect=127.0.0.1:{port}", str(program)], cwd=program.parent, stdin=asyncio.subprocess.PIPE
     )
-    await targets.read_ws_url(proc.stderr, timeout=10)
-    return proc
+    try:
+        await targets.read_ws_url(proc.stderr, timeout=10)
+        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=0)
+        sid = reply.data["session_id"]
+        yield proc, sid
+        await run(registry, "close_debug_session", session_id=sid, terminate=False)
+    finally:
+        await targets.stop_process_group(proc)
 
 
 async def call_lazy(proc) -> None:
@@ -205,11 +215,7 @@ async def test_an_attached_node_names_its_folder_so_a_module_binds_before_it_loa
     """Attached, pairdbg asks Node for its main file and working folder: a module next to the program is found on
     disk as for a launch, and its function's breakpoint is set before the module loads, so the first call stops."""
     lazy = TESTS / "js" / "inspector" / "lazy_mod.js"
-    port = targets.free_port()
-    proc = await start_loader(port)
-    try:
-        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=0)
-        sid = reply.data["session_id"]
+    async with attached_loader(registry) as (proc, sid):
         bp = await run(registry, "set_breakpoint", session_id=sid, function="lazy_mod.js:compute")
         body = body_line(lazy, "const squared = n * n;", "function compute")
         assert (bp.data["file"], bp.data["actual_line"]) == (str(lazy), body), bp.text
@@ -218,9 +224,6 @@ async def test_an_attached_node_names_its_folder_so_a_module_binds_before_it_loa
         stop = stop_of(await run(registry, "wait_for_stop", session_id=sid, timeout_s=10))
         assert (stop["location"]["file"], stop["location"]["line"]) == (str(lazy), body), stop
         assert stop["hit_breakpoints"] == [bp.data["id"]], stop
-        await run(registry, "close_debug_session", session_id=sid, terminate=False)
-    finally:
-        await targets.stop_process_group(proc)
 
 
 async def test_an_attached_program_binds_the_function_when_it_loads_the_module(registry):
@@ -228,11 +231,7 @@ async def test_an_attached_program_binds_the_function_when_it_loads_the_module(r
     it waits for the module (and that code running as it loads may go by); once the program requires it, the
     breakpoint binds and stops at the next call, under the same id."""
     lazy = TESTS / "js" / "inspector" / "lazy_mod.js"
-    port = targets.free_port()
-    proc = await start_loader(port)
-    try:
-        reply = await run(registry, "attach", target=f"127.0.0.1:{port}", language="javascript", wait_s=0)
-        sid = reply.data["session_id"]
+    async with attached_loader(registry) as (proc, sid):
         pending = await run(registry, "set_breakpoint", session_id=sid, function="inspector/lazy_mod.js:compute")
         assert not pending.data["verified"], pending.text
         message = pending.data["message"]
@@ -249,6 +248,3 @@ async def test_an_attached_program_binds_the_function_when_it_loads_the_module(r
         body = body_line(lazy, "const squared = n * n;", "function compute")
         assert (stop["location"]["file"], stop["location"]["line"]) == (str(lazy), body), stop
         assert stop["hit_breakpoints"] == [pending.data["id"]], stop
-        await run(registry, "close_debug_session", session_id=sid, terminate=False)
-    finally:
-        await targets.stop_process_group(proc)
