@@ -85,8 +85,12 @@ def test_installed_pairdbg_finds_its_data_outside_the_repository(installed, tmp_
         "import json, pathlib, pairdbg.backends.bridge.server as s, pairdbg.backends.dap.profile as p\n"
         "import pairdbg.themes as t\n"
         "import pairdbg.backends.rn as rn, pairdbg.tui.app as app\n"
+        "import pairdbg.backends.dap.jsdebug as jd, pairdbg.backends.inspector.inspection as ins\n"
+        "import pairdbg.backends.inspector.datawatch as dw\n"
         "adapter = pathlib.Path(rn.__file__).with_name('adapter')\n"
+        "js = [jd.BOOT, ins.PLAIN_CONSOLE_FILE, ins.TEST_HOOK_FILE, dw.HELPER]\n"
         "print(json.dumps({'sdk': s.SDK_PATH.is_file(), 'profiles': sorted(p.load_profiles()),\n"
+        "  'preloads': [pathlib.Path(f).name for f in js if pathlib.Path(f).is_file()],\n"
         "  'themes': sorted(t.load_themes()), 'adapter': sorted(f.name for f in adapter.glob('*')),\n"
         "  'css': pathlib.Path(app.PairDbgApp.CSS_PATH).is_file(), 'where': pathlib.Path(s.__file__).as_posix()}))\n"
     )
@@ -96,6 +100,8 @@ def test_installed_pairdbg_finds_its_data_outside_the_repository(installed, tmp_
     assert {"lldb", "delve"} <= set(found["profiles"])
     assert {"pairdbg-dark", "pairdbg-light"} <= set(found["themes"])
     assert {"index.js", "core.js", "package.json"} <= set(found["adapter"])
+    # What pairdbg loads into a Node program (missing, every Node launch of an installed pairdbg would fail)
+    assert found["preloads"] == ["jsdebug_boot.cjs", "plainconsole.cjs", "testhook.cjs", "datawatch.js"], found
 
 
 @pytest.mark.asyncio
