@@ -22,7 +22,7 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -209,6 +209,22 @@ class Lineage:
         self._children: set[int] = set()  # pairdbg's own children at the last look
         self._watch: asyncio.Task[None] | None = None
         self._exits: set[asyncio.Task[None]] = set()
+        self._spawns = 0  # processes being started: forked, not yet added
+        self._deferred = False  # a look asked for meanwhile
+
+    @contextlib.contextmanager
+    def spawning(self) -> Iterator[None]:
+        """While a process is being started it is pairdbg's child but not yet a root: a look then would take it
+        for a middle of a program that just exited, and end it with that program's session. Looks wait until it
+        is added."""
+        self._spawns += 1
+        try:
+            yield
+        finally:
+            self._spawns -= 1
+            if not self._spawns and self._deferred:
+                self._deferred = False
+                self.observe()
 
     def add(self, proc: asyncio.subprocess.Process) -> None:
         info = proc_info(proc.pid)
@@ -228,6 +244,9 @@ class Lineage:
         """Read /proc once: note what runs under each started process, claim for those that have exited the
         daemons they orphaned onto pairdbg, and reap adopted orphans that have exited."""
         if not self._roots:
+            return
+        if self._spawns:
+            self._deferred = True
             return
         table = process_table()
         me = os.getpid()
@@ -404,10 +423,11 @@ async def spawn(
     if _PRCTL is not None:
         become_subreaper()  # what leaves the started process's tree comes to pairdbg, not to init
         extra["preexec_fn"] = _subreaper_then_exec
-    proc = await asyncio.create_subprocess_exec(
-        *argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True, **extra
-    )
-    LINEAGE.add(proc)
+    with LINEAGE.spawning():
+        proc = await asyncio.create_subprocess_exec(
+            *argv, stdin=stdin, stdout=stdout, stderr=stderr, env=env, cwd=cwd, start_new_session=True, **extra
+        )
+        LINEAGE.add(proc)
     return proc
 
 

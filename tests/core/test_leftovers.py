@@ -97,3 +97,29 @@ async def test_a_daemon_whose_parent_outlives_its_program_ends_with_the_session(
     await hub.close(session.id)
     go.touch()  # the parent exits if it still runs: the daemon would reach pairdbg only now
     await until(lambda: not pid_alive(daemon), "the daemon to end with its session", timeout=5)
+
+
+async def test_a_process_started_as_a_program_exits_is_not_taken_for_that_programs_middle() -> None:
+    """A process pairdbg starts in the instant another process of its exits (a spare, the next session's program)
+    is pairdbg's own child in a session of its own before it is tracked: a look in that instant must not note it
+    as the exited process's middle (a daemon's parent) and end it with that process's session."""
+    program = await process.spawn(["sleep", "30"])
+    leftovers = process.Leftovers()
+    leftovers.keep(program)
+    started = None
+    try:
+        with process.LINEAGE.spawning():  # as spawn() does around its fork
+            started = await asyncio.create_subprocess_exec("sleep", "30", start_new_session=True)
+            # In the race the exit and the new child come between two looks: the last one saw neither.
+            process.LINEAGE._children.discard(started.pid)
+            program.kill()
+            await program.wait()
+            process.LINEAGE.observe()
+            await leftovers.end()  # the program's session closes in that instant too
+            process.LINEAGE.add(started)
+        assert pid_alive(started.pid), "the process started meanwhile was ended with the program's session"
+    finally:
+        if started is not None:
+            started.kill()
+            await started.wait()
+            process.LINEAGE.release(started.pid)
