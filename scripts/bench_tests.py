@@ -7,8 +7,10 @@ written into a temporary folder, 500 passing ones over an installed library (pyd
 test that runs last, so every passing test runs before the stop. Each pairdbg case runs twice: with no breakpoint
 (the test loop runs untraced: see backends/dap/testhook.py), and with one user breakpoint on a line the run never
 reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
-The "adapter ready" cases are the same calls made as a headless server (`pairdbg --mcp`) and `pairdbg test` make
-them: debugpy's adapter was started beforehand (backends/dap/spare.py), SERVER_UP_S before the call. The "MCP
+The "adapter ready" cases are the same calls made as a headless server (`pairdbg --mcp`) makes them: debugpy's
+adapter and a debuggee that has done debugpy's imports were started beforehand (backends/dap/spare.py), SERVER_UP_S
+before the call. (`pairdbg test` starts the adapter ahead but not the debuggee: its launch comes at once; its own
+figure is scripts/bench_tui.py --test.) The "MCP
 first call" case is the real thing at its coldest: `pairdbg --mcp` started on stdio, and debug_tests sent the
 moment the initialize answer is in (the server's own start is not counted, its first call's imports are).
 The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and
@@ -33,9 +35,9 @@ from pathlib import Path
 
 from figures import median_line  # scripts/figures.py
 
-from pairdbg.backends.dap.python import SPARE_ADAPTER
+from pairdbg.backends.dap.python import SPARE_ADAPTER, SPARE_PROGRAM, start_spare_program
 from pairdbg.backends.hub import Hub
-from pairdbg.runtime import build_registry
+from pairdbg.runtime import build_registry, launch_python
 
 PROGRAMS = Path(__file__).resolve().parents[1] / "tests" / "programs"
 CRASH = PROGRAMS / "crash.py"  # raises ZeroDivisionError at once
@@ -268,8 +270,11 @@ async def timed(action: str, args: dict, ready: bool = False):
     hub = Hub()
     registry = build_registry(hub)
     try:
-        if ready:
+        if ready:  # as Runtime.keep_adapter_ready does for a server
             SPARE_ADAPTER.start()
+            python = launch_python({"action": action, **args} if action == "debug_tests" else args)
+            if python is not None:
+                start_spare_program(python, args.get("cwd") or os.getcwd())
             await asyncio.sleep(SERVER_UP_S)
         cpu = Cpu()
         start = time.perf_counter()
@@ -279,7 +284,7 @@ async def timed(action: str, args: dict, ready: bool = False):
         return elapsed, reply
     finally:
         await hub.shutdown()
-        await SPARE_ADAPTER.close()  # (one the call did not take)
+        await asyncio.gather(SPARE_ADAPTER.close(), SPARE_PROGRAM.close())  # (ones the call did not take)
 
 
 PDB = "pytest --pdb: start -> (Pdb) prompt"

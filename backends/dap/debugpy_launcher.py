@@ -21,6 +21,7 @@ from typing import Any
 from ..errors import DebugError, ErrorCode
 from ..process import Leftovers
 from .client import DapClient
+from .spare import SpareProgram
 from .terminal import DRAIN_S, OutputSink, TerminalProgram, terminal_command
 
 LOOPBACK = ("127.0.0.1", "::1", "localhost")
@@ -68,9 +69,15 @@ class DebugpyLauncher:
     """One launch: the connection to the adapter's launcher port and, once `launch` came, the program."""
 
     def __init__(
-        self, runin: dict[str, Any], found: tuple[str, int, str, list[str]], sink: OutputSink, leftovers: Leftovers
+        self,
+        runin: dict[str, Any],
+        found: tuple[str, int, str, list[str]],
+        sink: OutputSink,
+        leftovers: Leftovers,
+        spare: SpareProgram | None = None,
     ) -> None:
         _, self.cwd, self.env = terminal_command(runin)
+        self.spare = spare  # a debuggee started ahead, which the program may become
         self.host, self.port, self.debugpy_dir, self.args = found
         self.sink = sink
         self.leftovers = leftovers
@@ -131,7 +138,10 @@ class DebugpyLauncher:
                 env.pop(name, None)
             else:
                 env[name] = str(value)
-        self.program = await TerminalProgram.spawn(command, self.cwd, env, self.sink, self.leftovers)
+        taken = None
+        if self.spare is not None:
+            taken = await self.spare.take(command, self.cwd, env, self.sink, self.leftovers)
+        self.program = taken or await TerminalProgram.spawn(command, self.cwd, env, self.sink, self.leftovers)
         assert self.client is not None
         self.client.send_event(
             "process",

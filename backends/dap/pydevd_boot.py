@@ -8,15 +8,25 @@ pythonArgs, so this script runs first, turns Nagle off on pydevd's client socket
 It also skips debugpy's environment description where nothing logs it (pairdbg_quietlog.py: ~400 ms, traced, before
 the program's first line). It must run on any Python the user's program needs, so it uses nothing but the standard
 library and debugpy.
+
+Run as `<python> -X frozen_modules=off pydevd_boot.py --spare <debugpy dir>` it is a spare program
+(backends/dap/spare.py): it does everything above that needs neither the program nor its environment (debugpy's and
+pydevd's imports, ~0.1 s), then reads one JSON message on stdin, `{"argv", "cwd", "env"}`: the rest of the command
+line pairdbg would have started, its folder and environment. It moves there, takes that environment (pairdbg sends a
+spare only a launch whose environment is the spare's own but for PAIRDBG_TEST_HOOK, read below), puts /dev/null on
+stdin as for any program, and goes on as if started with that command line. stdin closing with nothing on it
+(pairdbg gone) ends it.
 """
 
+import json
 import os
 import socket
 import sys
 
 
 def main() -> None:
-    args = sys.argv[1:]
+    spare = sys.argv[1:2] == ["--spare"]
+    args = sys.argv[2:] if spare else sys.argv[1:]
     while args[:1] == ["-X"]:  # interpreter options the launcher placed after us; they were given to us already
         args = args[2:]
     debugpy_dir = args[0]
@@ -46,11 +56,38 @@ def main() -> None:
     pydevd.start_client = start_client
     skip_start_wait(pydevd)
     include_files_with_breakpoints()
-    load_test_hook()
     del sys.path[0]
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
+    if spare:
+        become_program(debugpy_dir)
+    load_test_hook()
     cli.main()
+
+
+def become_program(debugpy_dir: str) -> None:
+    """A spare's wait for its program: the command line's rest, folder and environment, sent on stdin."""
+    chunks = []
+    while chunk := os.read(0, 65536):
+        chunks.append(chunk)
+    if not chunks:
+        sys.exit(0)  # nobody needs this spare any more
+    go = json.loads(b"".join(chunks))
+    args = list(go["argv"])
+    while args[:1] == ["-X"]:
+        args = args[2:]
+    if not args or os.path.abspath(args[0]) != os.path.abspath(debugpy_dir):
+        sys.stderr.write("pairdbg: a spare program was sent another debugpy's command line\n")
+        sys.exit(2)
+    devnull = os.open(os.devnull, os.O_RDWR)
+    os.dup2(devnull, 0)  # the program's stdin, as pairdbg gives every program
+    os.close(devnull)
+    os.chdir(go["cwd"])
+    os.environ.clear()
+    os.environ.update(go["env"])
+    if "--spare" in getattr(sys, "orig_argv", ()):  # (3.10+) as if started with the whole command line
+        sys.orig_argv = [*sys.orig_argv[: sys.orig_argv.index("--spare")], *go["argv"]]
+    sys.argv = args
 
 
 def hide_from_pydevd(name: str) -> None:

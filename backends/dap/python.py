@@ -34,13 +34,28 @@ from .datawatch import DataWatches
 from ..models import DataChange
 from ..process import run_briefly
 from .debugpy_launcher import DebugpyLauncher, launcher_command
-from .spare import SpareAdapter
+from .spare import SpareAdapter, SpareProgram
 
 BOOT = str(Path(__file__).with_name("pydevd_boot.py"))
 FUNCTION_FINDER = Path(__file__).with_name("pyfunction.py")  # where a function breakpoint's function is
 ADAPTER_BOOT = str(Path(__file__).with_name("adapter_boot.py"))  # debugpy.adapter without the ACK stall
 #: debugpy's adapter started ahead of the first Python session, when a front end knows one is coming.
 SPARE_ADAPTER = SpareAdapter([sys.executable, ADAPTER_BOOT], MAX_LINE)
+SPARE_PROGRAM = SpareProgram(BOOT)
+
+
+def program_env(env: dict[str, str]) -> dict[str, str]:
+    """What a launch adds to pairdbg's environment for its program: `env` (the user's), output unbuffered."""
+    return {"PYTHONUNBUFFERED": "1", **env}
+
+
+def start_spare_program(python: str, cwd: str, keep_ready: bool = False) -> None:
+    """Start a debuggee for `python` in `cwd` ahead of a launch with no environment of its own (on the running
+    loop); `keep_ready`: another after each launch (a server)."""
+    env = {**os.environ, **program_env({})}
+    (SPARE_PROGRAM.keep_ready if keep_ready else SPARE_PROGRAM.start)(python, cwd, env)
+
+
 TEST_HOOK = str(Path(__file__).with_name("testhook.py"))  # a test run's failure hook, loaded by BOOT
 
 
@@ -565,13 +580,13 @@ class PythonLaunch(DebugpyChildren):
         if found is None:
             return await super()._run_in_terminal(args)
         self._check_first_start()
-        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output, self.leftovers)
+        launcher = self.terminal = DebugpyLauncher(args, found, self._program_output, self.leftovers, SPARE_PROGRAM)
         return {"processId": await launcher.open()}
 
     def module_runtime(self) -> ProgramRuntime | None:
         program_dir = None if self.module else os.path.dirname(os.path.abspath(self.program))
         cwd = self.cwd or program_dir
-        return ProgramRuntime("python", self.python, program_dir, cwd, {"PYTHONUNBUFFERED": "1", **self.env})
+        return ProgramRuntime("python", self.python, program_dir, cwd, program_env(self.env))
 
     async def _connect(self) -> tuple[asyncio.StreamReader, asyncio.StreamWriter]:
         ok, why = debugpy_available()
@@ -583,7 +598,7 @@ class PythonLaunch(DebugpyChildren):
         return self.proc.stdout, self.proc.stdin  # type: ignore[return-value]
 
     def _start_request(self) -> tuple[str, dict[str, Any]]:
-        env = {"PYTHONUNBUFFERED": "1", **self.env}
+        env = program_env(self.env)
         program_args = self.args
         if self.test_runner is not None:
             env["PAIRDBG_TEST_HOOK"] = self.test_runner  # pydevd_boot.py loads testhook.py for it

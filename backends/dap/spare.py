@@ -1,4 +1,4 @@
-"""A stdio debug adapter started before the session that will use it.
+"""A stdio debug adapter, and a debugpy program, started before the session that will use them.
 
 debugpy's adapter takes ~0.2-0.3 s to start (an interpreter and debugpy's imports) and knows nothing of the
 program until it is sent `launch`, so one can be started while the front end is still loading and drawing, and
@@ -8,9 +8,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import importlib.util
+import json
 import logging
+import os
 
-from ..process import spawn, stop_group
+from ..process import Leftovers, spawn, stop_group
+from .terminal import OutputSink, TerminalProgram, spawn_with_pipes
 
 log = logging.getLogger(__name__)
 
@@ -99,3 +103,165 @@ class SpareAdapter:
         with contextlib.suppress(OSError):
             proc = await task
             await stop_group(proc, STOP_GRACE_S)
+
+
+def debugpy_dir() -> str:
+    """debugpy's folder for pairdbg's interpreter, which runs the adapter: the one a launch's command line names."""
+    spec = importlib.util.find_spec("debugpy")
+    return os.path.dirname(spec.origin) if spec is not None and spec.origin else ""
+
+
+#: Variables a spare program reads only once it has its program (pydevd_boot.py): a launch may differ from the
+#: spare's environment in these and still take it.
+READ_AFTER_GO = frozenset({"PAIRDBG_TEST_HOOK"})
+
+
+class SpareProgram:
+    """A debuggee started before its launch: `<python> -X frozen_modules=off pydevd_boot.py --spare <debugpy dir>`
+    has done debugpy's and pydevd's imports (~0.1 s of the ~0.12 s between the launch and the program's first line)
+    and waits on stdin for the rest of its command line, folder and environment (pydevd_boot.py). The launch whose
+    command line starts as the spare's did, whose environment is the spare's (but for READ_AFTER_GO) and whose folder
+    is the spare's or reachable without changing what its interpreter found at start (no relative PYTHONPATH entry)
+    takes it; any other launch starts its program as usual. Its output pipes are made at its start, as
+    `TerminalProgram.spawn` makes them. A spare nobody takes is ended by `close()`, and ends by itself if pairdbg goes
+    (its stdin closes)."""
+
+    def __init__(self, boot: str) -> None:
+        self.boot = boot
+        self.debugpy_dir = ""  # known at the first start
+        self.python: str | None = None
+        self.cwd = ""
+        self.env: dict[str, str] = {}
+        self._spawning: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int]] | None = None
+        self._refill: asyncio.TimerHandle | None = None
+        self._keep_ready = False
+        self._stopping: set[asyncio.Task[None]] = set()
+
+    def prefix(self, python: str) -> list[str]:
+        return [python, "-X", "frozen_modules=off", self.boot]
+
+    def start(self, python: str, cwd: str, env: dict[str, str]) -> None:
+        """Start one for `python` in `cwd` with `env` (on the running loop); a second call while one waits does
+        nothing."""
+        self.python, self.cwd, self.env = python, os.path.abspath(cwd), dict(env)
+        if self._spawning is None:
+            self.debugpy_dir = self.debugpy_dir or debugpy_dir()
+            if not self.debugpy_dir:
+                return  # no debugpy for the adapter: no launch will come
+            argv = [*self.prefix(python), "--spare", self.debugpy_dir]
+            self._spawning = asyncio.get_running_loop().create_task(
+                spawn_with_pipes(argv, self.cwd, self.env, stdin=asyncio.subprocess.PIPE), name="pairdbg-spare-program"
+            )
+
+    def keep_ready(self, python: str, cwd: str, env: dict[str, str]) -> None:
+        """Start one now and another REFILL_AFTER_S after each launch that came by (for the interpreter that launch
+        used, so a server follows the agent's choice), until `close()`."""
+        self._keep_ready = True
+        self.start(python, cwd, env)
+
+    @property
+    def pid(self) -> int | None:
+        """The spare's process id once it runs and until it is taken."""
+        task = self._spawning
+        if task is None or not task.done() or task.cancelled() or task.exception() is not None:
+            return None
+        return task.result()[0].pid
+
+    def fits(self, command: list[str], cwd: str, env: dict[str, str]) -> bool:
+        """Whether this launch may take the spare: same interpreter start, same environment, a folder it can move to."""
+        if self.python is None or command[:4] != self.prefix(self.python):
+            return False
+        rest = command[4:]
+        while rest[:1] == ["-X"]:
+            rest = rest[2:]
+        if not rest or os.path.normpath(rest[0]) != os.path.normpath(self.debugpy_dir):
+            return False
+        names = (env.keys() | self.env.keys()) - READ_AFTER_GO
+        if any(env.get(name) != self.env.get(name) for name in names):
+            return False
+        if cwd != self.cwd:  # sys.path holds a relative PYTHONPATH entry as the folder the spare started in made it
+            entries = env.get("PYTHONPATH", "")
+            if entries and not all(os.path.isabs(entry) for entry in entries.split(os.pathsep)):
+                return False
+        return True
+
+    async def take(
+        self, command: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink, leftovers: Leftovers
+    ) -> TerminalProgram | None:
+        """The spare, become the program `command` in `cwd` with `env`, if the launch fits it and it is alive;
+        else None (the caller starts the program itself)."""
+        cwd = os.path.abspath(cwd or os.getcwd())
+        if self._spawning is None:
+            return None
+        if not self.fits(command, cwd, env):
+            if self._keep_ready and command[:1] != [self.python]:  # another interpreter: keep one ready for it
+                self.python = command[0]
+                self._replace()
+            return None
+        task, self._spawning = self._spawning, None
+        self._schedule_refill()
+        try:
+            proc, ends, size = await task
+        except OSError as exc:
+            log.warning("the spare program did not start: %s", exc)
+            return None
+        go = json.dumps({"argv": command[4:], "cwd": cwd, "env": env}).encode() + b"\n"
+        assert proc.stdin is not None
+        if proc.returncode is None:
+            try:
+                proc.stdin.write(go)
+                await proc.stdin.drain()
+                proc.stdin.close()  # the end of the message: the spare reads to it
+            except (BrokenPipeError, ConnectionResetError):
+                pass
+            else:
+                return TerminalProgram.adopt(proc, ends, size, sink, leftovers)
+        self._end(proc, ends)
+        return None
+
+    def _schedule_refill(self) -> None:
+        if self._keep_ready and self._refill is None:
+            self._refill = asyncio.get_running_loop().call_later(REFILL_AFTER_S, self._refilled)
+
+    def _refilled(self) -> None:
+        self._refill = None
+        if self._keep_ready and self.python is not None:
+            self.start(self.python, self.cwd, self.env)
+
+    def _replace(self) -> None:
+        """End the waiting spare (it is for another interpreter) and start the next REFILL_AFTER_S later."""
+        task, self._spawning = self._spawning, None
+        if task is not None:
+            self._stop_later(task)
+        self._schedule_refill()
+
+    def _stop_later(self, task: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int]]) -> None:
+        async def stop() -> None:
+            with contextlib.suppress(OSError):
+                proc, ends, _ = await task
+                self._end(proc, ends)
+
+        stopping = asyncio.ensure_future(stop())
+        self._stopping.add(stopping)
+        stopping.add_done_callback(self._stopping.discard)
+
+    def _end(self, proc: asyncio.subprocess.Process, ends: list[int]) -> None:
+        for fd in ends:
+            with contextlib.suppress(OSError):
+                os.close(fd)
+        if proc.returncode is None:
+            stopping = asyncio.ensure_future(stop_group(proc, STOP_GRACE_S))
+            self._stopping.add(stopping)
+            stopping.add_done_callback(self._stopping.discard)
+
+    async def close(self) -> None:
+        """End a spare nobody took, and start no more."""
+        self._keep_ready = False
+        if self._refill is not None:
+            self._refill.cancel()
+            self._refill = None
+        task, self._spawning = self._spawning, None
+        if task is not None:
+            self._stop_later(task)
+        while self._stopping:
+            await asyncio.gather(*self._stopping, return_exceptions=True)

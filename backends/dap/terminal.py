@@ -98,21 +98,24 @@ class TerminalProgram:
         cls, argv: list[str], cwd: str | None, env: dict[str, str], sink: OutputSink, leftovers: Leftovers
     ) -> TerminalProgram:
         """Start `argv`; what it leaves running when it ends goes to `leftovers` (the session's)."""
-        pipes, sizes = zip(*(_wide_pipe() for _ in range(2)), strict=True)
         try:
-            # stdin closed, as with the adapter's own console
-            proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1])
+            proc, ends, size = await spawn_with_pipes(argv, cwd, env)  # stdin closed, as with the adapter's console
         except OSError as exc:
-            for fds in pipes:
-                for fd in fds:
-                    os.close(fd)
             raise DebugError(ErrorCode.CONNECTION_FAILED, f"cannot start {argv[0]!r}: {exc}") from None
+        return cls.adopt(proc, ends, size, sink, leftovers)
+
+    @classmethod
+    def adopt(
+        cls,
+        proc: asyncio.subprocess.Process,
+        ends: list[int],
+        size: int,
+        sink: OutputSink,
+        leftovers: Leftovers,
+    ) -> TerminalProgram:
+        """A process `spawn_with_pipes` started (now, or ahead as a spare) becomes the session's program."""
         leftovers.keep(proc)
-        streams = []
-        for read_end, write_end in pipes:
-            os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
-            streams.append(PipeReader(read_end))
-        return cls(proc, streams, sink, min(sizes))
+        return cls(proc, [PipeReader(fd) for fd in ends], sink, size)
 
     async def wait(self) -> int:
         """Its exit code as debugpy's launcher reports one: the low 8 bits (a death by KILL, -9, reads 247)."""
@@ -204,6 +207,24 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
     if text:
         out.append(text)
     return out
+
+
+async def spawn_with_pipes(
+    argv: list[str], cwd: str | None, env: dict[str, str], stdin: Any = asyncio.subprocess.DEVNULL
+) -> tuple[asyncio.subprocess.Process, list[int], int]:
+    """Start `argv` (`spawn`: its own group) writing stdout and stderr to wide pipes: the process, the pipes' read
+    ends (stdout's, stderr's) and the bytes each holds. OSError when it cannot start (the pipes are closed)."""
+    pipes, sizes = zip(*(_wide_pipe() for _ in range(2)), strict=True)
+    try:
+        proc = await spawn(argv, env=env, cwd=cwd, stdin=stdin, stdout=pipes[0][1], stderr=pipes[1][1])
+    except OSError:
+        for fds in pipes:
+            for fd in fds:
+                os.close(fd)
+        raise
+    for _, write_end in pipes:
+        os.close(write_end)  # the program holds it now: EOF comes when it (and what it started) closes it
+    return proc, [read_end for read_end, _ in pipes], min(sizes)
 
 
 def _wide_pipe() -> tuple[tuple[int, int], int]:

@@ -138,6 +138,25 @@ def launches_python(launch: dict) -> bool:
     return "action" not in launch and launch.get("language", "python") == "python"
 
 
+def launch_python(launch: dict) -> str | None:
+    """The interpreter a front end's Python launch will run its program on, worked out as the launch will (a
+    debuggee is started on it ahead: backends/dap/spare.py); None where that cannot be told from the arguments."""
+    from pairdbg.backends.dap.python import choose_python
+    from pairdbg.backends.errors import DebugError
+    from pairdbg.backends.testrun import project_python
+
+    cwd = os.path.abspath(launch.get("cwd") or os.getcwd())
+    given = launch.get("executable_path")
+    try:
+        if launch.get("action") == "debug_tests":
+            return project_python(cwd, given) or choose_python(None, "", module=True, cwd=cwd)[0]
+        if "action" in launch or not (launch.get("program") or launch.get("module")):
+            return None
+        return choose_python(given, launch.get("program") or "", module=bool(launch.get("module")), cwd=cwd)[0]
+    except DebugError:
+        return None
+
+
 class Runtime:
     """One pairdbg: the Hub with its default services and the registry both front ends call."""
 
@@ -158,6 +177,8 @@ class Runtime:
         end is still coming up."""
         self.reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
         if launch and launches_python(launch):
+            # Not a debuggee ahead too (as a server keeps one): here the launch comes at once, and its import would
+            # only compete with the front end's and the adapter's for the processors (measured: no earlier stop).
             from pairdbg.backends.dap.python import SPARE_ADAPTER
 
             self._spare = SPARE_ADAPTER
@@ -177,14 +198,18 @@ class Runtime:
         return self._launch
 
     def keep_adapter_ready(self) -> None:
-        """For a headless server (on the running loop): debugpy's adapter started now and again after each session
-        takes it, so a Python session's start does not wait for the adapter's own (~0.1-0.3 s). An agent's first
-        call comes well after the server is up; the process it costs is ended at shutdown."""
+        """For a headless server (on the running loop): debugpy's adapter, and a debuggee that has done debugpy's
+        imports for the interpreter of the server's folder, started now and again after each session takes them,
+        so a Python session's start waits for neither (~0.2 s and ~0.1 s). An agent's first call comes well after
+        the server is up; the processes it costs are ended at shutdown."""
         self.reaper.start()
-        from pairdbg.backends.dap.python import SPARE_ADAPTER
+        from pairdbg.backends.dap.python import SPARE_ADAPTER, start_spare_program
 
         self._spare = SPARE_ADAPTER
         SPARE_ADAPTER.keep_ready()
+        python = launch_python({"action": "debug_tests"})
+        if python is not None:
+            start_spare_program(python, os.getcwd(), keep_ready=True)
 
     def open_listeners(self) -> asyncio.Task[None]:
         """Start the services (the RN and debug-bridge listeners) once, in the background; for front ends that
@@ -236,8 +261,10 @@ class Runtime:
             if self._launch is not None and not self._launch.done():  # quit while the program was still starting
                 self._launch.cancel()
                 await asyncio.wait([self._launch])  # (its outcome is the front end's; it is gone with it)
-            if self._spare is not None:  # an adapter started for a launch that never took it
-                await self._spare.close()
+            if self._spare is not None:  # an adapter (and debuggee) started for a launch that never took it
+                from pairdbg.backends.dap.python import SPARE_PROGRAM
+
+                await asyncio.gather(self._spare.close(), SPARE_PROGRAM.close())
             await self.hub.shutdown()
             # While pairdbg still runs, the reaper ends whatever is left under it (daemons its programs left).
             await asyncio.to_thread(self.reaper.stop)
