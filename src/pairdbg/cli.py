@@ -364,12 +364,13 @@ def _run_headless(args: argparse.Namespace) -> int:
         return 0
     runtime = Runtime(settings_of(args))
 
-    def ready(serve: Callable[[], Awaitable[None]]) -> Callable[[], Awaitable[None]]:
-        """`serve` with debugpy's adapter kept ready beside it (pairdbg's own tools; a seed's debug other targets)."""
+    def ready(serve: Callable[[], Awaitable[None]], debuggee_later: bool = False) -> Callable[[], Awaitable[None]]:
+        """`serve` with debugpy's adapter and a debuggee kept ready beside it (pairdbg's own tools; a seed's debug
+        other targets)."""
 
         async def serving() -> None:
             if args.profile is None:
-                runtime.keep_adapter_ready()
+                runtime.keep_adapter_ready(debuggee_later)
                 await asyncio.sleep(0)  # its process starts on this turn of the loop, before `serve` loads the SDK
             await serve()
 
@@ -406,7 +407,7 @@ def _run_headless(args: argparse.Namespace) -> int:
     with contextlib.suppress(KeyboardInterrupt, asyncio.CancelledError):
         asyncio.run(
             runtime.run(
-                ready(stdio),
+                ready(stdio, debuggee_later=True),  # with the listeners, after the initialize answer
                 listeners_later=True,
                 # its full collection (~30 ms) after the initialize answer, not on the way to it
                 settle_after_s=LISTENERS_AT_THE_LATEST_S,

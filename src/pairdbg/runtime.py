@@ -169,6 +169,7 @@ class Runtime:
         self._services: asyncio.Task[None] | None = None
         self.reaper = Reaper()
         self._spare: SpareAdapter | None = None
+        self._keep_debuggee = False  # a server: keep a debuggee ready too (keep_adapter_ready)
         self._launch: asyncio.Task[Reply] | None = None
 
     def prepare(self, launch: dict | None) -> None:
@@ -177,8 +178,9 @@ class Runtime:
         end is still coming up."""
         self.reaper.start()  # before anything is spawned: even a SIGKILL of pairdbg then takes its children along
         if launch and launches_python(launch):
-            # Not a debuggee ahead too (as a server keeps one): here the launch comes at once, and its import would
-            # only compete with the front end's and the adapter's for the processors (measured: no earlier stop).
+            # Not a debuggee ahead too (as a server keeps one). Measured on two cores: the program stops ~0.1 s
+            # sooner, but the window, still busy with its own start then, shows the stop no sooner, and its first
+            # paint comes later.
             from pairdbg.backends.dap.python import SPARE_ADAPTER
 
             self._spare = SPARE_ADAPTER
@@ -197,16 +199,25 @@ class Runtime:
         self._launch = loop.create_task(self.registry.run(name, args, HUMAN), name=f"pairdbg-launch-{name}")
         return self._launch
 
-    def keep_adapter_ready(self) -> None:
+    def keep_adapter_ready(self, debuggee_later: bool = False) -> None:
         """For a headless server (on the running loop): debugpy's adapter, and a debuggee that has done debugpy's
         imports for the interpreter of the server's folder, started now and again after each session takes them,
         so a Python session's start waits for neither (~0.2 s and ~0.1 s). An agent's first call comes well after
-        the server is up; the processes it costs are ended at shutdown."""
+        the server is up; the processes it costs are ended at shutdown. `debuggee_later`: the debuggee starts with
+        the listeners are up, after the first answer (`run(listeners_later=True)`): its imports would share the
+        processors with the front end's own on the way to that answer."""
         self.reaper.start()
-        from pairdbg.backends.dap.python import SPARE_ADAPTER, start_spare_program
+        from pairdbg.backends.dap.python import SPARE_ADAPTER
 
         self._spare = SPARE_ADAPTER
         SPARE_ADAPTER.keep_ready()
+        self._keep_debuggee = True
+        if not debuggee_later:
+            self._start_debuggee()
+
+    def _start_debuggee(self) -> None:
+        from pairdbg.backends.dap.python import start_spare_program
+
         python = launch_python({"action": "debug_tests"})
         if python is not None:
             start_spare_program(python, os.getcwd(), keep_ready=True)
@@ -216,6 +227,8 @@ class Runtime:
         answer first and listen after (`run(listeners_later=True)`). Await the task to have them up."""
         if self._services is None:
             self._services = asyncio.get_running_loop().create_task(self.hub.start_services())
+            if self._keep_debuggee:  # after them: its start (a fork of this process) is not on their way either
+                self._services.add_done_callback(lambda _: self._keep_debuggee and self._start_debuggee())
         return self._services
 
     def http_service(self, profile: str | None = None) -> HttpMcpService:
@@ -253,6 +266,7 @@ class Runtime:
         at_the_latest: asyncio.TimerHandle | None = None
 
         async def shut_down() -> None:
+            self._keep_debuggee = False  # none started from here on
             if at_the_latest is not None:
                 at_the_latest.cancel()  # never open listeners while (or after) stopping them
             if self._services is not None:  # a listener still opening is stopped with the others, not left behind

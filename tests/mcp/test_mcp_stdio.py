@@ -10,6 +10,8 @@ import warnings
 import pytest
 from mcp import Client, types
 
+from support import pid_alive, require_debugpy, until
+from support.core import RUN_MARK, marked_processes
 from support.mcp import DEMO, DEMO_BP_LINE, INITIALIZE, ROOT, stdio_params, text
 
 
@@ -139,3 +141,29 @@ def test_the_debug_adapter_starts_before_the_sdk_loads() -> None:
     )
     assert json.loads(proc.stdout.splitlines()[0])["result"]["serverInfo"]["name"] == "pairdbg"
     assert "started " in proc.stderr and "adapter_boot.py with the SDK loaded: False" in proc.stderr, proc.stderr
+
+
+@pytest.mark.asyncio
+@pytest.mark.timeout(90)
+async def test_a_stdio_server_keeps_a_debuggee_ready_and_the_agents_launch_becomes_it() -> None:
+    """`pairdbg --mcp` starts a debuggee that has done debugpy's imports once its first answer is out; the agent's
+    Python launch becomes that process (a program started for the launch would carry `--connect` on its command
+    line), and nothing of it is left once the client goes."""
+    require_debugpy()
+
+    def spares() -> list[int]:
+        return [pid for pid, line in marked_processes() if "pydevd_boot.py --spare" in line]
+
+    params = stdio_params()
+    params.env["PAIRDBG_TEST_RUN"] = RUN_MARK  # (the SDK passes on only a few variables): its processes are found
+    async with Client(params, mode="auto", cache=None) as client:
+        await until(lambda: spares(), "the server's spare debuggee running")
+        (spare,) = spares()
+        started = await client.call_tool(
+            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}
+        )
+        assert started.structured_content["stop"]["location"]["line"] == DEMO_BP_LINE, text(started)
+        assert pid_alive(spare)
+        assert not [line for _, line in marked_processes() if "pydevd_boot.py" in line and "--connect" in line]
+        await until(lambda: [p for p in spares() if p != spare], "the next spare, started after the launch")
+    await until(lambda: not spares(), "no spare left once the server ended", timeout=30)
