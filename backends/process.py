@@ -210,21 +210,20 @@ class Lineage:
         self._watch: asyncio.Task[None] | None = None
         self._exits: set[asyncio.Task[None]] = set()
         self._spawns = 0  # processes being started: forked, not yet added
-        self._deferred = False  # a look asked for meanwhile
+        #: pairdbg's new children in a session of their own, seen while a start was in flight: pid -> (start, the
+        #: roots that had just exited). Judged at the first look with no start in flight.
+        self._undecided: dict[int, tuple[int, list[_Root]]] = {}
 
     @contextlib.contextmanager
     def spawning(self) -> Iterator[None]:
         """While a process is being started it is pairdbg's child but not yet a root: a look then would take it
-        for a middle of a program that just exited, and end it with that program's session. Looks wait until it
-        is added."""
+        for a middle of a program that just exited, and end it with that program's session. Such a child is judged
+        once no start is in flight (the started one is a root by then); the rest of every look happens as usual."""
         self._spawns += 1
         try:
             yield
         finally:
             self._spawns -= 1
-            if not self._spawns and self._deferred:
-                self._deferred = False
-                self.observe()
 
     def add(self, proc: asyncio.subprocess.Process) -> None:
         info = proc_info(proc.pid)
@@ -245,9 +244,12 @@ class Lineage:
         daemons they orphaned onto pairdbg, and reap adopted orphans that have exited."""
         if not self._roots:
             return
-        if self._spawns:
-            self._deferred = True
-            return
+        if self._undecided and not self._spawns:
+            for pid, (start, roots) in self._undecided.items():
+                if pid not in self._roots:  # not a process pairdbg started: the exited one's middle after all
+                    for root in roots:
+                        root.middles[pid] = start
+            self._undecided.clear()
         table = process_table()
         me = os.getpid()
         exited, just_exited = [], []
@@ -299,9 +301,12 @@ class Lineage:
             if session == own_session or pid in _OWN_HELPERS:
                 continue
             if session == pid:
-                for root in just_exited:
-                    if root.start <= info.start:
-                        root.middles[pid] = info.start
+                roots = [root for root in just_exited if root.start <= info.start]
+                if self._spawns:  # maybe the process being started, not yet a root: judged at a later look
+                    self._undecided[pid] = (info.start, roots)
+                    continue
+                for root in roots:
+                    root.middles[pid] = info.start
                 continue
             for root in exited:
                 if root.start <= info.start:
@@ -414,12 +419,15 @@ async def spawn(
     stdout: Any = asyncio.subprocess.PIPE,
     stderr: Any = asyncio.subprocess.PIPE,
     limit: int | None = None,
+    pass_fds: Sequence[int] = (),
 ) -> asyncio.subprocess.Process:
     """Start `argv` in a new session (so a process group of its own, pgid == pid), stdin closed by default.
 
     With pipes (the default) the caller must keep reading stdout and stderr, or the process blocks once they fill.
     """
     extra: dict[str, Any] = {"limit": limit} if limit is not None else {}
+    if pass_fds:
+        extra["pass_fds"] = tuple(pass_fds)
     if _PRCTL is not None:
         become_subreaper()  # what leaves the started process's tree comes to pairdbg, not to init
         extra["preexec_fn"] = _subreaper_then_exec

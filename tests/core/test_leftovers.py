@@ -5,6 +5,8 @@ plays the debugger; the program and what it leaves are real processes (`sh` and 
 from __future__ import annotations
 
 import asyncio
+import os
+import signal
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -119,6 +121,37 @@ async def test_a_process_started_as_a_program_exits_is_not_taken_for_that_progra
             process.LINEAGE.add(started)
         assert pid_alive(started.pid), "the process started meanwhile was ended with the program's session"
     finally:
+        if started is not None:
+            started.kill()
+            await started.wait()
+            process.LINEAGE.release(started.pid)
+
+
+async def test_what_a_program_left_is_ended_at_its_close_even_while_another_process_is_being_started(tmp_path):
+    """The wait for a start in flight holds back only the judgement of pairdbg's new children: the close's look
+    still finds the program's orphan (in its own session's shape, a daemon) and ends it."""
+    pidfile = tmp_path / "child"
+    program = await process.spawn(
+        ["sh", "-c", f"sleep 0.2; sleep 30 & echo $! > {pidfile}"],
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    leftovers = process.Leftovers()
+    leftovers.keep(program)
+    started = None
+    child = None
+    try:
+        with process.LINEAGE.spawning():
+            await program.wait()
+            child = int(pidfile.read_text())
+            started = await asyncio.create_subprocess_exec("sleep", "30", start_new_session=True)
+            await leftovers.end()
+            process.LINEAGE.add(started)
+        await until(lambda: not pid_alive(child), "the program's orphan ended with its session")
+        assert pid_alive(started.pid)
+    finally:
+        if child is not None and pid_alive(child):
+            os.kill(child, signal.SIGKILL)
         if started is not None:
             started.kill()
             await started.wait()
