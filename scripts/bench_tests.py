@@ -9,8 +9,8 @@ test that runs last, so every passing test runs before the stop. Each pairdbg ca
 reaches before the failure (pydevd traces the test loop, as a breakpoint needs).
 The "adapter ready" cases are the same calls made as a headless server (`pairdbg --mcp`) makes them: debugpy's
 adapter and a debuggee that has done debugpy's imports were started beforehand (backends/dap/spare.py), SERVER_UP_S
-before the call. (`pairdbg test` starts the adapter ahead but not the debuggee: its launch comes at once; its own
-figure is scripts/bench_tui.py --test.) The "MCP
+before the call. (`pairdbg test` starts both as it starts, and its launch at once: its figure is
+scripts/bench_tui.py --test.) The "MCP
 first call" case is the real thing at its coldest: `pairdbg --mcp` started on stdio, and debug_tests sent the
 moment the initialize answer is in (the server's own start is not counted, its first call's imports are).
 The runs alternate, so load on the machine falls on all alike; the ratios are given for the wall-time medians and

@@ -9,13 +9,14 @@ It also skips debugpy's environment description where nothing logs it (pairdbg_q
 the program's first line). It must run on any Python the user's program needs, so it uses nothing but the standard
 library and debugpy.
 
-Run as `<python> -X frozen_modules=off pydevd_boot.py --spare <debugpy dir>` it is a spare program
+Run as `<python> -X frozen_modules=off pydevd_boot.py --spare <fd> <debugpy dir>` it is a spare program
 (backends/dap/spare.py): it does everything above that needs neither the program nor its environment (debugpy's and
-pydevd's imports, ~0.1 s), then reads one JSON message on stdin, `{"argv", "cwd", "env"}`: the rest of the command
-line pairdbg would have started, its folder and environment. It moves there, takes that environment (pairdbg sends a
-spare only a launch whose environment is the spare's own but for PAIRDBG_TEST_HOOK, read below), puts /dev/null on
-stdin as for any program, and goes on as if started with that command line. stdin closing with nothing on it
-(pairdbg gone) ends it.
+pydevd's imports, ~0.1 s), then reads one JSON message on pipe `fd`, `{"command", "cwd", "env"}`: the command line
+pairdbg would have started, its folder and environment. It moves there and takes that environment (pairdbg sends a
+spare only a launch whose environment is the spare's own but for PAIRDBG_TEST_HOOK, read below) and goes on as if
+started with that command line; if what the interpreter read at its start has changed since (a .pth file added by an
+editable install, the interpreter replaced), it starts that command line afresh in its place (exec). The pipe
+closing with nothing on it (pairdbg gone) ends it.
 """
 
 import json
@@ -26,7 +27,8 @@ import sys
 
 def main() -> None:
     spare = sys.argv[1:2] == ["--spare"]
-    args = sys.argv[2:] if spare else sys.argv[1:]
+    go_fd, started_with = (int(sys.argv[2]), interpreter_state()) if spare else (-1, None)
+    args = sys.argv[3:] if spare else sys.argv[1:]
     while args[:1] == ["-X"]:  # interpreter options the launcher placed after us; they were given to us already
         args = args[2:]
     debugpy_dir = args[0]
@@ -60,34 +62,67 @@ def main() -> None:
     from debugpy.server import cli  # what debugpy's own __main__ runs, without it touching sys.path
 
     if spare:
-        become_program(debugpy_dir)
+        become_program(go_fd, debugpy_dir, started_with)
     load_test_hook()
     cli.main()
 
 
-def become_program(debugpy_dir: str) -> None:
-    """A spare's wait for its program: the command line's rest, folder and environment, sent on stdin."""
+def become_program(go_fd: int, debugpy_dir: str, started_with: list) -> None:
+    """A spare's wait for its program: its command line, folder and environment, sent on pipe `go_fd`."""
     chunks = []
-    while chunk := os.read(0, 65536):
+    while True:
+        chunk = os.read(go_fd, 65536)
+        if not chunk:
+            break
         chunks.append(chunk)
+    os.close(go_fd)
     if not chunks:
         sys.exit(0)  # nobody needs this spare any more
     go = json.loads(b"".join(chunks))
-    args = list(go["argv"])
+    command = list(go["command"])
+    args = command[4:]  # after `<python> -X frozen_modules=off <this file>`
     while args[:1] == ["-X"]:
         args = args[2:]
     if not args or os.path.abspath(args[0]) != os.path.abspath(debugpy_dir):
         sys.stderr.write("pairdbg: a spare program was sent another debugpy's command line\n")
         sys.exit(2)
-    devnull = os.open(os.devnull, os.O_RDWR)
-    os.dup2(devnull, 0)  # the program's stdin, as pairdbg gives every program
-    os.close(devnull)
     os.chdir(go["cwd"])
+    if interpreter_state() != started_with:  # a start now would find another interpreter: make that start
+        os.execve(command[0], command, go["env"])
     os.environ.clear()
     os.environ.update(go["env"])
-    if "--spare" in getattr(sys, "orig_argv", ()):  # (3.10+) as if started with the whole command line
-        sys.orig_argv = [*sys.orig_argv[: sys.orig_argv.index("--spare")], *go["argv"]]
+    if hasattr(sys, "orig_argv"):  # (3.10+) as if started with the whole command line
+        sys.orig_argv = command
     sys.argv = args
+
+
+def interpreter_state() -> list:
+    """What this interpreter read as it started and a start now would read again: the interpreter, its
+    pyvenv.cfg, its site-packages folders, their .pth files and sitecustomize (times, sizes, inodes)."""
+    import site
+
+    paths = [sys.executable, os.path.join(sys.prefix, "pyvenv.cfg")]
+    folders = list(getattr(site, "getsitepackages", list)())
+    if getattr(site, "ENABLE_USER_SITE", False):
+        folders.append(site.getusersitepackages())
+    for folder in folders:
+        paths.append(folder)
+        try:
+            paths += [os.path.join(folder, name) for name in sorted(os.listdir(folder)) if name.endswith(".pth")]
+        except OSError:
+            pass
+    for name in ("sitecustomize", "usercustomize"):
+        path = getattr(sys.modules.get(name), "__file__", None)
+        if path:
+            paths.append(path)
+    state = []
+    for path in paths:
+        try:
+            st = os.stat(path)
+            state.append((path, st.st_mtime_ns, st.st_size, st.st_ino))
+        except OSError:
+            state.append((path, None))
+    return state
 
 
 def hide_from_pydevd(name: str) -> None:

@@ -117,14 +117,16 @@ READ_AFTER_GO = frozenset({"PAIRDBG_TEST_HOOK"})
 
 
 class SpareProgram:
-    """A debuggee started before its launch: `<python> -X frozen_modules=off pydevd_boot.py --spare <debugpy dir>`
-    has done debugpy's and pydevd's imports (~0.1 s of the ~0.12 s between the launch and the program's first line)
-    and waits on stdin for the rest of its command line, folder and environment (pydevd_boot.py). The launch whose
-    command line starts as the spare's did, whose environment is the spare's (but for READ_AFTER_GO) and whose folder
-    is the spare's or reachable without changing what its interpreter found at start (no relative PYTHONPATH entry)
-    takes it; any other launch starts its program as usual. Its output pipes are made at its start, as
-    `TerminalProgram.spawn` makes them. A spare nobody takes is ended by `close()`, and ends by itself if pairdbg goes
-    (its stdin closes)."""
+    """A debuggee started before its launch: `<python> -X frozen_modules=off pydevd_boot.py --spare <fd> <debugpy
+    dir>` has done debugpy's and pydevd's imports (~0.1 s of the ~0.12 s between the launch and the program's first
+    line) and waits on a pipe (`fd`) for the launch's whole command line, folder and environment (pydevd_boot.py).
+    The launch whose command line starts as the spare's did, whose environment is the spare's (but for
+    READ_AFTER_GO) and whose folder is the spare's or reachable without changing what its interpreter found at start
+    (no relative PYTHONPATH entry) takes it; any other launch starts its program as usual. Should what the
+    interpreter read at its start have changed since (a .pth file, the interpreter itself), the spare starts the
+    command line afresh in its own place (exec). Its output pipes are made at its start, as `TerminalProgram.spawn`
+    makes them, and its stdin is closed as every program's is. A spare nobody takes is ended by `close()`, and ends
+    by itself if pairdbg goes (its pipe closes). What still tells it apart: /proc's command line of the process."""
 
     def __init__(self, boot: str) -> None:
         self.boot = boot
@@ -132,7 +134,7 @@ class SpareProgram:
         self.python: str | None = None
         self.cwd = ""
         self.env: dict[str, str] = {}
-        self._spawning: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int]] | None = None
+        self._spawning: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int, int]] | None = None
         self._refill: asyncio.TimerHandle | None = None
         self._keep_ready = False
         self._stopping: set[asyncio.Task[None]] = set()
@@ -141,17 +143,29 @@ class SpareProgram:
         return [python, "-X", "frozen_modules=off", self.boot]
 
     def start(self, python: str, cwd: str, env: dict[str, str]) -> None:
-        """Start one for `python` in `cwd` with `env` (on the running loop); a second call while one waits does
-        nothing."""
+        """Start one for `python` (a full path) in `cwd` with `env` (on the running loop); a call while one waits
+        does nothing."""
+        if self._spawning is not None or not os.path.isabs(python):
+            return
+        self.debugpy_dir = self.debugpy_dir or debugpy_dir()
+        if not self.debugpy_dir:
+            return  # no debugpy for the adapter: no launch will come
         self.python, self.cwd, self.env = python, os.path.abspath(cwd), dict(env)
-        if self._spawning is None:
-            self.debugpy_dir = self.debugpy_dir or debugpy_dir()
-            if not self.debugpy_dir:
-                return  # no debugpy for the adapter: no launch will come
-            argv = [*self.prefix(python), "--spare", self.debugpy_dir]
-            self._spawning = asyncio.get_running_loop().create_task(
-                spawn_with_pipes(argv, self.cwd, self.env, stdin=asyncio.subprocess.PIPE), name="pairdbg-spare-program"
-            )
+        self._spawning = asyncio.get_running_loop().create_task(self._spawn(), name="pairdbg-spare-program")
+
+    async def _spawn(self) -> tuple[asyncio.subprocess.Process, list[int], int, int]:
+        """The spare's process, its output pipes' read ends and size, and the write end of its go pipe."""
+        assert self.python is not None
+        read_end, write_end = os.pipe()
+        try:
+            argv = [*self.prefix(self.python), "--spare", str(read_end), self.debugpy_dir]
+            proc, ends, size = await spawn_with_pipes(argv, self.cwd, self.env, pass_fds=(read_end,))
+        except BaseException:
+            os.close(write_end)
+            raise
+        finally:
+            os.close(read_end)  # the spare has its own
+        return proc, ends, size, write_end
 
     def keep_ready(self, python: str, cwd: str, env: dict[str, str]) -> None:
         """Start one now and another REFILL_AFTER_S after each launch that came by (for the interpreter that launch
@@ -179,6 +193,8 @@ class SpareProgram:
         names = (env.keys() | self.env.keys()) - READ_AFTER_GO
         if any(env.get(name) != self.env.get(name) for name in names):
             return False
+        if not (os.path.isdir(cwd) and os.access(cwd, os.X_OK)):
+            return False  # a start in it fails: the program's own start says so with its error
         if cwd != self.cwd:  # sys.path holds a relative PYTHONPATH entry as the folder the spare started in made it
             entries = env.get("PYTHONPATH", "")
             if entries and not all(os.path.isabs(entry) for entry in entries.split(os.pathsep)):
@@ -191,31 +207,32 @@ class SpareProgram:
         """The spare, become the program `command` in `cwd` with `env`, if the launch fits it and it is alive;
         else None (the caller starts the program itself)."""
         cwd = os.path.abspath(cwd or os.getcwd())
-        if self._spawning is None:
-            return None
-        if not self.fits(command, cwd, env):
-            if self._keep_ready and command[:1] != [self.python]:  # another interpreter: keep one ready for it
-                self.python = command[0]
+        task = self._spawning
+        if task is not None and task.get_loop() is not asyncio.get_running_loop():
+            task = self._spawning = None  # left by a loop that ended without close(): not usable here
+        if task is None or not self.fits(command, cwd, env):
+            if self._keep_ready and command[:1] != [self.python] and command[1:4] == self.prefix("")[1:]:
+                self.python = command[0]  # another interpreter: the next one kept ready is for it
                 self._replace()
             return None
-        task, self._spawning = self._spawning, None
+        self._spawning = None
         self._schedule_refill()
         try:
-            proc, ends, size = await task
+            proc, ends, size, go = await task
         except OSError as exc:
             log.warning("the spare program did not start: %s", exc)
             return None
-        go = json.dumps({"argv": command[4:], "cwd": cwd, "env": env}).encode() + b"\n"
-        assert proc.stdin is not None
+        message = json.dumps({"command": command, "cwd": cwd, "env": env}).encode()
+        sent = False
         if proc.returncode is None:
             try:
-                proc.stdin.write(go)
-                await proc.stdin.drain()
-                proc.stdin.close()  # the end of the message: the spare reads to it
-            except (BrokenPipeError, ConnectionResetError):
-                pass
-            else:
-                return TerminalProgram.adopt(proc, ends, size, sink, leftovers)
+                os.set_blocking(go, False)
+                sent = os.write(go, message) == len(message)  # (a message larger than the pipe is not sent)
+            except OSError:  # BrokenPipeError: it has ended; BlockingIOError: see above
+                sent = False
+        os.close(go)  # the end of the message, or, unsent, the spare's end
+        if sent:
+            return TerminalProgram.adopt(proc, ends, size, sink, leftovers)
         self._end(proc, ends)
         return None
 
@@ -235,11 +252,14 @@ class SpareProgram:
             self._stop_later(task)
         self._schedule_refill()
 
-    def _stop_later(self, task: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int]]) -> None:
+    def _stop_later(self, task: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int, int]]) -> None:
         async def stop() -> None:
-            with contextlib.suppress(OSError):
-                proc, ends, _ = await task
-                self._end(proc, ends)
+            try:
+                proc, ends, _, go = await task
+            except BaseException:  # it never started (or its start was cancelled): nothing to end
+                return
+            os.close(go)
+            self._end(proc, ends)
 
         stopping = asyncio.ensure_future(stop())
         self._stopping.add(stopping)

@@ -210,14 +210,15 @@ def pieces(text: str, size: int = PIECE) -> list[str]:
 
 
 async def spawn_with_pipes(
-    argv: list[str], cwd: str | None, env: dict[str, str], stdin: Any = asyncio.subprocess.DEVNULL
+    argv: list[str], cwd: str | None, env: dict[str, str], pass_fds: tuple[int, ...] = ()
 ) -> tuple[asyncio.subprocess.Process, list[int], int]:
-    """Start `argv` (`spawn`: its own group) writing stdout and stderr to wide pipes: the process, the pipes' read
-    ends (stdout's, stderr's) and the bytes each holds. OSError when it cannot start (the pipes are closed)."""
+    """Start `argv` (`spawn`: its own group, stdin closed) writing stdout and stderr to wide pipes: the process,
+    the pipes' read ends (stdout's, stderr's) and the bytes each holds. OSError when it cannot start; the pipes are
+    closed then, and when the start is cancelled."""
     pipes, sizes = zip(*(_wide_pipe() for _ in range(2)), strict=True)
     try:
-        proc = await spawn(argv, env=env, cwd=cwd, stdin=stdin, stdout=pipes[0][1], stderr=pipes[1][1])
-    except OSError:
+        proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1], pass_fds=pass_fds)
+    except BaseException:
         for fds in pipes:
             for fd in fds:
                 os.close(fd)

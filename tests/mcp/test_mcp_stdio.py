@@ -159,8 +159,9 @@ async def test_a_stdio_server_keeps_a_debuggee_ready_and_the_agents_launch_becom
     async with Client(params, mode="auto", cache=None) as client:
         await until(lambda: spares(), "the server's spare debuggee running")
         (spare,) = spares()
+        breakpoints = [{"file": DEMO, "line": DEMO_BP_LINE}]  # on the server's own interpreter, as its spare
         started = await client.call_tool(
-            "start_debugging", {"program": DEMO, "breakpoints": [{"file": DEMO, "line": DEMO_BP_LINE}]}
+            "start_debugging", {"program": DEMO, "breakpoints": breakpoints, "executable_path": sys.executable}
         )
         assert started.structured_content["stop"]["location"]["line"] == DEMO_BP_LINE, text(started)
         assert pid_alive(spare)
