@@ -8,6 +8,7 @@ from rich.cells import cell_len
 from textual import events
 from textual.app import ComposeResult
 from textual.binding import Binding
+from textual.screen import Screen
 from textual.widgets import Footer
 from textual.widgets._footer import FooterKey  # not re-exported by textual.widgets; the footer's own key widget
 
@@ -34,59 +35,67 @@ def palette_width(key_display: str, description: str) -> int:
 
 
 class FittingFooter(Footer):
-    """Shows the active keys in order (most pressed first) while they fit whole; the rest give way to F1's hint."""
+    """Shows the active keys in order (most pressed first) while they fit whole; the rest give way to F1's hint.
 
-    def compose(self) -> ComposeResult:
-        if not self._bindings_ready:
-            return
+    What it shows is worked out as plain data first (`plan`), and the keys are rebuilt only when that changes: focus
+    moves, resizes and style changes often leave it the same (each key rebuilt costs its styles, ~1 ms; at start-up
+    the footer was rebuilt seven times with the same keys). Requests coming together make one rebuild."""
+
+    _shown: tuple | None = None  # the plan the keys on screen were built from
+    _rebuild_pending = False
+
+    def plan(self) -> tuple:
+        """(keys, ending, palette): each key as (key, display, description, action, enabled, tooltip); ending None,
+        "…" or "… f1 Keys" (see `_hint`); palette the command palette's key or None."""
         active = self.screen.active_bindings
         width = self.size.width or self.app.size.width
-        palette: FooterKey | None = None
+        palette = None
         if self.show_command_palette and self.app.ENABLE_COMMAND_PALETTE:
             found = active.get(self.app.COMMAND_PALETTE_BINDING)
             if found is not None:
-                _, binding, enabled, tooltip = found
+                _, binding, enabled, _ = found
                 shown = self.app.get_key_display(binding)
-                palette = FooterKey(
-                    binding.key,
-                    shown,
-                    binding.description,
-                    binding.action,
-                    classes="-command-palette",
-                    disabled=not enabled,
-                    tooltip=binding.tooltip or binding.description,
-                )
+                tooltip = binding.tooltip or binding.description
+                palette = (binding.key, shown, binding.description, binding.action, enabled, tooltip)
                 width -= palette_width(shown, binding.description)
-        keys: list[tuple[Binding, bool, str]] = []
+        keys = []
         seen: set[str] = set()
         for _, binding, enabled, tooltip in active.values():
             if binding.show and binding.action not in seen:  # one key per action, as Textual's footer does
                 seen.add(binding.action)
-                keys.append((binding, enabled, tooltip))
+                keys.append((binding.key, self.app.get_key_display(binding), binding.description, binding.action,
+                             enabled, tooltip))  # fmt: skip
         # Every key ends in a blank cell (padding or margin) the edge may take. A footer that leaves keys out ends
         # with `…`: room is kept for that much, so one more key shows; F1's hint is added when it fits too.
         ellipsis = hint_width(self._hint(plain=True), self.compact)
         used, fitted = 0, 0
-        for n, (binding, _, _) in enumerate(keys):
-            needed = key_width(self.app.get_key_display(binding), binding.description, self.compact)
+        for n, (_, display, description, _, _, _) in enumerate(keys):
+            needed = key_width(display, description, self.compact)
             if used + needed + (ellipsis if n < len(keys) - 1 else 0) - 1 > width:
                 break
             used, fitted = used + needed, n + 1
-        for binding, enabled, tooltip in keys[:fitted]:
-            yield FooterKey(
-                binding.key,
-                self.app.get_key_display(binding),
-                binding.description,
-                binding.action,
-                disabled=not enabled,
-                tooltip=tooltip,
-            ).data_bind(compact=Footer.compact)
+        ending = None
         if fitted < len(keys):
-            f1_shown = any(binding.action == KEYS_ACTION for binding, _, _ in keys[:fitted])
-            hint = self._hint(plain=False)
-            yield hint if not f1_shown and used + hint_width(hint, self.compact) - 1 <= width else self._hint(True)
+            f1_shown = any(key[3] == KEYS_ACTION for key in keys[:fitted])
+            fits = used + hint_width(self._hint(plain=False), self.compact) - 1 <= width
+            ending = "hint" if not f1_shown and fits else "plain"
+        return tuple(keys[:fitted]), ending, palette
+
+    def compose(self) -> ComposeResult:
+        if not self._bindings_ready:
+            return
+        self._shown = keys, ending, palette = self.plan()
+        for key, display, description, action, enabled, tooltip in keys:
+            yield FooterKey(key, display, description, action, disabled=not enabled, tooltip=tooltip).data_bind(
+                compact=Footer.compact
+            )
+        if ending is not None:
+            yield self._hint(plain=ending == "plain")
         if palette is not None:
-            yield palette
+            key, display, description, action, enabled, tooltip = palette
+            yield FooterKey(
+                key, display, description, action, classes="-command-palette", disabled=not enabled, tooltip=tooltip
+            )
 
     def _hint(self, plain: bool) -> FooterKey:
         """What ends a footer that left keys out: `…`, or `… f1 Keys` (F1 lists every key)."""
@@ -94,11 +103,27 @@ class FittingFooter(Footer):
         key = FooterKey("f1", display, "" if plain else "Keys", KEYS_ACTION, tooltip="F1: every key")
         return key.data_bind(compact=Footer.compact)
 
+    def rebuild(self) -> None:
+        """Rebuild the keys after the next refresh if what they should show has changed by then."""
+        if not self._rebuild_pending:
+            self._rebuild_pending = True
+            self.call_after_refresh(self._rebuild_if_changed)
+
+    async def _rebuild_if_changed(self) -> None:
+        self._rebuild_pending = False
+        if self._bindings_ready and self.is_attached and self.plan() != self._shown:
+            await self.recompose()
+
+    def bindings_changed(self, screen: Screen) -> None:  # Textual's, with `rebuild` for its direct recompose
+        self._bindings_ready = True
+        if screen.app.app_focus and self.is_attached and screen is self.screen:
+            self.rebuild()
+
     def on_resize(self, event: events.Resize) -> None:
-        self.call_after_refresh(self.recompose)
+        self.rebuild()
 
     def watch_compact(self) -> None:
-        self.call_after_refresh(self.recompose)  # the keys' widths change with the style
+        self.rebuild()  # the keys' widths change with the style
 
     def watch_show_command_palette(self) -> None:
-        self.call_after_refresh(self.recompose)
+        self.rebuild()
