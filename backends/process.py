@@ -201,6 +201,9 @@ class _Root:
     middles: dict[int, int] = field(default_factory=dict)
 
 
+STARTS_DONE_S = 2.0  # how long a release waits for starts in flight (each takes milliseconds)
+
+
 class Lineage:
     """What has been seen under each process pairdbg started, kept until that process is ended."""
 
@@ -225,6 +228,13 @@ class Lineage:
         finally:
             self._spawns -= 1
 
+    async def starts_done(self, timeout_s: float = STARTS_DONE_S) -> None:
+        """Until no process is being started (at most `timeout_s`): a release after that and a look has every
+        new child judged, a middle among them included."""
+        deadline = time.monotonic() + timeout_s
+        while self._spawns and time.monotonic() < deadline:
+            await asyncio.sleep(0.005)
+
     def add(self, proc: asyncio.subprocess.Process) -> None:
         info = proc_info(proc.pid)
         self._roots[proc.pid] = _Root(info.start if info else -1)
@@ -243,6 +253,7 @@ class Lineage:
         """Read /proc once: note what runs under each started process, claim for those that have exited the
         daemons they orphaned onto pairdbg, and reap adopted orphans that have exited."""
         if not self._roots:
+            self._undecided.clear()
             return
         if self._undecided and not self._spawns:
             for pid, (start, roots) in self._undecided.items():
@@ -363,6 +374,7 @@ class Leftovers:
         pids, self._pids = self._pids, set()
         if not pids:
             return 0
+        await LINEAGE.starts_done()
         LINEAGE.observe()  # what was started since the last look
         seen: dict[int, int] = {}
         for pid in pids:
@@ -516,6 +528,8 @@ async def stop_group(
     if sweep:
         signal_group(pgid, signal.SIGKILL)
     if escapees:
+        await LINEAGE.starts_done()
+        LINEAGE.observe()  # (a middle seen during a start is judged now)
         await end_seen(LINEAGE.release(pgid), grace_s)
     elif not LINEAGE.held(pgid):
         LINEAGE.release(pgid)

@@ -156,3 +156,51 @@ async def test_what_a_program_left_is_ended_at_its_close_even_while_another_proc
             started.kill()
             await started.wait()
             process.LINEAGE.release(started.pid)
+
+
+async def test_a_daemons_parent_seen_while_a_process_was_being_started_still_ends_with_the_session(tmp_path):
+    """The other side of the wait: a real middle (a daemon's parent, between its setsid and its exit) that came to
+    pairdbg in a look made while a start was in flight is judged once that start is done, before the session's
+    close releases the program: it and the daemon it started end with the session."""
+    go, pidfile = tmp_path / "go", tmp_path / "daemon"
+    middle_script = f"sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}; until [ -e {go} ]; do sleep 0.05; done"
+    program = await process.spawn(
+        ["sh", "-c", f"setsid sh -c '{middle_script}' & sleep 0.3"],
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    leftovers = process.Leftovers()
+    leftovers.keep(program)
+    starting = asyncio.Event()
+    started = asyncio.Event()
+
+    async def a_start_in_flight() -> None:
+        with process.LINEAGE.spawning():
+            starting.set()
+            await started.wait()
+
+    start = asyncio.create_task(a_start_in_flight())
+    daemon = None
+    try:
+        await until(lambda: pidfile.exists() and pidfile.read_text().strip(), "the daemon started")
+        daemon = int(pidfile.read_text())
+        middle = next(pid for pid in process.process_table() if process.process_table()[pid].ppid == program.pid)
+        await starting.wait()
+        await program.wait()
+        # As in the race: the look that finds the program gone is the first to see the middle, now pairdbg's.
+        process.LINEAGE._children.discard(middle)
+        root = process.LINEAGE._roots[program.pid]
+        root.exited_at = None
+        root.seen.pop(middle, None)
+        root.seen.pop(daemon, None)
+        process.LINEAGE.observe()
+        assert middle in process.LINEAGE._undecided  # judged later: it may be the process being started
+        asyncio.get_running_loop().call_later(0.05, started.set)  # the start finishes while the close waits
+        await leftovers.end()
+        await until(lambda: not pid_alive(daemon), "the daemon ended with the session")
+    finally:
+        started.set()
+        await start
+        go.touch()
+        if daemon is not None and pid_alive(daemon):
+            os.kill(daemon, signal.SIGKILL)
