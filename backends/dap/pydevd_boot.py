@@ -88,7 +88,11 @@ def become_program(go_fd: int, debugpy_dir: str, started_with: list) -> None:
         sys.exit(2)
     os.chdir(go["cwd"])
     if interpreter_state() != started_with:  # a start now would find another interpreter: make that start
-        os.execve(command[0], command, go["env"])
+        try:
+            os.execve(command[0], command, go["env"])
+        except OSError as exc:
+            sys.stderr.write(f"pairdbg: cannot start {command[0]}: {exc}\n")
+            os._exit(127)
     os.environ.clear()
     os.environ.update(go["env"])
     if hasattr(sys, "orig_argv"):  # (3.10+) as if started with the whole command line

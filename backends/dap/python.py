@@ -71,6 +71,8 @@ def resolve_python(executable: str | None) -> str:
     if not executable:
         return sys.executable
     found = shutil.which(executable) if os.sep not in executable else executable
+    if found:
+        found = os.path.abspath(found)  # a relative path is the caller's folder's, not the program's
     if not found or not os.path.isfile(found) or not os.access(found, os.X_OK):
         raise DebugError(
             ErrorCode.INVALID_PARAMETERS,

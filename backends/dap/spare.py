@@ -12,9 +12,10 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 
-from ..process import Leftovers, spawn, stop_group
-from .terminal import OutputSink, TerminalProgram, spawn_with_pipes
+from ..process import Leftovers, signal_group, spawn, stop_group
+from .terminal import OutputSink, TerminalProgram, spawn_with_pipes, wide_pipe
 
 log = logging.getLogger(__name__)
 
@@ -138,6 +139,8 @@ class SpareProgram:
         self._refill: asyncio.TimerHandle | None = None
         self._keep_ready = False
         self._stopping: set[asyncio.Task[None]] = set()
+        self._loop: asyncio.AbstractEventLoop | None = None  # the loop its tasks and timer belong to
+        self._go_size = 0
 
     def prefix(self, python: str) -> list[str]:
         return [python, "-X", "frozen_modules=off", self.boot]
@@ -145,18 +148,33 @@ class SpareProgram:
     def start(self, python: str, cwd: str, env: dict[str, str]) -> None:
         """Start one for `python` (a full path) in `cwd` with `env` (on the running loop); a call while one waits
         does nothing."""
+        self._forget_other_loop()
         if self._spawning is not None or not os.path.isabs(python):
             return
         self.debugpy_dir = self.debugpy_dir or debugpy_dir()
         if not self.debugpy_dir:
             return  # no debugpy for the adapter: no launch will come
         self.python, self.cwd, self.env = python, os.path.abspath(cwd), dict(env)
-        self._spawning = asyncio.get_running_loop().create_task(self._spawn(), name="pairdbg-spare-program")
+        self._loop = asyncio.get_running_loop()
+        self._spawning = self._loop.create_task(self._spawn(), name="pairdbg-spare-program")
+
+    def _forget_other_loop(self) -> None:
+        """A spare (or refill timer) left by a loop that ended without close() cannot be awaited here: its process
+        is ended and its pipes closed, and it is forgotten."""
+        if self._loop is None or self._loop is asyncio.get_running_loop():
+            return
+        task, self._spawning, self._refill, self._loop = self._spawning, None, None, None
+        if task is not None and task.done() and not task.cancelled() and task.exception() is None:
+            proc, ends, _, go = task.result()
+            for fd in (*ends, go):
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+            signal_group(proc.pid, signal.SIGKILL)
 
     async def _spawn(self) -> tuple[asyncio.subprocess.Process, list[int], int, int]:
         """The spare's process, its output pipes' read ends and size, and the write end of its go pipe."""
         assert self.python is not None
-        read_end, write_end = os.pipe()
+        (read_end, write_end), self._go_size = wide_pipe()  # a large environment's message fits in one write
         try:
             argv = [*self.prefix(self.python), "--spare", str(read_end), self.debugpy_dir]
             proc, ends, size = await spawn_with_pipes(argv, self.cwd, self.env, pass_fds=(read_end,))
@@ -207,11 +225,11 @@ class SpareProgram:
         """The spare, become the program `command` in `cwd` with `env`, if the launch fits it and it is alive;
         else None (the caller starts the program itself)."""
         cwd = os.path.abspath(cwd or os.getcwd())
+        self._forget_other_loop()
         task = self._spawning
-        if task is not None and task.get_loop() is not asyncio.get_running_loop():
-            task = self._spawning = None  # left by a loop that ended without close(): not usable here
         if task is None or not self.fits(command, cwd, env):
-            if self._keep_ready and command[:1] != [self.python] and command[1:4] == self.prefix("")[1:]:
+            another = command[:1] != [self.python] and os.path.isabs(command[0]) and command[1:4] == self.prefix("")[1:]
+            if self._keep_ready and another:
                 self.python = command[0]  # another interpreter: the next one kept ready is for it
                 self._replace()
             return None
@@ -224,12 +242,14 @@ class SpareProgram:
             return None
         message = json.dumps({"command": command, "cwd": cwd, "env": env}).encode()
         sent = False
-        if proc.returncode is None:
+        if proc.returncode is None and len(message) <= self._go_size:
             try:
                 os.set_blocking(go, False)
-                sent = os.write(go, message) == len(message)  # (a message larger than the pipe is not sent)
-            except OSError:  # BrokenPipeError: it has ended; BlockingIOError: see above
+                sent = os.write(go, message) == len(message)
+            except OSError:  # BrokenPipeError: it has ended
                 sent = False
+        elif proc.returncode is None:
+            log.warning("a launch's command line and environment (%d bytes) exceed the spare's pipe", len(message))
         os.close(go)  # the end of the message, or, unsent, the spare's end
         if sent:
             return TerminalProgram.adopt(proc, ends, size, sink, leftovers)
@@ -276,6 +296,7 @@ class SpareProgram:
 
     async def close(self) -> None:
         """End a spare nobody took, and start no more."""
+        self._forget_other_loop()
         self._keep_ready = False
         if self._refill is not None:
             self._refill.cancel()

@@ -215,7 +215,7 @@ async def spawn_with_pipes(
     """Start `argv` (`spawn`: its own group, stdin closed) writing stdout and stderr to wide pipes: the process,
     the pipes' read ends (stdout's, stderr's) and the bytes each holds. OSError when it cannot start; the pipes are
     closed then, and when the start is cancelled."""
-    pipes, sizes = zip(*(_wide_pipe() for _ in range(2)), strict=True)
+    pipes, sizes = zip(*(wide_pipe() for _ in range(2)), strict=True)
     try:
         proc = await spawn(argv, env=env, cwd=cwd, stdout=pipes[0][1], stderr=pipes[1][1], pass_fds=pass_fds)
     except BaseException:
@@ -228,7 +228,7 @@ async def spawn_with_pipes(
     return proc, [read_end for read_end, _ in pipes], min(sizes)
 
 
-def _wide_pipe() -> tuple[tuple[int, int], int]:
+def wide_pipe() -> tuple[tuple[int, int], int]:
     """A pipe that holds PIPE_SIZE (Linux; elsewhere the system's default): fewer stalls while pairdbg is busy.
     Its ends, and the bytes it holds as far as known."""
     read_end, write_end = os.pipe()

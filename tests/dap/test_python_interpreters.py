@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 import time
@@ -58,3 +59,13 @@ async def test_the_program_sees_a_clean_sys_path(registry, tmp_path) -> None:
     assert printed.startswith(f"[]\n['{tmp_path}'"), printed  # (no pairdbg variable reaches the program)
     assert "debugpy" not in printed and "backends" not in printed
     assert printed.endswith("None")
+
+
+def test_a_relative_interpreter_path_is_the_callers_folders_made_whole(tmp_path, monkeypatch):
+    """`--python .venv/bin/python` names the interpreter in the folder it was typed in; the launch (and a spare
+    started for it, whose command line must match) runs it by its whole path."""
+    from pairdbg.backends.dap.python import resolve_python
+
+    monkeypatch.chdir(tmp_path)
+    relative = os.path.relpath(sys.executable)
+    assert resolve_python(relative) == os.path.abspath(sys.executable)
