@@ -21,11 +21,11 @@ def key_width(key_display: str, description: str, compact: bool) -> int:
     return cell_len(key_display) + cell_len(description) + (2 if compact else 3)
 
 
-def hint_width(hint: FooterKey, compact: bool) -> int:
+def hint_width(display: str, description: str, compact: bool) -> int:
     """A key without a description is drawn bare (no padding), with the compact style's margin."""
-    if hint.description:
-        return key_width(hint.key_display, hint.description, compact)
-    return cell_len(hint.key_display) + (1 if compact else 0)
+    if description:
+        return key_width(display, description, compact)
+    return cell_len(display) + (1 if compact else 0)
 
 
 def palette_width(key_display: str, description: str) -> int:
@@ -67,7 +67,7 @@ class FittingFooter(Footer):
                              enabled, tooltip))  # fmt: skip
         # Every key ends in a blank cell (padding or margin) the edge may take. A footer that leaves keys out ends
         # with `…`: room is kept for that much, so one more key shows; F1's hint is added when it fits too.
-        ellipsis = hint_width(self._hint(plain=True), self.compact)
+        ellipsis = hint_width(*self._hint_text(plain=True), self.compact)
         used, fitted = 0, 0
         for n, (_, display, description, _, _, _) in enumerate(keys):
             needed = key_width(display, description, self.compact)
@@ -77,7 +77,7 @@ class FittingFooter(Footer):
         ending = None
         if fitted < len(keys):
             f1_shown = any(key[3] == KEYS_ACTION for key in keys[:fitted])
-            fits = used + hint_width(self._hint(plain=False), self.compact) - 1 <= width
+            fits = used + hint_width(*self._hint_text(plain=False), self.compact) - 1 <= width
             ending = "hint" if not f1_shown and fits else "plain"
         return tuple(keys[:fitted]), ending, palette
 
@@ -97,17 +97,21 @@ class FittingFooter(Footer):
                 key, display, description, action, classes="-command-palette", disabled=not enabled, tooltip=tooltip
             )
 
-    def _hint(self, plain: bool) -> FooterKey:
+    def _hint_text(self, plain: bool) -> tuple[str, str]:
         """What ends a footer that left keys out: `…`, or `… f1 Keys` (F1 lists every key)."""
-        display = "…" if plain else f"… {self.app.get_key_display(Binding('f1', ''))}"
-        key = FooterKey("f1", display, "" if plain else "Keys", KEYS_ACTION, tooltip="F1: every key")
+        if plain:
+            return "…", ""
+        return f"… {self.app.get_key_display(Binding('f1', ''))}", "Keys"
+
+    def _hint(self, plain: bool) -> FooterKey:
+        display, description = self._hint_text(plain)
+        key = FooterKey("f1", display, description, KEYS_ACTION, tooltip="F1: every key")
         return key.data_bind(compact=Footer.compact)
 
     def rebuild(self) -> None:
         """Rebuild the keys after the next refresh if what they should show has changed by then."""
         if not self._rebuild_pending:
-            self._rebuild_pending = True
-            self.call_after_refresh(self._rebuild_if_changed)
+            self._rebuild_pending = self.call_after_refresh(self._rebuild_if_changed)  # (False: not queued)
 
     async def _rebuild_if_changed(self) -> None:
         self._rebuild_pending = False
