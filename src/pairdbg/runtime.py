@@ -205,11 +205,11 @@ class Runtime:
 
     def keep_adapter_ready(self, debuggee_later: bool = False) -> None:
         """For a headless server (on the running loop): debugpy's adapter, and a debuggee that has done debugpy's
-        imports for the interpreter of the server's folder, started now and again after each session takes them,
-        so a Python session's start waits for neither (~0.2 s and ~0.1 s). An agent's first call comes well after
-        the server is up; the processes it costs are ended at shutdown. `debuggee_later`: the debuggee starts with
-        the listeners are up, after the first answer (`run(listeners_later=True)`): its imports would share the
-        processors with the front end's own on the way to that answer."""
+        imports (`_start_debuggee`), started now and again after each session takes them, so a Python session's
+        start waits for neither (~0.2 s and ~0.1 s). An agent's first call comes well after the server is up; the
+        processes it costs are ended at shutdown. `debuggee_later`: the debuggee starts once the listeners are up,
+        after the first answer (`run(listeners_later=True)`): its imports would share the processors with the front
+        end's own on the way to that answer."""
         self.reaper.start()
         from pairdbg.backends.dap.python import SPARE_ADAPTER
 
