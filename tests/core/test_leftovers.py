@@ -127,17 +127,21 @@ async def test_a_process_started_as_a_program_exits_is_not_taken_for_that_progra
             process.LINEAGE.release(started.pid)
 
 
+async def kept_shell(script: str) -> tuple[asyncio.subprocess.Process, process.Leftovers]:
+    """`sh -c script` started as a program is (its own group, quiet), its leftovers kept by a session's."""
+    program = await process.spawn(
+        ["sh", "-c", script], stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.DEVNULL
+    )
+    leftovers = process.Leftovers()
+    leftovers.keep(program)
+    return program, leftovers
+
+
 async def test_what_a_program_left_is_ended_at_its_close_even_while_another_process_is_being_started(tmp_path):
     """The wait for a start in flight holds back only the judgement of pairdbg's new children: the close's look
     still finds the program's orphan (in its own session's shape, a daemon) and ends it."""
     pidfile = tmp_path / "child"
-    program = await process.spawn(
-        ["sh", "-c", f"sleep 0.2; sleep 30 & echo $! > {pidfile}"],
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    leftovers = process.Leftovers()
-    leftovers.keep(program)
+    program, leftovers = await kept_shell(f"sleep 0.2; sleep 30 & echo $! > {pidfile}")
     started = None
     child = None
     try:
@@ -164,13 +168,7 @@ async def test_a_daemons_parent_seen_while_a_process_was_being_started_still_end
     close releases the program: it and the daemon it started end with the session."""
     go, pidfile = tmp_path / "go", tmp_path / "daemon"
     middle_script = f"sleep 300 >/dev/null 2>&1 & echo $! > {pidfile}; until [ -e {go} ]; do sleep 0.05; done"
-    program = await process.spawn(
-        ["sh", "-c", f"setsid sh -c '{middle_script}' & sleep 0.3"],
-        stdout=asyncio.subprocess.DEVNULL,
-        stderr=asyncio.subprocess.DEVNULL,
-    )
-    leftovers = process.Leftovers()
-    leftovers.keep(program)
+    program, leftovers = await kept_shell(f"setsid sh -c '{middle_script}' & sleep 0.3")
     starting = asyncio.Event()
     started = asyncio.Event()
 
