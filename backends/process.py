@@ -228,12 +228,19 @@ class Lineage:
         finally:
             self._spawns -= 1
 
-    async def starts_done(self, timeout_s: float = STARTS_DONE_S) -> None:
-        """Until no process is being started (at most `timeout_s`): a release after that and a look has every
-        new child judged, a middle among them included."""
+    async def look_after_starts(self, timeout_s: float = STARTS_DONE_S) -> None:
+        """A look once no process is being started (waiting at most `timeout_s`), for a release: every new child is
+        judged by then, a middle among them included."""
         deadline = time.monotonic() + timeout_s
         while self._spawns and time.monotonic() < deadline:
             await asyncio.sleep(0.005)
+        self.observe()
+
+    async def judge_undecided(self) -> None:
+        """Before a release that made no look of its own: the children seen during a start judged (a look once the
+        starts are done); nothing when there are none."""
+        if self._spawns or self._undecided:
+            await self.look_after_starts()
 
     def add(self, proc: asyncio.subprocess.Process) -> None:
         info = proc_info(proc.pid)
@@ -374,8 +381,7 @@ class Leftovers:
         pids, self._pids = self._pids, set()
         if not pids:
             return 0
-        await LINEAGE.starts_done()
-        LINEAGE.observe()  # what was started since the last look
+        await LINEAGE.look_after_starts()  # what was started since the last look
         seen: dict[int, int] = {}
         for pid in pids:
             seen.update(LINEAGE.release(pid))
@@ -528,8 +534,7 @@ async def stop_group(
     if sweep:
         signal_group(pgid, signal.SIGKILL)
     if escapees:
-        await LINEAGE.starts_done()
-        LINEAGE.observe()  # (a middle seen during a start is judged now)
+        await LINEAGE.judge_undecided()
         await end_seen(LINEAGE.release(pgid), grace_s)
     elif not LINEAGE.held(pgid):
         LINEAGE.release(pgid)
