@@ -13,6 +13,7 @@ import json
 import logging
 import os
 import signal
+from collections.abc import Callable
 
 from ..process import Leftovers, signal_group, spawn, stop_group
 from .terminal import OutputSink, TerminalProgram, spawn_with_pipes, wide_pipe
@@ -25,6 +26,39 @@ STOP_GRACE_S = 1.0
 REFILL_AFTER_S = 2.0
 
 
+class Refill:
+    """Keeping a spare ready: once `keep()` is asked, the next spare is started (`start`) REFILL_AFTER_S after one
+    is taken, until `stop()`."""
+
+    def __init__(self, start: Callable[[], None]) -> None:
+        self._start = start
+        self.on = False
+        self._timer: asyncio.TimerHandle | None = None
+
+    def keep(self) -> None:
+        self.on = True
+
+    def taken(self) -> None:
+        """A spare was taken (or ended for another): the next one comes REFILL_AFTER_S from now."""
+        if self.on and self._timer is None:
+            self._timer = asyncio.get_running_loop().call_later(REFILL_AFTER_S, self._due)
+
+    def _due(self) -> None:
+        self._timer = None
+        if self.on:
+            self._start()
+
+    def stop(self) -> None:
+        self.on = False
+        if self._timer is not None:
+            self._timer.cancel()
+            self._timer = None
+
+    def forget(self) -> None:
+        """Its loop ended: a pending timer will never run there."""
+        self._timer = None
+
+
 class SpareAdapter:
     """One adapter process for `argv`, started by `start()` and given to the first `take(argv)`; one not taken
     by the end is stopped by `close()` (with its process group, like any adapter). After `keep_ready()` a new one
@@ -34,13 +68,12 @@ class SpareAdapter:
         self.argv = list(argv)
         self.line_limit = line_limit
         self._spawning: asyncio.Task[asyncio.subprocess.Process] | None = None
-        self._refill: asyncio.TimerHandle | None = None
-        self._keep_ready = False
+        self._refill = Refill(self.start)
         self._closing: asyncio.Future[None] | None = None
 
     def keep_ready(self) -> None:
         """Start one now and another after each take (a server whose every session may want one)."""
-        self._keep_ready = True
+        self._refill.keep()
         self.start()
 
     def start(self) -> None:
@@ -68,8 +101,7 @@ class SpareAdapter:
         if self._spawning is None or list(argv) != self.argv:
             return None
         task, self._spawning = self._spawning, None
-        if self._keep_ready:
-            self._refill = asyncio.get_running_loop().call_later(REFILL_AFTER_S, self._refilled)
+        self._refill.taken()
         try:
             proc = await task
         except OSError as exc:
@@ -79,18 +111,10 @@ class SpareAdapter:
             return None
         return proc
 
-    def _refilled(self) -> None:
-        self._refill = None
-        if self._keep_ready:
-            self.start()
-
     async def close(self) -> None:
         """Stop a spare nobody took (a no-op when it was taken or never started), and start no more. Callers at the
         same time all wait for the one stop (a SIGTERM's clean-up runs beside the front end's own)."""
-        self._keep_ready = False
-        if self._refill is not None:
-            self._refill.cancel()
-            self._refill = None
+        self._refill.stop()
         if self._closing is None or self._closing.done():
             if self._spawning is None:
                 return  # nothing to stop
@@ -136,8 +160,7 @@ class SpareProgram:
         self.cwd = ""
         self.env: dict[str, str] = {}
         self._spawning: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int, int]] | None = None
-        self._refill: asyncio.TimerHandle | None = None
-        self._keep_ready = False
+        self._refill = Refill(self._start_again)  # the next one, for the last launch's interpreter
         self._stopping: set[asyncio.Task[None]] = set()
         self._loop: asyncio.AbstractEventLoop | None = None  # the loop its tasks and timer belong to
         self._go_size = 0
@@ -163,7 +186,8 @@ class SpareProgram:
         is ended and its pipes closed, and it is forgotten."""
         if self._loop is None or self._loop is asyncio.get_running_loop():
             return
-        task, self._spawning, self._refill, self._loop = self._spawning, None, None, None
+        task, self._spawning, self._loop = self._spawning, None, None
+        self._refill.forget()
         if task is not None and task.done() and not task.cancelled() and task.exception() is None:
             proc, ends, _, go = task.result()
             for fd in (*ends, go):
@@ -188,7 +212,7 @@ class SpareProgram:
     def keep_ready(self, python: str, cwd: str, env: dict[str, str]) -> None:
         """Start one now and another REFILL_AFTER_S after each launch that came by (for the interpreter that launch
         used, so a server follows the agent's choice), until `close()`."""
-        self._keep_ready = True
+        self._refill.keep()
         self.start(python, cwd, env)
 
     @property
@@ -229,12 +253,12 @@ class SpareProgram:
         task = self._spawning
         if task is None or not self.fits(command, cwd, env):
             another = command[:1] != [self.python] and os.path.isabs(command[0]) and command[1:4] == self.prefix("")[1:]
-            if self._keep_ready and another:
+            if self._refill.on and another:
                 self.python = command[0]  # another interpreter: the next one kept ready is for it
                 self._replace()
             return None
         self._spawning = None
-        self._schedule_refill()
+        self._refill.taken()
         try:
             proc, ends, size, go = await task
         except OSError as exc:
@@ -256,13 +280,8 @@ class SpareProgram:
         self._end(proc, ends)
         return None
 
-    def _schedule_refill(self) -> None:
-        if self._keep_ready and self._refill is None:
-            self._refill = asyncio.get_running_loop().call_later(REFILL_AFTER_S, self._refilled)
-
-    def _refilled(self) -> None:
-        self._refill = None
-        if self._keep_ready and self.python is not None:
+    def _start_again(self) -> None:
+        if self.python is not None:
             self.start(self.python, self.cwd, self.env)
 
     def _replace(self) -> None:
@@ -270,7 +289,7 @@ class SpareProgram:
         task, self._spawning = self._spawning, None
         if task is not None:
             self._stop_later(task)
-        self._schedule_refill()
+        self._refill.taken()
 
     def _stop_later(self, task: asyncio.Task[tuple[asyncio.subprocess.Process, list[int], int, int]]) -> None:
         async def stop() -> None:
@@ -297,10 +316,7 @@ class SpareProgram:
     async def close(self) -> None:
         """End a spare nobody took, and start no more."""
         self._forget_other_loop()
-        self._keep_ready = False
-        if self._refill is not None:
-            self._refill.cancel()
-            self._refill = None
+        self._refill.stop()
         task, self._spawning = self._spawning, None
         if task is not None:
             self._stop_later(task)
