@@ -28,9 +28,7 @@ import sys
 def main() -> None:
     spare = sys.argv[1:2] == ["--spare"]
     go_fd, started_with = (int(sys.argv[2]), interpreter_state()) if spare else (-1, None)
-    args = sys.argv[3:] if spare else sys.argv[1:]
-    while args[:1] == ["-X"]:  # interpreter options the launcher placed after us; they were given to us already
-        args = args[2:]
+    args = without_interpreter_options(sys.argv[3:] if spare else sys.argv[1:])
     debugpy_dir = args[0]
     sys.argv = args
     import pairdbg_quietlog  # (from this script's folder, first on sys.path until the next lines)
@@ -67,6 +65,14 @@ def main() -> None:
     cli.main()
 
 
+def without_interpreter_options(args: list) -> list:
+    """`args` past the interpreter options the launcher placed after this script (given to the interpreter
+    already)."""
+    while args[:1] == ["-X"]:
+        args = args[2:]
+    return args
+
+
 def become_program(go_fd: int, debugpy_dir: str, started_with: list) -> None:
     """A spare's wait for its program: its command line, folder and environment, sent on pipe `go_fd`."""
     chunks = []
@@ -80,9 +86,7 @@ def become_program(go_fd: int, debugpy_dir: str, started_with: list) -> None:
         sys.exit(0)  # nobody needs this spare any more
     go = json.loads(b"".join(chunks))
     command = list(go["command"])
-    args = command[4:]  # after `<python> -X frozen_modules=off <this file>`
-    while args[:1] == ["-X"]:
-        args = args[2:]
+    args = without_interpreter_options(command[4:])  # after `<python> -X frozen_modules=off <this file>`
     if not args or os.path.abspath(args[0]) != os.path.abspath(debugpy_dir):
         sys.stderr.write("pairdbg: a spare program was sent another debugpy's command line\n")
         sys.exit(2)
